@@ -1,0 +1,115 @@
+package org.pagefabric.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.pagefabric.bench.KernelBenchmark;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code pagefabric bench ...}: the performance benchmarks behind docs/PERFORMANCE.md. */
+@Command(name = "bench", description = "Measure the simulator's own speed.",
+        subcommands = {BenchCommand.Kernel.class, BenchCommand.Jmh.class},
+        synopsisSubcommandLabel = "TARGET")
+final class BenchCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "Missing benchmark: choose one of " + String.join(", ", spec.subcommands().keySet()));
+    }
+
+    /** Output formats of the bench commands. */
+    enum Format { table, json }
+
+    @Command(name = "kernel", mixinStandardHelpOptions = true,
+            description = "PHOLD hold model on the event kernel versus a PriorityQueue reference engine.")
+    static final class Kernel implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--in-flight", split = ",", paramLabel = "N",
+                description = "Events in flight, comma separated (default: ${DEFAULT-VALUE}).",
+                defaultValue = "4096,65536,1048576")
+        List<Integer> inFlight;
+
+        @Option(names = "--events", paramLabel = "N", defaultValue = "10000000",
+                description = "Timed events per repetition and engine (default: ${DEFAULT-VALUE}).")
+        long events;
+
+        @Option(names = "--repetitions", paramLabel = "R", defaultValue = "3",
+                description = "Timed repetitions; the median is reported (default: ${DEFAULT-VALUE}).")
+        int repetitions;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Workload seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--format", defaultValue = "table",
+                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @Override
+        public Integer call() {
+            for (int n : inFlight) {
+                if (n <= 0) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "--in-flight: " + n + " is not a positive number of events");
+                }
+            }
+            if (events <= 0 || repetitions <= 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--events and --repetitions must be positive");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            KernelBenchmark bench = new KernelBenchmark(events, repetitions, seed);
+            List<KernelBenchmark.Result> results = new ArrayList<>();
+            if (format == Format.table) {
+                out.printf("%-10s %16s %16s %8s%n", "in_flight", "events/s", "reference/s", "ratio");
+                out.flush();
+            }
+            for (int n : inFlight) {
+                KernelBenchmark.Result r = bench.run(n);
+                results.add(r);
+                if (format == Format.table) {
+                    out.printf("%-10d %,16.0f %,16.0f %7.2fx%n", r.inFlight(), r.eventsPerSecond(),
+                            r.referenceEventsPerSecond(), r.ratio());
+                    out.flush();
+                }
+            }
+            if (format == Format.json) {
+                List<String> objects = new ArrayList<>();
+                for (KernelBenchmark.Result r : results) {
+                    objects.add(String.format(java.util.Locale.ROOT,
+                            "{\"in_flight\": %d, \"events_per_s\": %.0f, \"reference_events_per_s\": %.0f, "
+                                    + "\"ratio\": %.3f, \"events\": %d, \"repetitions\": %d}",
+                            r.inFlight(), r.eventsPerSecond(), r.referenceEventsPerSecond(), r.ratio(),
+                            r.events(), r.repetitions()));
+                }
+                out.println("[\n  " + String.join(",\n  ", objects) + "\n]");
+            }
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "jmh", description = "Run the JMH micro-benchmarks in this jar; arguments go to JMH (try -h, -l).")
+    static final class Jmh implements Callable<Integer> {
+        @CommandLine.Parameters(paramLabel = "JMH-ARGS", description = "Arguments for JMH, e.g. 'KernelHold -prof gc'.")
+        List<String> args = new ArrayList<>();
+
+        @CommandLine.Unmatched
+        List<String> unmatched = new ArrayList<>();
+
+        @Override
+        public Integer call() throws Exception {
+            List<String> all = new ArrayList<>(args);
+            all.addAll(unmatched);
+            org.openjdk.jmh.Main.main(all.toArray(String[]::new));
+            return ExitCodes.OK;
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.pagefabric.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code pagefabric} command line. */
+@Command(name = "pagefabric", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+        description = "PageFabric: a deterministic simulator of how RDMA NICs reach application memory.",
+        subcommands = {NotLandedCommand.Run.class, NotLandedCommand.Reproduce.class, NotLandedCommand.Compare.class,
+                NotLandedCommand.Info.class, NotLandedCommand.Calibrate.class, BenchCommand.class},
+        synopsisSubcommandLabel = "COMMAND")
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        // No command given: show what there is, and fail like any other usage error.
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command");
+    }
+
+    /** Builds the command line with PageFabric's error handling. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            PrintWriter err = cmd.getErr();
+            err.println("pagefabric " + cmd.getCommandName() + ": error: " + oneLine(ex));
+            if (System.getenv("PAGEFABRIC_DEBUG") != null) {
+                ex.printStackTrace(err);
+            }
+            return ex instanceof IllegalArgumentException ? ExitCodes.USAGE : ExitCodes.FAILURE;
+        });
+        return cl;
+    }
+
+    private static String oneLine(Throwable t) {
+        String m = t.getMessage();
+        return (m == null ? t.getClass().getSimpleName() : m).replace('\n', ' ');
+    }
+
+    /** Entry point. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}

@@ -1,0 +1,70 @@
+package org.pagefabric.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * A command whose issue has not landed: it says so in one line and exits 2, whatever its
+ * arguments, and never prints made-up output.
+ */
+abstract class NotLandedCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Unmatched
+    List<String> ignored;
+
+    /** Which piece of work brings this command. */
+    abstract String landsWith();
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("pagefabric " + spec.name() + ": not available yet; it lands with "
+                + landsWith() + ".");
+        return ExitCodes.USAGE;
+    }
+
+    @Command(name = "run", description = "Run one workload under one or more policies (lands with issue 3).")
+    static final class Run extends NotLandedCommand {
+        @Override
+        String landsWith() {
+            return "issue 3 (the simulated machine and the first workloads)";
+        }
+    }
+
+    @Command(name = "reproduce", description = "Reproduce the seeds' experiments (lands with issue 4).")
+    static final class Reproduce extends NotLandedCommand {
+        @Override
+        String landsWith() {
+            return "issue 4 (experiments, results and reports)";
+        }
+    }
+
+    @Command(name = "compare", description = "Compare every policy on one workload (lands with issue 4).")
+    static final class Compare extends NotLandedCommand {
+        @Override
+        String landsWith() {
+            return "issue 4 (experiments, results and reports)";
+        }
+    }
+
+    @Command(name = "info", description = "List profiles, policies and workloads (lands with issue 4).")
+    static final class Info extends NotLandedCommand {
+        @Override
+        String landsWith() {
+            return "issue 4 (experiments, results and reports)";
+        }
+    }
+
+    @Command(name = "calibrate", description = "Measure pinning and page-fault costs on this host (lands with issue 8).")
+    static final class Calibrate extends NotLandedCommand {
+        @Override
+        String landsWith() {
+            return "issue 8 (real-host calibration)";
+        }
+    }
+}

@@ -1,0 +1,325 @@
+package org.pagefabric.sim;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.sim.stat.StatisticsRegistry;
+
+/**
+ * The discrete-event kernel: a virtual clock, the pending events, and the loop that runs them
+ * in the total order (time, {@link Band band}, sequence number assigned at scheduling).
+ *
+ * <p>One simulator is confined to one thread; parallelism comes from running independent
+ * simulations side by side, which keeps every run deterministic whatever the thread count.
+ *
+ * <p>Hot-path design, all to avoid allocation and cache misses per event:
+ * <ul>
+ *   <li>events are slots in an {@link EventSlab} (handler, type, one word of argument), and a
+ *       handle is the slot with its generation;</li>
+ *   <li>the {@link FutureEventSet} (default {@link QuaternaryHeap}) holds primitive entries;</li>
+ *   <li>events due now skip the heap: one FIFO per band takes zero-delay events, the common
+ *       case of zero-latency hand-offs between components;</li>
+ *   <li>the event being run stays at the heap's top until its handler returns: if the handler
+ *       schedules a follow-up, one {@code replaceMin} does the work of a pop and a push;</li>
+ *   <li>cancellation is lazy: the slot is freed and its generation moves on, the heap entry is
+ *       dropped when it surfaces, and the heap is compacted when over half of it is dead
+ *       (retransmission timers are mostly cancelled).</li>
+ * </ul>
+ */
+public final class Simulator {
+    /** The handle value that never names an event. */
+    public static final long NO_EVENT = 0L;
+
+    private static final int SEQ_BITS = 58;
+    private static final long SEQ_MASK = (1L << SEQ_BITS) - 1;
+    private static final int COMPACT_MIN = 4096;
+
+    private final long masterSeed;
+    private final FutureEventSet heap;
+    private final EventSlab slab;
+    private final LongRing[] fifo = new LongRing[Band.COUNT];
+    private int fifoMask;
+    private int deadInHeap;
+
+    private long now;
+    private long seq;
+    private long executed;
+    private boolean topPending;
+    private boolean running;
+    private boolean stopRequested;
+    private EventTracer tracer;
+
+    private long wallNanos;
+
+    private final Map<String, Component> components = new LinkedHashMap<>();
+    private final StatisticsRegistry statistics;
+
+    /** A simulator with the default future event set, sized for {@code expectedPending} events. */
+    public Simulator(long masterSeed, int expectedPending) {
+        this(masterSeed, new QuaternaryHeap(expectedPending), expectedPending);
+    }
+
+    /** A simulator with the default future event set. */
+    public Simulator(long masterSeed) {
+        this(masterSeed, 1024);
+    }
+
+    /** A simulator over a given future event set implementation. */
+    public Simulator(long masterSeed, FutureEventSet futureEventSet, int expectedPending) {
+        this.masterSeed = masterSeed;
+        this.heap = futureEventSet;
+        this.slab = new EventSlab(expectedPending);
+        for (int b = 0; b < Band.COUNT; b++) {
+            fifo[b] = new LongRing();
+        }
+        this.statistics = new StatisticsRegistry(this::now);
+    }
+
+    /** Current virtual time in picoseconds. */
+    public long now() {
+        return now;
+    }
+
+    /** The master seed every random stream derives from. */
+    public long masterSeed() {
+        return masterSeed;
+    }
+
+    /** A random stream for {@code name}, independent of every other name's and of event order. */
+    public RandomStream randomStream(String name) {
+        return new RandomStream(RandomStream.deriveSeed(masterSeed, name));
+    }
+
+    /** The statistics declared by this simulation's components. */
+    public StatisticsRegistry statistics() {
+        return statistics;
+    }
+
+    /** Schedules an event in the {@link Band#HARDWARE} band. */
+    public long schedule(long delay, EventHandler handler, int type, long arg) {
+        return schedule(delay, Band.HARDWARE, handler, type, arg);
+    }
+
+    /**
+     * Schedules {@code handler.handle(type, arg)} after {@code delay} picoseconds.
+     *
+     * @return a handle for {@link #cancel}; stale once the event has run or been cancelled
+     */
+    public long schedule(long delay, int band, EventHandler handler, int type, long arg) {
+        if (delay < 0) {
+            throw new IllegalArgumentException("negative delay " + delay + " ps");
+        }
+        return insert(now + delay, band, handler, type, arg);
+    }
+
+    /** Schedules an event at absolute time {@code time}, which must not be in the past. */
+    public long scheduleAt(long time, int band, EventHandler handler, int type, long arg) {
+        if (time < now) {
+            throw new IllegalArgumentException("time " + time + " ps is before now (" + now + " ps)");
+        }
+        return insert(time, band, handler, type, arg);
+    }
+
+    private long insert(long time, int band, EventHandler handler, int type, long arg) {
+        if (band < 0 || band >= Band.COUNT) {
+            throw new IllegalArgumentException("band " + band + " is not in 0.." + (Band.COUNT - 1));
+        }
+        if (handler == null) {
+            throw new IllegalArgumentException("null handler");
+        }
+        int slot = slab.allocate();
+        slab.handler[slot] = handler;
+        slab.type[slot] = type;
+        slab.arg[slot] = arg;
+        long ref = slab.refOf(slot);
+        if (time == now) {
+            // Every heap entry due now was scheduled before the clock reached now, so it has a
+            // lower sequence number than anything in the FIFOs: the FIFO needs no key.
+            slab.inHeap[slot] = false;
+            fifo[band].add(ref);
+            fifoMask |= 1 << band;
+            seq++;
+        } else {
+            slab.inHeap[slot] = true;
+            long key = ((long) band << SEQ_BITS) | (seq++ & SEQ_MASK);
+            if (topPending) {
+                topPending = false;
+                heap.replaceMin(time, key, ref);
+            } else {
+                heap.add(time, key, ref);
+            }
+        }
+        return ref;
+    }
+
+    /**
+     * Cancels a pending event. O(1): the slot is released now and the queue entry is dropped
+     * when it surfaces.
+     *
+     * @return whether the event was still pending
+     */
+    public boolean cancel(long handle) {
+        if (handle == NO_EVENT || !isPending(handle)) {
+            return false;
+        }
+        int slot = (int) handle;
+        if (slab.inHeap[slot]) {
+            deadInHeap++;
+        }
+        slab.release(slot);
+        return true;
+    }
+
+    /** Whether the event named by {@code handle} has neither run nor been cancelled. */
+    public boolean isPending(long handle) {
+        int slot = (int) handle;
+        return handle != NO_EVENT && slot >= 0 && slot < slab.gen.length && slab.matches(handle)
+                && slab.handler[slot] != null;
+    }
+
+    /** Runs until no event is left or {@link #stop()} is called. */
+    public void run() {
+        runUntil(Time.NEVER);
+    }
+
+    /**
+     * Runs every event due at or before {@code until}; afterwards the clock reads {@code until}
+     * if events remain beyond it, or the time of the last event otherwise.
+     */
+    public void runUntil(long until) {
+        if (running) {
+            throw new IllegalStateException("the simulator is already running");
+        }
+        running = true;
+        stopRequested = false;
+        long start = System.nanoTime();
+        try {
+            loop(until);
+        } finally {
+            running = false;
+            topPending = false;
+            wallNanos += System.nanoTime() - start;
+        }
+    }
+
+    private void loop(long until) {
+        final FutureEventSet h = heap;
+        final EventSlab s = slab;
+        while (!stopRequested) {
+            if (fifoMask != 0) {
+                int fb = Integer.numberOfTrailingZeros(fifoMask);
+                if (!h.isEmpty() && h.minTime() == now && (int) (h.minKey() >>> SEQ_BITS) <= fb) {
+                    runHeapTop(h, s);
+                } else {
+                    LongRing q = fifo[fb];
+                    long ref = q.poll();
+                    if (q.isEmpty()) {
+                        fifoMask &= ~(1 << fb);
+                    }
+                    if (s.matches(ref)) {
+                        dispatch(s, (int) ref, fb);
+                    }
+                }
+                continue;
+            }
+            if (h.isEmpty()) {
+                return;
+            }
+            long t = h.minTime();
+            if (t > until) {
+                now = until;
+                return;
+            }
+            if (deadInHeap > COMPACT_MIN && deadInHeap > (h.size() >>> 1)) {
+                h.removeIf(ref -> !s.matches(ref));
+                deadInHeap = 0;
+                continue;
+            }
+            now = t;
+            runHeapTop(h, s);
+        }
+    }
+
+    private void runHeapTop(FutureEventSet h, EventSlab s) {
+        long ref = h.minRef();
+        if (!s.matches(ref)) {
+            h.removeMin();
+            deadInHeap--;
+            return;
+        }
+        int band = (int) (h.minKey() >>> SEQ_BITS);
+        topPending = true;
+        dispatch(s, (int) ref, band);
+        if (topPending) {
+            topPending = false;
+            h.removeMin();
+        }
+    }
+
+    private void dispatch(EventSlab s, int slot, int band) {
+        EventHandler handler = s.handler[slot];
+        int type = s.type[slot];
+        long arg = s.arg[slot];
+        s.release(slot);
+        executed++;
+        if (tracer != null) {
+            tracer.onEvent(now, band, handler, type);
+        }
+        try {
+            handler.handle(type, arg);
+        } catch (SimulationException e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            throw new SimulationException("event type " + type + " in band " + Band.name(band) + " at "
+                    + Time.format(now) + " in " + describe(handler) + " failed: " + e, e);
+        }
+    }
+
+    private static String describe(EventHandler h) {
+        return h instanceof Component c ? c.name() : h.getClass().getName();
+    }
+
+    /** Asks the loop to return after the event that is running now. */
+    public void stop() {
+        stopRequested = true;
+    }
+
+    /** Installs a tracer that sees every dispatched event, or removes it with {@code null}. */
+    public void setTracer(EventTracer tracer) {
+        this.tracer = tracer;
+    }
+
+    /** Events run so far. */
+    public long eventsExecuted() {
+        return executed;
+    }
+
+    /** Events scheduled and neither run nor cancelled. */
+    public int pendingEvents() {
+        return slab.live();
+    }
+
+    /** Registers a component under its (unique) hierarchical name; called by {@link Component}. */
+    void register(Component c) {
+        if (components.putIfAbsent(c.name(), c) != null) {
+            throw new IllegalArgumentException("a component named '" + c.name() + "' already exists");
+        }
+    }
+
+    /** The component with that hierarchical name, or {@code null}. */
+    public Component component(String name) {
+        return components.get(name);
+    }
+
+    /** All components in creation order. */
+    public List<Component> components() {
+        return Collections.unmodifiableList(new ArrayList<>(components.values()));
+    }
+
+    /** Counts and rates of the work done so far. */
+    public RunSummary summary() {
+        return new RunSummary(executed, now, wallNanos);
+    }
+}

@@ -1,0 +1,85 @@
+package org.pagefabric.sim.stat;
+
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Latencies in picoseconds, kept in an HdrHistogram with three significant digits and a
+ * resolution of one nanosecond: percentiles without storing samples, in memory that grows with
+ * the range of values, not their number.
+ */
+public final class LatencyHistogram implements Statistic {
+    private static final long RESOLUTION_PS = 1_000L;
+
+    private final String name;
+    private final String description;
+    private final Histogram histogram;
+
+    /** A histogram; components declare theirs through the registry. */
+    public LatencyHistogram(String name, String description) {
+        this.name = name;
+        this.description = description;
+        this.histogram = new Histogram(RESOLUTION_PS, 2 * RESOLUTION_PS, 3);
+        this.histogram.setAutoResize(true);
+    }
+
+    /** Records one latency in picoseconds; negative values are a model bug. */
+    public void record(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("negative latency " + ps + " ps in " + name);
+        }
+        histogram.recordValue(ps);
+    }
+
+    /** Number of recorded latencies. */
+    public long count() {
+        return histogram.getTotalCount();
+    }
+
+    /** Mean in picoseconds. */
+    public double mean() {
+        return histogram.getTotalCount() == 0 ? 0 : histogram.getMean();
+    }
+
+    /** The value at a percentile (0-100) in picoseconds, within the histogram's precision. */
+    public long percentile(double p) {
+        return histogram.getValueAtPercentile(p);
+    }
+
+    /** Smallest recorded value in picoseconds (within precision). */
+    public long min() {
+        return histogram.getTotalCount() == 0 ? 0 : histogram.getMinValue();
+    }
+
+    /** Largest recorded value in picoseconds (within precision). */
+    public long max() {
+        return histogram.getMaxValue();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String unit() {
+        return "ps";
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public void reset() {
+        histogram.reset();
+    }
+
+    @Override
+    public List<Value> values() {
+        return List.of(new Value(name, "count", count(), "count"), new Value(name, "mean", mean(), "ps"),
+                new Value(name, "min", min(), "ps"), new Value(name, "p50", percentile(50), "ps"),
+                new Value(name, "p99", percentile(99), "ps"), new Value(name, "max", max(), "ps"));
+    }
+}
