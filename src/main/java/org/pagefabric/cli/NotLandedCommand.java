@@ -11,6 +11,7 @@ import picocli.CommandLine.Unmatched;
  * A command whose issue has not landed: it says so in one line and exits 2, whatever its
  * arguments, and never prints made-up output.
  */
+@Command
 abstract class NotLandedCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
