@@ -4,11 +4,18 @@ import java.util.Arrays;
 
 /**
  * Storage for pending events: parallel arrays indexed by slot, with freed slots recycled
- * through a stack. A slot's generation counts its reuses; an event handle is
+ * through a stack. A slot is freed only when its queue entry is consumed (run, or dropped
+ * after cancellation), so a queue entry's slot always belongs to that entry.
+ *
+ * <p>A slot's generation counts its reuses; the handle given to callers is
  * {@code generation << 32 | slot}, so a handle to an event that has fired or been cancelled no
- * longer matches and is harmless: that is what makes cancellation lazy and O(1).
+ * longer matches and cancelling through it is harmless.
  */
 final class EventSlab {
+    /** Slots are packed into 26 bits of the queue key. */
+    static final int MAX_SLOTS = 1 << 26;
+
+    /** The receiver; {@code null} once the event was cancelled (or the slot is free). */
     EventHandler[] handler;
     int[] type;
     long[] arg;
@@ -20,7 +27,7 @@ final class EventSlab {
     private int used;
 
     EventSlab(int capacity) {
-        capacity = Math.max(16, capacity);
+        capacity = Math.max(16, Math.min(capacity, MAX_SLOTS));
         handler = new EventHandler[capacity];
         type = new int[capacity];
         arg = new long[capacity];
@@ -51,25 +58,21 @@ final class EventSlab {
         used--;
     }
 
-    boolean matches(long ref) {
-        return gen[(int) ref] == (int) (ref >>> 32);
+    long handle(int slot) {
+        return ((long) gen[slot] << 32) | slot;
     }
 
-    static long ref(int slot, int generation) {
-        return ((long) generation << 32) | (slot & 0xFFFF_FFFFL);
-    }
-
-    long refOf(int slot) {
-        return ref(slot, gen[slot]);
-    }
-
-    int live() {
+    /** Slots in use: pending events plus cancelled ones whose entry has not surfaced yet. */
+    int used() {
         return used;
     }
 
     private void grow() {
         int old = handler.length;
-        int cap = old * 2;
+        if (old >= MAX_SLOTS) {
+            throw new SimulationException("more than " + MAX_SLOTS + " events pending at once");
+        }
+        int cap = Math.min(old * 2, MAX_SLOTS);
         handler = Arrays.copyOf(handler, cap);
         type = Arrays.copyOf(type, cap);
         arg = Arrays.copyOf(arg, cap);

@@ -1,16 +1,19 @@
 package org.pagefabric.sim;
 
+import java.util.function.LongPredicate;
+
 /**
- * The pending-event priority queue. Entries are three primitive words: the due time, an
- * ordering key ({@code band << 58 | sequence}) and an opaque reference (the event's slab slot
- * and generation). Entries are ordered by (time, key); keys are unique, so the order is total.
+ * The pending-event priority queue. An entry is two primitive words: the due time and a key
+ * that the kernel makes unique and that orders entries due at the same time (it packs the
+ * band, the scheduling sequence number and the event's slab slot). Entries are ordered by
+ * (time, key) as signed longs; the kernel never makes either negative.
  *
  * <p>Primitive entries and no per-entry objects are what let the kernel run without allocation
  * per event; implementations must not allocate except to grow.
  */
 public interface FutureEventSet {
     /** Adds an entry. */
-    void add(long time, long key, long ref);
+    void add(long time, long key);
 
     /** Number of entries, including ones whose event was cancelled. */
     int size();
@@ -26,9 +29,6 @@ public interface FutureEventSet {
     /** Key of the least entry; undefined when empty. */
     long minKey();
 
-    /** Reference of the least entry; undefined when empty. */
-    long minRef();
-
     /** Removes the least entry. */
     void removeMin();
 
@@ -36,10 +36,10 @@ public interface FutureEventSet {
      * Removes the least entry and adds another in one operation: the common case of a handler
      * that schedules exactly one follow-up event, which costs one sift instead of two.
      */
-    void replaceMin(long time, long key, long ref);
+    void replaceMin(long time, long key);
 
-    /** Removes every entry whose reference {@code dead} accepts, then restores the order. */
-    void removeIf(java.util.function.LongPredicate dead);
+    /** Removes every entry whose key {@code dead} accepts, then restores the order. */
+    void removeIf(LongPredicate dead);
 
     /** Removes every entry. */
     void clear();

@@ -4,23 +4,25 @@ import java.util.Arrays;
 import java.util.function.LongPredicate;
 
 /**
- * A 4-ary min-heap over one interleaved {@code long[]}: entry {@code i} occupies words
- * {@code 3i} (time), {@code 3i+1} (key) and {@code 3i+2} (reference).
+ * A 4-ary min-heap over one interleaved {@code long[]}: entry {@code i} is words {@code 2i}
+ * (time) and {@code 2i+1} (key).
  *
- * <p>Why this shape: with a million events in flight the heap no longer fits in cache, and the
- * cost of a sift is the number of cache lines it touches. Four children are 96 contiguous bytes
- * (two lines), half the depth of a binary heap, and keeping time, key and reference together
- * means moving an entry touches one place, not three arrays.
+ * <p>Why this shape: with a million events in flight the heap no longer fits in cache and a
+ * sift costs the cache lines it touches. An entry is 16 bytes, so the four children of a node
+ * are 64 contiguous bytes, about one cache line, and the tree is half as deep as a binary one.
+ *
+ * <p>The least of four children is chosen without branches: which child is least is as good
+ * as random, and a mispredicted branch per comparison cost more than the whole comparison.
+ * {@link #lessMask} turns the lexicographic (time, key) comparison into arithmetic, and the
+ * selections are masks, so a level costs three comparisons and no misprediction.
  */
 public final class QuaternaryHeap implements FutureEventSet {
-    private static final int STRIDE = 3;
-
     private long[] a;
     private int n;
 
     /** Creates a heap with room for {@code initialCapacity} entries before it grows. */
     public QuaternaryHeap(int initialCapacity) {
-        a = new long[Math.max(4, initialCapacity) * STRIDE];
+        a = new long[Math.max(8, initialCapacity) * 2];
     }
 
     /** Creates a heap with a small initial capacity. */
@@ -44,50 +46,40 @@ public final class QuaternaryHeap implements FutureEventSet {
     }
 
     @Override
-    public long minRef() {
-        return a[2];
-    }
-
-    @Override
-    public void add(long time, long key, long ref) {
-        if ((n + 1) * STRIDE > a.length) {
+    public void add(long time, long key) {
+        if ((n + 1) * 2 > a.length) {
             a = Arrays.copyOf(a, a.length * 2);
         }
-        siftUp(n++, time, key, ref);
+        siftUp(n++, time, key);
     }
 
     @Override
     public void removeMin() {
         int last = --n;
         if (last > 0) {
-            int o = last * STRIDE;
-            siftDown(0, a[o], a[o + 1], a[o + 2]);
+            siftDown(0, a[2 * last], a[2 * last + 1]);
         }
     }
 
     @Override
-    public void replaceMin(long time, long key, long ref) {
-        siftDown(0, time, key, ref);
+    public void replaceMin(long time, long key) {
+        siftDown(0, time, key);
     }
 
     @Override
     public void removeIf(LongPredicate dead) {
         int w = 0;
         for (int r = 0; r < n; r++) {
-            int o = r * STRIDE;
-            if (!dead.test(a[o + 2])) {
-                int p = w * STRIDE;
-                a[p] = a[o];
-                a[p + 1] = a[o + 1];
-                a[p + 2] = a[o + 2];
+            if (!dead.test(a[2 * r + 1])) {
+                a[2 * w] = a[2 * r];
+                a[2 * w + 1] = a[2 * r + 1];
                 w++;
             }
         }
         n = w;
-        // Floyd's bottom-up heap construction: O(n).
+        // Floyd's heap construction: O(n).
         for (int i = (n - 2) >> 2; i >= 0; i--) {
-            int o = i * STRIDE;
-            siftDown(i, a[o], a[o + 1], a[o + 2]);
+            siftDown(i, a[2 * i], a[2 * i + 1]);
         }
     }
 
@@ -96,29 +88,25 @@ public final class QuaternaryHeap implements FutureEventSet {
         n = 0;
     }
 
-    private void siftUp(int i, long t, long k, long r) {
+    private void siftUp(int i, long t, long k) {
         final long[] h = a;
         while (i > 0) {
             int p = (i - 1) >> 2;
-            int po = p * STRIDE;
-            long pt = h[po];
-            if (pt < t || (pt == t && h[po + 1] < k)) {
+            long pt = h[2 * p];
+            long pk = h[2 * p + 1];
+            if (pt < t || (pt == t && pk < k)) {
                 break;
             }
-            int o = i * STRIDE;
-            h[o] = pt;
-            h[o + 1] = h[po + 1];
-            h[o + 2] = h[po + 2];
+            h[2 * i] = pt;
+            h[2 * i + 1] = pk;
             i = p;
         }
-        int o = i * STRIDE;
-        h[o] = t;
-        h[o + 1] = k;
-        h[o + 2] = r;
+        h[2 * i] = t;
+        h[2 * i + 1] = k;
     }
 
-    /** Moves the hole at {@code i} down until (t, k) fits, then stores the entry there. */
-    private void siftDown(int i, long t, long k, long r) {
+    /** Moves the hole at {@code i} down until (t, k) fits there. */
+    private void siftDown(int i, long t, long k) {
         final long[] h = a;
         final int size = n;
         while (true) {
@@ -126,31 +114,66 @@ public final class QuaternaryHeap implements FutureEventSet {
             if (c >= size) {
                 break;
             }
-            int co = c * STRIDE;
-            int m = co;
-            long mt = h[co];
-            long mk = h[co + 1];
-            int end = Math.min(c + 4, size) * STRIDE;
-            for (int j = co + STRIDE; j < end; j += STRIDE) {
-                long jt = h[j];
-                if (jt < mt || (jt == mt && h[j + 1] < mk)) {
-                    m = j;
-                    mt = jt;
-                    mk = h[j + 1];
-                }
-            }
+            int m = c + 3 < size ? leastOfFour(h, c) : leastOfFew(h, c, size);
+            long mt = h[2 * m];
+            long mk = h[2 * m + 1];
             if (t < mt || (t == mt && k < mk)) {
                 break;
             }
-            int o = i * STRIDE;
-            h[o] = mt;
-            h[o + 1] = mk;
-            h[o + 2] = h[m + 2];
-            i = m / STRIDE;
+            h[2 * i] = mt;
+            h[2 * i + 1] = mk;
+            i = m;
         }
-        int o = i * STRIDE;
-        h[o] = t;
-        h[o + 1] = k;
-        h[o + 2] = r;
+        h[2 * i] = t;
+        h[2 * i + 1] = k;
+    }
+
+    /**
+     * All ones if (t1, k1) orders before (t0, k0), else zero. Times and keys are never negative,
+     * so the differences cannot overflow; the key difference only counts when the times tie.
+     */
+    static long lessMask(long t1, long k1, long t0, long k0) {
+        long d = t1 - t0;
+        long c = d | ((k1 - k0) & ~((d | -d) >> 63));
+        return c >> 63;
+    }
+
+    /** The least of the four children starting at {@code c}, by a branch-free tournament. */
+    private static int leastOfFour(long[] h, int c) {
+        int o = 2 * c;
+        long t0 = h[o];
+        long k0 = h[o + 1];
+        long t1 = h[o + 2];
+        long k1 = h[o + 3];
+        long t2 = h[o + 4];
+        long k2 = h[o + 5];
+        long t3 = h[o + 6];
+        long k3 = h[o + 7];
+        long s01 = lessMask(t1, k1, t0, k0);
+        long ta = t0 ^ ((t0 ^ t1) & s01);
+        long ka = k0 ^ ((k0 ^ k1) & s01);
+        int ma = c + (int) (s01 & 1);
+        long s23 = lessMask(t3, k3, t2, k2);
+        long tb = t2 ^ ((t2 ^ t3) & s23);
+        long kb = k2 ^ ((k2 ^ k3) & s23);
+        int mb = c + 2 + (int) (s23 & 1);
+        return ma ^ ((ma ^ mb) & (int) lessMask(tb, kb, ta, ka));
+    }
+
+    /** The least of the one to three children of the last inner node. */
+    private static int leastOfFew(long[] h, int c, int size) {
+        int m = c;
+        long mt = h[2 * c];
+        long mk = h[2 * c + 1];
+        for (int j = c + 1; j < size; j++) {
+            long jt = h[2 * j];
+            long jk = h[2 * j + 1];
+            if (jt < mt || (jt == mt && jk < mk)) {
+                m = j;
+                mt = jt;
+                mk = jk;
+            }
+        }
+        return m;
     }
 }

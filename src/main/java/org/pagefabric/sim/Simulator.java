@@ -18,30 +18,37 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * <ul>
  *   <li>events are slots in an {@link EventSlab} (handler, type, one word of argument), and a
  *       handle is the slot with its generation;</li>
- *   <li>the {@link FutureEventSet} (default {@link QuaternaryHeap}) holds primitive entries;</li>
+ *   <li>the {@link FutureEventSet} (default {@link QuaternaryHeap}) holds two words per event:
+ *       the time and a key packing band (3 bits), sequence number (34 bits) and slot (26 bits),
+ *       so ordering needs no lookup and a 4-ary node's children share a cache line;</li>
  *   <li>events due now skip the heap: one FIFO per band takes zero-delay events, the common
  *       case of zero-latency hand-offs between components;</li>
  *   <li>the event being run stays at the heap's top until its handler returns: if the handler
  *       schedules a follow-up, one {@code replaceMin} does the work of a pop and a push;</li>
- *   <li>cancellation is lazy: the slot is freed and its generation moves on, the heap entry is
- *       dropped when it surfaces, and the heap is compacted when over half of it is dead
- *       (retransmission timers are mostly cancelled).</li>
+ *   <li>cancellation is lazy: the event is marked dead and the handle's generation stops
+ *       matching once its entry is dropped, when it surfaces or when the heap is compacted
+ *       because over half of it is dead (retransmission timers are mostly cancelled).</li>
  * </ul>
  */
 public final class Simulator {
     /** The handle value that never names an event. */
     public static final long NO_EVENT = 0L;
 
-    private static final int SEQ_BITS = 58;
-    private static final long SEQ_MASK = (1L << SEQ_BITS) - 1;
+    private static final int SLOT_BITS = 26;
+    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    private static final int SEQ_BITS = 34;
+    private static final long SEQ_LIMIT = 1L << SEQ_BITS;
+    private static final int BAND_SHIFT = SLOT_BITS + SEQ_BITS;
     private static final int COMPACT_MIN = 4096;
 
     private final long masterSeed;
     private final FutureEventSet heap;
     private final EventSlab slab;
-    private final LongRing[] fifo = new LongRing[Band.COUNT];
+    private final IntRing[] fifo = new IntRing[Band.COUNT];
     private int fifoMask;
     private int deadInHeap;
+    /** Events scheduled and neither run nor cancelled. */
+    private int live;
 
     private long now;
     private long seq;
@@ -66,13 +73,13 @@ public final class Simulator {
         this(masterSeed, 1024);
     }
 
-    /** A simulator over a given future event set implementation. */
+    /** A simulator over a given (empty) future event set implementation. */
     public Simulator(long masterSeed, FutureEventSet futureEventSet, int expectedPending) {
         this.masterSeed = masterSeed;
         this.heap = futureEventSet;
         this.slab = new EventSlab(expectedPending);
         for (int b = 0; b < Band.COUNT; b++) {
-            fifo[b] = new LongRing();
+            fifo[b] = new IntRing();
         }
         this.statistics = new StatisticsRegistry(this::now);
     }
@@ -129,54 +136,85 @@ public final class Simulator {
         if (handler == null) {
             throw new IllegalArgumentException("null handler");
         }
-        int slot = slab.allocate();
-        slab.handler[slot] = handler;
-        slab.type[slot] = type;
-        slab.arg[slot] = arg;
-        long ref = slab.refOf(slot);
+        if (time < 0) {
+            throw new IllegalArgumentException("time overflow: " + time + " ps");
+        }
+        final EventSlab s = slab;
+        int slot = s.allocate();
+        s.handler[slot] = handler;
+        s.type[slot] = type;
+        s.arg[slot] = arg;
+        live++;
         if (time == now) {
-            // Every heap entry due now was scheduled before the clock reached now, so it has a
-            // lower sequence number than anything in the FIFOs: the FIFO needs no key.
-            slab.inHeap[slot] = false;
-            fifo[band].add(ref);
+            // Every heap entry due now was scheduled before the clock reached now, so it comes
+            // before anything in the same band's FIFO: the FIFO needs no sequence number.
+            s.inHeap[slot] = false;
+            fifo[band].add(slot);
             fifoMask |= 1 << band;
-            seq++;
         } else {
-            slab.inHeap[slot] = true;
-            long key = ((long) band << SEQ_BITS) | (seq++ & SEQ_MASK);
+            s.inHeap[slot] = true;
+            if (seq == SEQ_LIMIT) {
+                renumber();
+            }
+            long key = ((long) band << BAND_SHIFT) | (seq++ << SLOT_BITS) | slot;
             if (topPending) {
                 topPending = false;
-                heap.replaceMin(time, key, ref);
+                heap.replaceMin(time, key);
             } else {
-                heap.add(time, key, ref);
+                heap.add(time, key);
             }
         }
-        return ref;
+        return s.handle(slot);
     }
 
     /**
-     * Cancels a pending event. O(1): the slot is released now and the queue entry is dropped
+     * Gives the pending heap entries fresh sequence numbers 0..n-1 in their current order, once
+     * every 2^34 heap insertions, so that the sequence fits its bits without changing any order.
+     */
+    private void renumber() {
+        if (topPending) {
+            topPending = false;
+            heap.removeMin();
+        }
+        int n = heap.size();
+        long[] times = new long[n];
+        long[] keys = new long[n];
+        for (int i = 0; i < n; i++) {
+            times[i] = heap.minTime();
+            keys[i] = heap.minKey();
+            heap.removeMin();
+        }
+        for (int i = 0; i < n; i++) {
+            long k = keys[i];
+            heap.add(times[i], (k & ~(((1L << SEQ_BITS) - 1) << SLOT_BITS)) | ((long) i << SLOT_BITS));
+        }
+        seq = n;
+    }
+
+    /**
+     * Cancels a pending event in O(1): the event is marked dead and its queue entry is dropped
      * when it surfaces.
      *
      * @return whether the event was still pending
      */
     public boolean cancel(long handle) {
-        if (handle == NO_EVENT || !isPending(handle)) {
+        if (!isPending(handle)) {
             return false;
         }
         int slot = (int) handle;
+        slab.handler[slot] = null;
+        live--;
         if (slab.inHeap[slot]) {
             deadInHeap++;
         }
-        slab.release(slot);
         return true;
     }
 
     /** Whether the event named by {@code handle} has neither run nor been cancelled. */
     public boolean isPending(long handle) {
         int slot = (int) handle;
-        return handle != NO_EVENT && slot >= 0 && slot < slab.gen.length && slab.matches(handle)
-                && slab.handler[slot] != null;
+        return handle != NO_EVENT && slot >= 0 && slot < slab.gen.length
+                && slab.gen[slot] == (int) (handle >>> 32) && slab.handler[slot] != null;
     }
 
     /** Runs until no event is left or {@link #stop()} is called. */
@@ -192,6 +230,9 @@ public final class Simulator {
         if (running) {
             throw new IllegalStateException("the simulator is already running");
         }
+        if (until < now) {
+            throw new IllegalArgumentException("cannot run until " + until + " ps: the clock already reads " + now + " ps");
+        }
         running = true;
         stopRequested = false;
         long start = System.nanoTime();
@@ -199,7 +240,11 @@ public final class Simulator {
             loop(until);
         } finally {
             running = false;
-            topPending = false;
+            if (topPending) {
+                // The running event threw: drop its entry so the queue stays consistent.
+                topPending = false;
+                heap.removeMin();
+            }
             wallNanos += System.nanoTime() - start;
         }
     }
@@ -210,16 +255,18 @@ public final class Simulator {
         while (!stopRequested) {
             if (fifoMask != 0) {
                 int fb = Integer.numberOfTrailingZeros(fifoMask);
-                if (!h.isEmpty() && h.minTime() == now && (int) (h.minKey() >>> SEQ_BITS) <= fb) {
+                if (!h.isEmpty() && h.minTime() == now && (int) (h.minKey() >>> BAND_SHIFT) <= fb) {
                     runHeapTop(h, s);
                 } else {
-                    LongRing q = fifo[fb];
-                    long ref = q.poll();
+                    IntRing q = fifo[fb];
+                    int slot = q.poll();
                     if (q.isEmpty()) {
                         fifoMask &= ~(1 << fb);
                     }
-                    if (s.matches(ref)) {
-                        dispatch(s, (int) ref, fb);
+                    if (s.handler[slot] == null) {
+                        s.release(slot);
+                    } else {
+                        dispatch(s, slot, fb);
                     }
                 }
                 continue;
@@ -233,8 +280,7 @@ public final class Simulator {
                 return;
             }
             if (deadInHeap > COMPACT_MIN && deadInHeap > (h.size() >>> 1)) {
-                h.removeIf(ref -> !s.matches(ref));
-                deadInHeap = 0;
+                compact(h, s);
                 continue;
             }
             now = t;
@@ -242,16 +288,29 @@ public final class Simulator {
         }
     }
 
+    private void compact(FutureEventSet h, EventSlab s) {
+        h.removeIf(key -> {
+            int slot = (int) (key & SLOT_MASK);
+            if (s.handler[slot] == null) {
+                s.release(slot);
+                return true;
+            }
+            return false;
+        });
+        deadInHeap = 0;
+    }
+
     private void runHeapTop(FutureEventSet h, EventSlab s) {
-        long ref = h.minRef();
-        if (!s.matches(ref)) {
+        long key = h.minKey();
+        int slot = (int) (key & SLOT_MASK);
+        if (s.handler[slot] == null) {
             h.removeMin();
+            s.release(slot);
             deadInHeap--;
             return;
         }
-        int band = (int) (h.minKey() >>> SEQ_BITS);
         topPending = true;
-        dispatch(s, (int) ref, band);
+        dispatch(s, slot, (int) (key >>> BAND_SHIFT));
         if (topPending) {
             topPending = false;
             h.removeMin();
@@ -263,6 +322,7 @@ public final class Simulator {
         int type = s.type[slot];
         long arg = s.arg[slot];
         s.release(slot);
+        live--;
         executed++;
         if (tracer != null) {
             tracer.onEvent(now, band, handler, type);
@@ -276,7 +336,6 @@ public final class Simulator {
                     + Time.format(now) + " in " + describe(handler) + " failed: " + e, e);
         }
     }
-
     private static String describe(EventHandler h) {
         return h instanceof Component c ? c.name() : h.getClass().getName();
     }
@@ -298,7 +357,7 @@ public final class Simulator {
 
     /** Events scheduled and neither run nor cancelled. */
     public int pendingEvents() {
-        return slab.live();
+        return live;
     }
 
     /** Registers a component under its (unique) hierarchical name; called by {@link Component}. */

@@ -1,16 +1,14 @@
 package org.pagefabric.sim;
 
-import java.util.Arrays;
-
-/** A growable FIFO of primitive longs: the kernel's same-time fast path for one band. */
-final class LongRing {
-    private long[] buf = new long[64];
+/** A growable FIFO of primitive ints: the kernel's same-time fast path for one band. */
+final class IntRing {
+    private int[] buf = new int[64];
     private int head;
     private int size;
 
-    void add(long v) {
+    void add(int v) {
         if (size == buf.length) {
-            long[] nb = new long[buf.length * 2];
+            int[] nb = new int[buf.length * 2];
             int first = buf.length - head;
             System.arraycopy(buf, head, nb, 0, Math.min(first, size));
             if (first < size) {
@@ -23,12 +21,8 @@ final class LongRing {
         size++;
     }
 
-    long peek() {
-        return buf[head];
-    }
-
-    long poll() {
-        long v = buf[head];
+    int poll() {
+        int v = buf[head];
         head = (head + 1) & (buf.length - 1);
         size--;
         return v;
@@ -40,11 +34,5 @@ final class LongRing {
 
     int size() {
         return size;
-    }
-
-    void clear() {
-        head = 0;
-        size = 0;
-        Arrays.fill(buf, 0L);
     }
 }
