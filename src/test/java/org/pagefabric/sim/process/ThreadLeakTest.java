@@ -3,6 +3,7 @@ package org.pagefabric.sim.process;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -69,7 +70,7 @@ class ThreadLeakTest {
             t.join(10_000);
             assertFalse(t.isAlive(), t.getName());
         }
-        assertEquals(null, threadOf(neverStarted));
+        assertNull(threadOf(neverStarted));
         assertEquals(List.of("stuck", "rewait-refused"), cleanedUp);
         assertEquals(SimProcess.State.CLOSED, ps.get(4).state());
         assertEquals(SimProcess.State.FAILED, ps.get(3).state());
