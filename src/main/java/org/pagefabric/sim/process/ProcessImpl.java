@@ -68,16 +68,23 @@ public enum ProcessImpl {
      * @throws IllegalStateException for {@link #CONTINUATION} when continuations are unavailable
      */
     public Coroutine newCoroutine(String name, Runnable body) {
+        requireAvailable();
         return switch (this) {
-            case CONTINUATION -> {
-                if (!continuationsAvailable()) {
-                    throw new IllegalStateException("continuation processes need the JVM flag "
-                            + "--add-exports java.base/jdk.internal.vm=ALL-UNNAMED (or -D" + PROPERTY + "=thread)");
-                }
-                yield new ContinuationCoroutine(name, body);
-            }
+            case CONTINUATION -> new ContinuationCoroutine(name, body);
             case THREAD -> new ThreadHandoffCoroutine(name, body);
         };
+    }
+
+    /**
+     * Checks that this implementation works in this JVM.
+     *
+     * @throws IllegalStateException for {@link #CONTINUATION} when continuations are unavailable
+     */
+    public void requireAvailable() {
+        if (this == CONTINUATION && !continuationsAvailable()) {
+            throw new IllegalStateException("continuation processes need the JVM flag "
+                    + "--add-exports java.base/jdk.internal.vm=ALL-UNNAMED (or -D" + PROPERTY + "=thread)");
+        }
     }
 
     /** Holder idiom: the probe runs on first use, and at most once. */

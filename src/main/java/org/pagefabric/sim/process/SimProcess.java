@@ -85,10 +85,13 @@ public final class SimProcess extends Component implements AutoCloseable {
      * @param parent the enclosing component, or {@code null} for a top-level process
      */
     public SimProcess(Simulator sim, Component parent, String localName, ProcessImpl impl, ProcessBody body) {
-        super(sim, parent, localName);
+        // Validate before super(), which registers the name: a rejected process must not
+        // leave its name taken.
         if (body == null || impl == null) {
             throw new IllegalArgumentException("null body or implementation");
         }
+        impl.requireAvailable();
+        super(sim, parent, localName);
         this.impl = impl;
         this.body = body;
         this.context = new ProcessContext(this);
