@@ -1,6 +1,5 @@
 package org.pagefabric.bench;
 
-import java.util.Locale;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
@@ -151,21 +150,6 @@ public final class ProcessResumeBench {
         @Override
         public void handle(int type, long arg) {
             completions[(int) arg].complete();
-        }
-    }
-
-    /** Quick manual run: {@code [resumes]}, all configurations. */
-    public static void main(String[] args) {
-        long resumes = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000L;
-        for (String impl : new String[] {"continuation", "thread"}) {
-            for (int processes : new int[] {1, 1000}) {
-                for (Mode mode : Mode.values()) {
-                    long n = impl.equals("thread") ? Math.max(processes, resumes / 100) : resumes;
-                    Result r = new ProcessResumeBench(processes, mode).run(impl, n);
-                    System.out.printf(Locale.ROOT, "%-12s %5d processes %-5s %,12d resumes %10.1f ns/resume%n",
-                            r.impl(), processes, mode.name().toLowerCase(Locale.ROOT), r.resumes(), r.nsPerResume());
-                }
-            }
         }
     }
 }

@@ -5,13 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.pagefabric.bench.KernelBenchmark;
+import org.pagefabric.bench.ProcessResumeBench;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code pagefabric bench ...}: the performance benchmarks behind docs/PERFORMANCE.md. */
 @Command(name = "bench", description = "Measure the simulator's own speed.",
-        subcommands = {BenchCommand.Kernel.class, BenchCommand.Jmh.class},
+        subcommands = {BenchCommand.Kernel.class, BenchCommand.ProcessResume.class, BenchCommand.Jmh.class},
         synopsisSubcommandLabel = "TARGET")
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
@@ -90,6 +91,88 @@ final class BenchCommand implements Runnable {
                             r.events(), r.repetitions()));
                 }
                 out.println("[\n  " + String.join(",\n  ", objects) + "\n]");
+            }
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "process", mixinStandardHelpOptions = true,
+            description = "Cost of one suspend+resume of a process-style rank, kernel event included.")
+    static final class ProcessResume implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--impl", split = ",", defaultValue = "continuation,thread",
+                description = "Implementations: continuation, thread (default: ${DEFAULT-VALUE}).")
+        List<String> impls;
+
+        @Option(names = "--processes", split = ",", defaultValue = "1,1000",
+                description = "Live processes (default: ${DEFAULT-VALUE}).")
+        List<Integer> processes;
+
+        @Option(names = "--mode", split = ",", defaultValue = "sleep,await",
+                description = "What a process waits on: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+        List<ProcessResumeBench.Mode> modes;
+
+        @Option(names = "--resumes", defaultValue = "2000000",
+                description = "Timed resumes per configuration; the thread implementation runs 1/100 of them "
+                        + "(default: ${DEFAULT-VALUE}).")
+        long resumes;
+
+        @Option(names = "--repetitions", defaultValue = "3",
+                description = "Timed repetitions; the median is reported (default: ${DEFAULT-VALUE}).")
+        int repetitions;
+
+        @Option(names = "--format", defaultValue = "table",
+                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @Override
+        public Integer call() {
+            if (resumes <= 0 || repetitions <= 0 || processes.stream().anyMatch(p -> p <= 0)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--resumes, --repetitions and --processes must be positive");
+            }
+            for (String impl : impls) {
+                try {
+                    org.pagefabric.sim.process.ProcessImpl.parse(impl).requireAvailable();
+                } catch (IllegalArgumentException | IllegalStateException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--impl: " + e.getMessage());
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            List<String> json = new ArrayList<>();
+            if (format == Format.table) {
+                out.printf("%-13s %9s %-6s %12s %14s%n", "impl", "processes", "mode", "resumes", "ns/resume");
+            }
+            for (String impl : impls) {
+                for (int p : processes) {
+                    for (ProcessResumeBench.Mode mode : modes) {
+                        long n = impl.startsWith("thread") ? Math.max(p, resumes / 100) : resumes;
+                        double[] ns = new double[repetitions];
+                        long done = 0;
+                        for (int r = 0; r < repetitions; r++) {
+                            ProcessResumeBench.Result res = new ProcessResumeBench(p, mode).run(impl, n);
+                            ns[r] = res.nsPerResume();
+                            done = res.resumes();
+                        }
+                        java.util.Arrays.sort(ns);
+                        double median = ns[repetitions / 2];
+                        String m = mode.name().toLowerCase(java.util.Locale.ROOT);
+                        if (format == Format.table) {
+                            out.printf("%-13s %9d %-6s %,12d %14.1f%n", impl, p, m, done, median);
+                            out.flush();
+                        } else {
+                            json.add(String.format(java.util.Locale.ROOT,
+                                    "{\"impl\": \"%s\", \"processes\": %d, \"mode\": \"%s\", \"resumes\": %d, "
+                                            + "\"ns_per_resume\": %.1f}", impl, p, m, done, median));
+                        }
+                    }
+                }
+            }
+            if (format == Format.json) {
+                out.println("[\n  " + String.join(",\n  ", json) + "\n]");
             }
             out.flush();
             return ExitCodes.OK;

@@ -23,6 +23,7 @@ public final class Main implements Runnable {
     /** Builds the command line with PageFabric's error handling. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();
             err.println("pagefabric " + cmd.getCommandName() + ": error: " + oneLine(ex));
