@@ -85,7 +85,7 @@ public final class ParallelRuns {
      *                tasks)
      * @param tasks   the tasks; none may be {@code null}
      * @param <T>     the result type
-     * @return the results, in task order
+     * @return the results, in task order (unmodifiable; {@code null} results kept)
      * @throws RunFailedException   if a task threw; the lowest failing index is reported
      * @throws InterruptedException if the calling thread was interrupted while waiting
      */
@@ -106,7 +106,7 @@ public final class ParallelRuns {
      * @param count   number of tasks, at least 0
      * @param task    the task, called once per index, possibly from several threads at once
      * @param <T>     the result type
-     * @return the results, {@code result.get(i)} being {@code task.run(i)}
+     * @return the results, {@code result.get(i)} being {@code task.run(i)} (unmodifiable)
      * @throws RunFailedException   if a task threw; the lowest failing index is reported
      * @throws InterruptedException if the calling thread was interrupted while waiting
      */
