@@ -21,7 +21,7 @@ public record RunSummary(long events, long simulatedPs, long wallNanos) {
 
     @Override
     public String toString() {
-        return String.format("%,d events in %.3f s wall (%,.0f events/s), %s simulated (%.3g simulated s per wall s)",
+        return String.format(java.util.Locale.ROOT, "%,d events in %.3f s wall (%,.0f events/s), %s simulated (%.3g simulated s per wall s)",
                 events, wallNanos / 1e9, eventsPerSecond(), Time.format(simulatedPs), simulatedSecondsPerWallSecond());
     }
 }

@@ -274,14 +274,23 @@ public final class Simulator {
             if (h.isEmpty()) {
                 return;
             }
+            if (deadInHeap > COMPACT_MIN && deadInHeap > (h.size() >>> 1)) {
+                compact(h, s);
+                continue;
+            }
+            long key = h.minKey();
+            int slot = (int) (key & SLOT_MASK);
+            if (s.handler[slot] == null) {
+                // A cancelled event surfaced: drop it without moving the clock.
+                h.removeMin();
+                s.release(slot);
+                deadInHeap--;
+                continue;
+            }
             long t = h.minTime();
             if (t > until) {
                 now = until;
                 return;
-            }
-            if (deadInHeap > COMPACT_MIN && deadInHeap > (h.size() >>> 1)) {
-                compact(h, s);
-                continue;
             }
             now = t;
             runHeapTop(h, s);

@@ -41,13 +41,13 @@ public final class Time {
     public static String format(long ps) {
         long a = Math.abs(ps);
         if (a >= S) {
-            return String.format("%.3f s", ps / (double) S);
+            return String.format(java.util.Locale.ROOT, "%.3f s", ps / (double) S);
         } else if (a >= MS) {
-            return String.format("%.3f ms", ps / (double) MS);
+            return String.format(java.util.Locale.ROOT, "%.3f ms", ps / (double) MS);
         } else if (a >= US) {
-            return String.format("%.3f us", ps / (double) US);
+            return String.format(java.util.Locale.ROOT, "%.3f us", ps / (double) US);
         } else if (a >= NS) {
-            return String.format("%.3f ns", ps / (double) NS);
+            return String.format(java.util.Locale.ROOT, "%.3f ns", ps / (double) NS);
         }
         return ps + " ps";
     }

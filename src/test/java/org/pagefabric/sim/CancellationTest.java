@@ -150,13 +150,12 @@ class CancellationTest {
         final QuaternaryHeap inner = new QuaternaryHeap(16);
         int compactions;
 
-        @Override public void add(long time, long key, long ref) { inner.add(time, key, ref); }
+        @Override public void add(long time, long key) { inner.add(time, key); }
         @Override public int size() { return inner.size(); }
         @Override public long minTime() { return inner.minTime(); }
         @Override public long minKey() { return inner.minKey(); }
-        @Override public long minRef() { return inner.minRef(); }
         @Override public void removeMin() { inner.removeMin(); }
-        @Override public void replaceMin(long time, long key, long ref) { inner.replaceMin(time, key, ref); }
+        @Override public void replaceMin(long time, long key) { inner.replaceMin(time, key); }
         @Override public void clear() { inner.clear(); }
 
         @Override

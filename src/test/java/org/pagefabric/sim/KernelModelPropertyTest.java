@@ -268,19 +268,21 @@ class KernelModelPropertyTest {
             final QuaternaryHeap inner = new QuaternaryHeap(16);
             long next;
 
-            // Keeps only the band of the key and replaces the sequence with a decreasing
-            // counter: ties within a band then run last-scheduled first.
+            // Keeps the band and slot parts of the key (bits 60-62 and 0-25) and replaces the
+            // sequence (bits 26-59) with a decreasing counter: ties within a band then run
+            // last-scheduled first.
+            static final long SEQ_FIELD = ((1L << 34) - 1) << 26;
+
             long scramble(long key) {
-                return (key & ~((1L << 58) - 1)) | ((1L << 57) - next++);
+                return (key & ~SEQ_FIELD) | (((1L << 33) - next++) << 26);
             }
 
-            @Override public void add(long time, long key, long ref) { inner.add(time, scramble(key), ref); }
+            @Override public void add(long time, long key) { inner.add(time, scramble(key)); }
             @Override public int size() { return inner.size(); }
             @Override public long minTime() { return inner.minTime(); }
             @Override public long minKey() { return inner.minKey(); }
-            @Override public long minRef() { return inner.minRef(); }
             @Override public void removeMin() { inner.removeMin(); }
-            @Override public void replaceMin(long time, long key, long ref) { inner.replaceMin(time, scramble(key), ref); }
+            @Override public void replaceMin(long time, long key) { inner.replaceMin(time, scramble(key)); }
             @Override public void removeIf(LongPredicate dead) { inner.removeIf(dead); }
             @Override public void clear() { inner.clear(); }
         };

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link QuaternaryHeap}, through {@link FutureEventSet}, against {@link PriorityQueue}. */
 class QuaternaryHeapPropertyTest {
-    record Entry(long time, long key, long ref) {
+    record Entry(long time, long key) {
     }
 
     private static final Comparator<Entry> ORDER = Comparator.comparingLong(Entry::time).thenComparingLong(Entry::key);
@@ -34,21 +34,21 @@ class QuaternaryHeapPropertyTest {
             int r = rnd.nextInt(100);
             if (r < 50 || model.isEmpty()) {
                 Entry e = entry(rnd, timeRange, nextSeq++);
-                heap.add(e.time(), e.key(), e.ref());
+                heap.add(e.time(), e.key());
                 model.add(e);
             } else if (r < 75) {
                 heap.removeMin();
                 model.poll();
             } else if (r < 97) {
                 Entry e = entry(rnd, timeRange, nextSeq++);
-                heap.replaceMin(e.time(), e.key(), e.ref());
+                heap.replaceMin(e.time(), e.key());
                 model.poll();
                 model.add(e);
             } else if (r < 99) {
                 long m = 2 + rnd.nextInt(5);
                 long k = rnd.nextLong(m);
-                heap.removeIf(ref -> ref % m == k);
-                model.removeIf(e -> e.ref() % m == k);
+                heap.removeIf(key -> (key & SEQ) % m == k);
+                model.removeIf(e -> (e.key() & SEQ) % m == k);
                 removeIfs++;
             } else {
                 heap.clear();
@@ -58,17 +58,19 @@ class QuaternaryHeapPropertyTest {
             assertEquals(model.isEmpty(), heap.isEmpty());
             if (!model.isEmpty()) {
                 Entry min = model.peek();
-                assertEquals(min, new Entry(heap.minTime(), heap.minKey(), heap.minRef()), "min after op " + op);
+                assertEquals(min, new Entry(heap.minTime(), heap.minKey()), "min after op " + op);
             }
         }
         assertTrue(removeIfs > 0);
         drainAndCompare(heap, model);
     }
 
-    /** Keys carry a band in the top bits and a unique sequence, as the kernel's do. */
+    private static final long SEQ = (1L << 60) - 1;
+
+    /** Keys carry a band in the top bits and a unique sequence below, as the kernel's do. */
     private static Entry entry(SplittableRandom rnd, long timeRange, long seq) {
-        long key = ((long) rnd.nextInt(Band.COUNT) << 58) | seq;
-        return new Entry(rnd.nextLong(timeRange), key, seq * 7 + 3);
+        long key = ((long) rnd.nextInt(Band.COUNT) << 60) | seq;
+        return new Entry(rnd.nextLong(timeRange), key);
     }
 
     private static void drainAndCompare(FutureEventSet heap, PriorityQueue<Entry> model) {
@@ -78,7 +80,7 @@ class QuaternaryHeapPropertyTest {
         }
         List<Entry> actual = new ArrayList<>();
         while (!heap.isEmpty()) {
-            actual.add(new Entry(heap.minTime(), heap.minKey(), heap.minRef()));
+            actual.add(new Entry(heap.minTime(), heap.minKey()));
             heap.removeMin();
         }
         assertEquals(expected, actual);
@@ -91,12 +93,12 @@ class QuaternaryHeapPropertyTest {
         PriorityQueue<Entry> model = new PriorityQueue<>(ORDER);
         for (int i = 0; i < 200_000; i++) {
             Entry e = entry(rnd, 50_000, i);
-            heap.add(e.time(), e.key(), e.ref());
+            heap.add(e.time(), e.key());
             model.add(e);
         }
         // Drop 90%, as the kernel's compaction of cancelled timers does.
-        heap.removeIf(ref -> ref % 10 != 3);
-        model.removeIf(e -> e.ref() % 10 != 3);
+        heap.removeIf(key -> (key & SEQ) % 10 != 3);
+        model.removeIf(e -> (e.key() & SEQ) % 10 != 3);
         assertEquals(model.size(), heap.size());
         drainAndCompare(heap, model);
     }
@@ -105,15 +107,15 @@ class QuaternaryHeapPropertyTest {
     void removeIfEverythingAndNothing() {
         FutureEventSet heap = new QuaternaryHeap(4);
         for (int i = 0; i < 100; i++) {
-            heap.add(100 - i, i, i);
+            heap.add(100 - i, i);
         }
-        heap.removeIf(ref -> false);
+        heap.removeIf(key -> false);
         assertEquals(100, heap.size());
         assertEquals(1, heap.minTime());
-        assertEquals(99, heap.minRef());
-        heap.removeIf(ref -> true);
+        assertEquals(99, heap.minKey());
+        heap.removeIf(key -> true);
         assertTrue(heap.isEmpty());
-        heap.add(5, 1, 42);
-        assertEquals(42, heap.minRef());
+        heap.add(5, 42);
+        assertEquals(42, heap.minKey());
     }
 }

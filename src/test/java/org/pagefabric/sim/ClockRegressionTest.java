@@ -7,24 +7,19 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * KERNEL BUGS found while writing the kernel tests: each test here states the documented (or
- * evidently intended) behaviour and FAILS against the kernel as committed. They are left
- * enabled on purpose, so that fixing the kernel turns them green; run the rest of the suite
- * with {@code -Dtest='!KnownKernelBugsTest'} meanwhile. Once fixed, move them next to their
- * subject (ordering / cancellation tests).
+ * Regressions for clock bugs found while the kernel tests were written: cancelled events must
+ * not move the clock, {@code runUntil} must not move it back, and a delay must not overflow it.
  */
-@Tag("kernel-bug")
-class KnownKernelBugsTest {
+class ClockRegressionTest {
     private final Simulator sim = new Simulator(1);
     private final List<Long> ran = new ArrayList<>();
     private final EventHandler record = (type, arg) -> ran.add(sim.now());
 
     /**
-     * BUG 1. A cancelled event still moves the clock: when the last entry left in the queue is a
+     * A cancelled event must not move the clock: when the last entry left in the queue is a
      * cancelled one, the loop sets {@code now} to its time before finding it dead, so after
      * {@code run()} the clock reads the cancelled timer's time instead of the last event's. The
      * Javadoc of {@code runUntil} says "the time of the last event", and later relative
@@ -32,7 +27,7 @@ class KnownKernelBugsTest {
      * retransmission timer was cancelled reports a longer simulated time).
      */
     @Test
-    @DisplayName("KERNEL BUG: after run(), the clock reads a cancelled event's time")
+    @DisplayName("after run(), the clock reads a cancelled event's time")
     void cancelledEventsDoNotMoveTheClockAtTheEndOfARun() {
         sim.schedule(10, record, 0, 0);
         long timer = sim.schedule(Time.MS, Band.TIMEOUT, record, 0, 0);
@@ -48,13 +43,13 @@ class KnownKernelBugsTest {
     }
 
     /**
-     * BUG 1, runUntil flavour: with only cancelled events beyond {@code until}, the clock reads
+     * runUntil flavour: with only cancelled events beyond {@code until}, the clock reads
      * {@code until}, whereas the same live events without the cancelled one leave it at the
      * last event's time: the result depends on what was cancelled, i.e. on the kernel's lazy
      * deletion, not on the pending events.
      */
     @Test
-    @DisplayName("KERNEL BUG: after runUntil(), the clock depends on cancelled events")
+    @DisplayName("after runUntil(), the clock depends on cancelled events")
     void runUntilClockDoesNotDependOnCancelledEvents() {
         sim.schedule(10, record, 0, 0);
         assertTrue(sim.cancel(sim.schedule(100, record, 0, 0)));
@@ -73,7 +68,7 @@ class KnownKernelBugsTest {
      * past and events run out of time order. It should be refused or be a no-op.
      */
     @Test
-    @DisplayName("KERNEL BUG: runUntil(t) with t < now() moves the clock backwards")
+    @DisplayName("runUntil(t) with t < now() moves the clock backwards")
     void runUntilInThePastDoesNotMoveTheClockBackwards() {
         sim.schedule(100, record, 0, 0);
         sim.schedule(1_000, record, 0, 0);
@@ -94,7 +89,7 @@ class KnownKernelBugsTest {
      * saturating it at {@code Time.NEVER}, would both be correct.
      */
     @Test
-    @DisplayName("KERNEL BUG: schedule(now + delay overflowing) runs an event at a negative time")
+    @DisplayName("schedule(now + delay overflowing) runs an event at a negative time")
     void hugeDelaysDoNotWrapIntoThePast() {
         sim.schedule(10, record, 0, 0);
         sim.runUntil(10);
