@@ -10,6 +10,10 @@ import java.util.Arrays;
  * <p>A slot's generation counts its reuses; the handle given to callers is
  * {@code generation << 32 | slot}, so a handle to an event that has fired or been cancelled no
  * longer matches and cancelling through it is harmless.
+ *
+ * <p>Layout: with a million events pending, every array touched at dispatch is a cache miss.
+ * The argument and the (generation, type) word of a slot sit side by side in one {@code long[]},
+ * so a dispatch reads two lines (that pair and the handler), not four.
  */
 final class EventSlab {
     /** Slots are packed into 26 bits of the queue key. */
@@ -17,9 +21,8 @@ final class EventSlab {
 
     /** The receiver; {@code null} once the event was cancelled (or the slot is free). */
     EventHandler[] handler;
-    int[] type;
-    long[] arg;
-    int[] gen;
+    /** Per slot: word {@code 2s} is the argument, word {@code 2s+1} is generation << 32 | type. */
+    long[] data;
     /** Whether the slot's queue entry sits in the heap (not a same-time FIFO). */
     boolean[] inHeap;
     private int[] free;
@@ -29,14 +32,12 @@ final class EventSlab {
     EventSlab(int capacity) {
         capacity = Math.max(16, Math.min(capacity, MAX_SLOTS));
         handler = new EventHandler[capacity];
-        type = new int[capacity];
-        arg = new long[capacity];
-        gen = new int[capacity];
+        data = new long[2 * capacity];
         inHeap = new boolean[capacity];
         free = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             free[i] = capacity - 1 - i;
-            gen[i] = 1; // generation 0 never occurs, so handle 0 means "no event"
+            data[2 * i + 1] = 1L << 32; // generation 0 never occurs, so handle 0 means "no event"
         }
         freeTop = capacity;
     }
@@ -52,14 +53,37 @@ final class EventSlab {
 
     /** Returns a slot: its generation moves on so that old handles stop matching. */
     void release(int slot) {
-        gen[slot]++;
+        data[2 * slot + 1] += 1L << 32;
         handler[slot] = null;
         free[freeTop++] = slot;
         used--;
     }
 
+    /** Stores an event in an allocated slot, keeping the slot's generation. */
+    void set(int slot, EventHandler h, int type, long arg) {
+        handler[slot] = h;
+        data[2 * slot] = arg;
+        data[2 * slot + 1] = (data[2 * slot + 1] & 0xFFFF_FFFF_0000_0000L) | (type & 0xFFFF_FFFFL);
+    }
+
     long handle(int slot) {
-        return ((long) gen[slot] << 32) | slot;
+        return (data[2 * slot + 1] & 0xFFFF_FFFF_0000_0000L) | slot;
+    }
+
+    int generation(int slot) {
+        return (int) (data[2 * slot + 1] >>> 32);
+    }
+
+    int type(int slot) {
+        return (int) data[2 * slot + 1];
+    }
+
+    long arg(int slot) {
+        return data[2 * slot];
+    }
+
+    int capacity() {
+        return handler.length;
     }
 
     /** Slots in use: pending events plus cancelled ones whose entry has not surfaced yet. */
@@ -74,13 +98,11 @@ final class EventSlab {
         }
         int cap = Math.min(old * 2, MAX_SLOTS);
         handler = Arrays.copyOf(handler, cap);
-        type = Arrays.copyOf(type, cap);
-        arg = Arrays.copyOf(arg, cap);
-        gen = Arrays.copyOf(gen, cap);
+        data = Arrays.copyOf(data, 2 * cap);
         inHeap = Arrays.copyOf(inHeap, cap);
         free = Arrays.copyOf(free, cap);
         for (int i = cap - 1; i >= old; i--) {
-            gen[i] = 1;
+            data[2 * i + 1] = 1L << 32;
             free[freeTop++] = i;
         }
     }

@@ -141,9 +141,7 @@ public final class Simulator {
         }
         final EventSlab s = slab;
         int slot = s.allocate();
-        s.handler[slot] = handler;
-        s.type[slot] = type;
-        s.arg[slot] = arg;
+        s.set(slot, handler, type, arg);
         live++;
         if (time == now) {
             // Every heap entry due now was scheduled before the clock reached now, so it comes
@@ -213,8 +211,8 @@ public final class Simulator {
     /** Whether the event named by {@code handle} has neither run nor been cancelled. */
     public boolean isPending(long handle) {
         int slot = (int) handle;
-        return handle != NO_EVENT && slot >= 0 && slot < slab.gen.length
-                && slab.gen[slot] == (int) (handle >>> 32) && slab.handler[slot] != null;
+        return handle != NO_EVENT && slot >= 0 && slot < slab.capacity()
+                && slab.generation(slot) == (int) (handle >>> 32) && slab.handler[slot] != null;
     }
 
     /** Runs until no event is left or {@link #stop()} is called. */
@@ -328,8 +326,8 @@ public final class Simulator {
 
     private void dispatch(EventSlab s, int slot, int band) {
         EventHandler handler = s.handler[slot];
-        int type = s.type[slot];
-        long arg = s.arg[slot];
+        int type = s.type(slot);
+        long arg = s.arg(slot);
         s.release(slot);
         live--;
         executed++;

@@ -63,7 +63,7 @@ class ClockRegressionTest {
     }
 
     /**
-     * BUG 2. {@code runUntil(until)} with {@code until} before the current time moves the clock
+     * {@code runUntil(until)} with {@code until} before the current time must not move the clock
      * backwards (when events remain beyond), after which {@code scheduleAt} accepts times in the
      * past and events run out of time order. It should be refused or be a no-op.
      */
@@ -83,7 +83,7 @@ class ClockRegressionTest {
     }
 
     /**
-     * BUG 3. {@code schedule(delay)} does not check {@code now + delay} for overflow: a huge
+     * {@code schedule(delay)} must check {@code now + delay} for overflow: a huge
      * delay (e.g. {@code Time.NEVER} for "a timer that never fires") wraps to a negative time,
      * the event runs first and the clock jumps to a negative value. Refusing the delay, or
      * saturating it at {@code Time.NEVER}, would both be correct.
