@@ -1,10 +1,10 @@
 package org.pagefabric.bench;
 
 import org.pagefabric.sim.Band;
-import org.pagefabric.sim.EventHandler;
+import org.pagefabric.sim.Component;
 import org.pagefabric.sim.Simulator;
 
-/** PHOLD on the PageFabric kernel: one handler object per LP, no object per event. */
+/** PHOLD on the PageFabric kernel: one component per LP, no object per event. */
 public final class KernelPhold {
     private final Simulator sim;
     private final PholdWorkload work;
@@ -39,10 +39,11 @@ public final class KernelPhold {
         return sim;
     }
 
-    private final class Lp implements EventHandler {
+    private final class Lp extends Component {
         private final int id;
 
         Lp(int id) {
+            super(KernelPhold.this.sim, "lp" + id);
             this.id = id;
         }
 

@@ -20,6 +20,8 @@ public abstract class Component implements EventHandler {
     /** The kernel this component lives in. */
     protected final Simulator sim;
     private final String name;
+    /** This component's id in the simulator's handler table: events carry it, not a reference. */
+    final int handlerId;
     private RandomStream random;
 
     /** A top-level component. */
@@ -35,7 +37,7 @@ public abstract class Component implements EventHandler {
         }
         this.sim = sim;
         this.name = parent == null ? localName : parent.name + "." + localName;
-        sim.register(this);
+        this.handlerId = sim.register(this);
     }
 
     /** The hierarchical name. */

@@ -34,8 +34,8 @@ public final class Simulator {
     /** The handle value that never names an event. */
     public static final long NO_EVENT = 0L;
 
-    private static final int SLOT_BITS = 26;
-    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    private static final int SLOT_BITS = EventSlab.SLOT_BITS;
+    private static final long SLOT_MASK = EventSlab.SLOT_MASK;
     private static final int SEQ_BITS = 34;
     private static final long SEQ_LIMIT = 1L << SEQ_BITS;
     private static final int BAND_SHIFT = SLOT_BITS + SEQ_BITS;
@@ -44,6 +44,7 @@ public final class Simulator {
     private final long masterSeed;
     private final FutureEventSet heap;
     private final EventSlab slab;
+    private final HandlerTable handlers = new HandlerTable();
     private final IntRing[] fifo = new IntRing[Band.COUNT];
     private int fifoMask;
     private int deadInHeap;
@@ -141,16 +142,15 @@ public final class Simulator {
         }
         final EventSlab s = slab;
         int slot = s.allocate();
-        s.set(slot, handler, type, arg);
+        boolean toHeap = time != now;
+        long handle = s.set(slot, handlers.idOf(handler), type, arg, toHeap);
         live++;
-        if (time == now) {
+        if (!toHeap) {
             // Every heap entry due now was scheduled before the clock reached now, so it comes
             // before anything in the same band's FIFO: the FIFO needs no sequence number.
-            s.inHeap[slot] = false;
             fifo[band].add(slot);
             fifoMask |= 1 << band;
         } else {
-            s.inHeap[slot] = true;
             if (seq == SEQ_LIMIT) {
                 renumber();
             }
@@ -162,7 +162,7 @@ public final class Simulator {
                 heap.add(time, key);
             }
         }
-        return s.handle(slot);
+        return handle;
     }
 
     /**
@@ -199,10 +199,10 @@ public final class Simulator {
         if (!isPending(handle)) {
             return false;
         }
-        int slot = (int) handle;
-        slab.handler[slot] = null;
+        int slot = (int) (handle & SLOT_MASK);
+        slab.kill(slot);
         live--;
-        if (slab.inHeap[slot]) {
+        if (slab.inHeap(slot)) {
             deadInHeap++;
         }
         return true;
@@ -210,9 +210,7 @@ public final class Simulator {
 
     /** Whether the event named by {@code handle} has neither run nor been cancelled. */
     public boolean isPending(long handle) {
-        int slot = (int) handle;
-        return handle != NO_EVENT && slot >= 0 && slot < slab.capacity()
-                && slab.generation(slot) == (int) (handle >>> 32) && slab.handler[slot] != null;
+        return slab.isLive(handle);
     }
 
     /** Runs until no event is left or {@link #stop()} is called. */
@@ -261,7 +259,7 @@ public final class Simulator {
                     if (q.isEmpty()) {
                         fifoMask &= ~(1 << fb);
                     }
-                    if (s.handler[slot] == null) {
+                    if (s.handlerId(slot) == EventSlab.DEAD) {
                         s.release(slot);
                     } else {
                         dispatch(s, slot, fb);
@@ -278,7 +276,7 @@ public final class Simulator {
             }
             long key = h.minKey();
             int slot = (int) (key & SLOT_MASK);
-            if (s.handler[slot] == null) {
+            if (s.handlerId(slot) == EventSlab.DEAD) {
                 // A cancelled event surfaced: drop it without moving the clock.
                 h.removeMin();
                 s.release(slot);
@@ -298,7 +296,7 @@ public final class Simulator {
     private void compact(FutureEventSet h, EventSlab s) {
         h.removeIf(key -> {
             int slot = (int) (key & SLOT_MASK);
-            if (s.handler[slot] == null) {
+            if (s.handlerId(slot) == EventSlab.DEAD) {
                 s.release(slot);
                 return true;
             }
@@ -310,7 +308,7 @@ public final class Simulator {
     private void runHeapTop(FutureEventSet h, EventSlab s) {
         long key = h.minKey();
         int slot = (int) (key & SLOT_MASK);
-        if (s.handler[slot] == null) {
+        if (s.handlerId(slot) == EventSlab.DEAD) {
             h.removeMin();
             s.release(slot);
             deadInHeap--;
@@ -325,9 +323,10 @@ public final class Simulator {
     }
 
     private void dispatch(EventSlab s, int slot, int band) {
-        EventHandler handler = s.handler[slot];
-        int type = s.type(slot);
-        long arg = s.arg(slot);
+        long word = s.payload[2 * slot + 1];
+        EventHandler handler = handlers.get(EventSlab.handlerIdOf(word));
+        int type = (int) word;
+        long arg = s.payload[2 * slot];
         s.release(slot);
         live--;
         executed++;
@@ -368,10 +367,11 @@ public final class Simulator {
     }
 
     /** Registers a component under its (unique) hierarchical name; called by {@link Component}. */
-    void register(Component c) {
+    int register(Component c) {
         if (components.putIfAbsent(c.name(), c) != null) {
             throw new IllegalArgumentException("a component named '" + c.name() + "' already exists");
         }
+        return handlers.assign(c);
     }
 
     /** The component with that hierarchical name, or {@code null}. */

@@ -1,0 +1,51 @@
+package org.pagefabric.sim;
+
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+
+/**
+ * Small integer ids for event handlers, so that a pending event stores its receiver in a
+ * {@code long} beside its argument rather than in a separate object array. Components receive
+ * their id when they register; other handlers (lambdas, test probes) on first use. Id 0 is
+ * reserved for "no handler" (a cancelled event).
+ */
+final class HandlerTable {
+    private EventHandler[] byId = new EventHandler[256];
+    private final IdentityHashMap<EventHandler, Integer> ids = new IdentityHashMap<>();
+    private int next = 1;
+    private EventHandler lastHandler;
+    private int lastId;
+
+    /** Assigns the next id to a handler that has none yet. */
+    int assign(EventHandler h) {
+        if (next > EventSlab.MAX_HANDLER_ID) {
+            throw new SimulationException("too many distinct event handlers");
+        }
+        int id = next++;
+        if (id >= byId.length) {
+            byId = Arrays.copyOf(byId, byId.length * 2);
+        }
+        byId[id] = h;
+        ids.put(h, id);
+        return id;
+    }
+
+    /** The id of any handler: the component's own, or one looked up (and assigned) here. */
+    int idOf(EventHandler h) {
+        if (h instanceof Component c) {
+            return c.handlerId;
+        }
+        if (h == lastHandler) {
+            return lastId;
+        }
+        Integer id = ids.get(h);
+        int v = id != null ? id : assign(h);
+        lastHandler = h;
+        lastId = v;
+        return v;
+    }
+
+    EventHandler get(int id) {
+        return byId[id];
+    }
+}
