@@ -43,4 +43,14 @@ public interface FutureEventSet {
 
     /** Removes every entry. */
     void clear();
+
+    /**
+     * A performance hint: the keys of up to {@code n} entries among which the next least entry
+     * will be found once the least one is removed, written to {@code out}; returns how many.
+     * The kernel uses it to start loading those events' data early. Implementations without a
+     * cheap answer return 0.
+     */
+    default int runnersUp(long[] out, int n) {
+        return 0;
+    }
 }
