@@ -251,8 +251,9 @@ public final class Simulator {
     private void loop(long until) {
         final FutureEventSet h = heap;
         final EventSlab s = slab;
-        final long[] payload = s.payload;
         while (!stopRequested) {
+            // Not hoisted: a handler can grow the slab, which replaces the array.
+            final long[] payload = s.payload;
             if (fifoMask != 0) {
                 int fb = Integer.numberOfTrailingZeros(fifoMask);
                 if (h.isEmpty() || h.minTime() != now || (int) (h.minKey() >>> BAND_SHIFT) > fb) {
