@@ -181,17 +181,12 @@ final class BenchCommand implements Runnable {
 
     @Command(name = "jmh", description = "Run the JMH micro-benchmarks in this jar; arguments go to JMH (try -h, -l).")
     static final class Jmh implements Callable<Integer> {
-        @CommandLine.Parameters(paramLabel = "JMH-ARGS", description = "Arguments for JMH, e.g. 'KernelHold -prof gc'.")
+        @CommandLine.Parameters(paramLabel = "JMH-ARGS", description = "Arguments for JMH, e.g. 'KernelHoldJmh -prof gc'.")
         List<String> args = new ArrayList<>();
-
-        @CommandLine.Unmatched
-        List<String> unmatched = new ArrayList<>();
 
         @Override
         public Integer call() throws Exception {
-            List<String> all = new ArrayList<>(args);
-            all.addAll(unmatched);
-            org.openjdk.jmh.Main.main(all.toArray(String[]::new));
+            org.openjdk.jmh.Main.main(args.toArray(String[]::new));
             return ExitCodes.OK;
         }
     }
