@@ -26,6 +26,15 @@ public final class Main implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // JMH's options must reach it untouched and in order.
         cl.getSubcommands().get("bench").getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine cmd = ex.getCommandLine();
+            PrintWriter err = cmd.getErr();
+            err.println(ex.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+            cmd.usage(err);
+            err.flush();
+            return ExitCodes.USAGE;
+        });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();
             err.println("pagefabric " + cmd.getCommandName() + ": error: " + oneLine(ex));

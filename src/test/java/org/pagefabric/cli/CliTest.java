@@ -1,0 +1,131 @@
+package org.pagefabric.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** The command line end to end, in process: exit codes, one-line refusals, no stack traces. */
+class CliTest {
+    record Result(int code, String out, String err) {
+    }
+
+    static Result run(String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void helpListsEveryCommand() {
+        Result r = run("--help");
+        assertEquals(0, r.code());
+        for (String c : new String[] {"run", "reproduce", "compare", "info", "calibrate", "bench"}) {
+            assertTrue(r.out().contains(c), "help mentions " + c + ":\n" + r.out());
+        }
+    }
+
+    @Test
+    void versionNamesVersionCommitAndJvm() {
+        Result r = run("--version");
+        assertEquals(0, r.code());
+        assertTrue(r.out().startsWith("PageFabric "), r.out());
+        assertTrue(r.out().contains("commit"), r.out());
+        assertTrue(r.out().contains("JVM: "), r.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run", "reproduce", "compare", "info", "calibrate"})
+    void commandsThatHaveNotLandedSaySoInOneLineAndExit2(String command) {
+        Result r = run(command, "latency", "--policy", "pin", "--bogus");
+        assertEquals(2, r.code());
+        assertEquals("", r.out(), "no made-up output");
+        String err = r.err().strip();
+        assertFalse(err.contains("\n"), "one line: " + err);
+        assertTrue(err.contains("not available yet") && err.contains("issue"), err);
+    }
+
+    @Test
+    void unknownCommandIsAUsageError() {
+        Result r = run("frobnicate");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("Usage: pagefabric"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace");
+    }
+
+    @Test
+    void unknownOptionIsAUsageError() {
+        Result r = run("--frobnicate");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("Unknown option"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace");
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        Result r = run();
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("Missing command"), r.err());
+    }
+
+    @Test
+    void benchKernelJsonHasOneObjectPerConfiguration() throws Exception {
+        Result r = run("bench", "kernel", "--in-flight", "256,1024", "--events", "20000", "--repetitions", "1",
+                "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode rows = new ObjectMapper().readTree(r.out());
+        assertEquals(2, rows.size());
+        assertEquals(256, rows.get(0).get("in_flight").asInt());
+        assertEquals(1024, rows.get(1).get("in_flight").asInt());
+        for (JsonNode row : rows) {
+            double ours = row.get("events_per_s").asDouble();
+            double ref = row.get("reference_events_per_s").asDouble();
+            assertTrue(ours > 0 && ref > 0, row.toString());
+            assertEquals(ours / ref, row.get("ratio").asDouble(), 0.01 * ours / ref, row.toString());
+        }
+    }
+
+    @Test
+    void benchKernelRefusesNonsense() {
+        Result r = run("bench", "kernel", "--in-flight", "0");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--in-flight"), r.err());
+    }
+
+    @Test
+    void benchProcessJson() throws Exception {
+        Result r = run("bench", "process", "--impl", "continuation", "--processes", "1", "--mode", "sleep",
+                "--resumes", "2000", "--repetitions", "1", "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode rows = new ObjectMapper().readTree(r.out());
+        assertEquals(1, rows.size());
+        assertEquals("continuation", rows.get(0).get("impl").asText());
+        assertTrue(rows.get(0).get("ns_per_resume").asDouble() > 0);
+    }
+
+    @Test
+    void benchProcessRefusesAnUnknownImplementation() {
+        Result r = run("bench", "process", "--impl", "bogus");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("bogus"), r.err());
+    }
+
+    @Test
+    void benchWithoutTargetListsTargets() {
+        Result r = run("bench");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("kernel") && r.err().contains("process"), r.err());
+    }
+}
