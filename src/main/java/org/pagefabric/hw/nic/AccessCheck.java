@@ -1,0 +1,18 @@
+package org.pagefabric.hw.nic;
+
+/**
+ * Why a memory access through a key was refused (or {@link #OK}). A refused access moves no
+ * data and completes with an access error; the NIC counts each reason.
+ */
+public enum AccessCheck {
+    /** Allowed. */
+    OK,
+    /** No registered region has this key (never was, deregistered, or forged). */
+    BAD_KEY,
+    /** The region exists but belongs to another protection domain. */
+    WRONG_PROTECTION_DOMAIN,
+    /** The access reaches outside the region. */
+    OUT_OF_BOUNDS,
+    /** The region's access flags do not allow this kind of access. */
+    ACCESS_DENIED
+}
