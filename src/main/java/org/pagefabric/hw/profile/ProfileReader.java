@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads one profile file into a {@link ProfileDocument}. It walks Jackson's streaming YAML parser
@@ -44,12 +46,32 @@ final class ProfileReader {
         try (JsonParser parser = YAML.createParser(in)) {
             return new ProfileReader(file, parser).document();
         } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
+                throw syntax(file, y);
+            }
             JsonLocation at = e.getLocation();
             throw new ProfileException(file, at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(), null,
                     "not valid YAML: " + e.getOriginalMessage().replace('\n', ' '));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read profile " + file, e);
         }
+    }
+
+    /** SnakeYAML's own message spans lines and repeats the input; keep its problem and where it started. */
+    private static ProfileException syntax(String file, MarkedYAMLException y) {
+        Mark problem = y.getProblemMark();
+        StringBuilder sb = new StringBuilder("not valid YAML: ");
+        if (y.getContext() != null) {
+            sb.append(y.getContext());
+            Mark started = y.getContextMark();
+            if (started != null) {
+                sb.append(" (started at line ").append(started.getLine() + 1).append(", column ")
+                        .append(started.getColumn() + 1).append(')');
+            }
+            sb.append(": ");
+        }
+        sb.append(y.getProblem());
+        return new ProfileException(file, problem.getLine() + 1, problem.getColumn() + 1, null, sb.toString());
     }
 
     private ProfileDocument document() throws IOException {

@@ -16,6 +16,9 @@ public final class LinkParameters {
     /** Bytes of framing the link adds to every packet. */
     public static final Parameter PACKET_OVERHEAD = Parameter.size("link.packet_overhead",
             "Bytes of link-level framing added to every packet (preamble, link header, CRC).");
+    /** Probability that a link corrupts or loses a packet. */
+    public static final Parameter LOSS = Parameter.probability("link.loss",
+            "Probability that a link corrupts or loses one packet (dropped at the receiver's CRC check).");
     /** Latency of one switch or router traversal. */
     public static final Parameter SWITCH_HOP_LATENCY = Parameter.time("switch.hop_latency",
             "Latency of one switch or router hop, cut-through, from head in to head out.");

@@ -16,6 +16,9 @@ public final class OsParameters {
     /** A user access to a page that is already resident. */
     public static final Parameter TOUCH_PRESENT = Parameter.time("os.touch.present",
             "A user read-then-write of the first byte of a resident page (TLB miss and cache miss included).");
+    /** Fraction of physical memory that may be pinned. */
+    public static final Parameter PINNABLE_FRACTION = Parameter.ratio("os.pinnable_fraction",
+            "Fraction of physical memory the kernel lets processes pin (RLIMIT_MEMLOCK and driver limits).");
     /** Fixed cost of a driver pinning a range of resident pages. */
     public static final Parameter PIN_BASE = Parameter.time("os.pin.base",
             "Fixed cost of a driver pinning a range (get_user_pages call, locking, bookkeeping).");

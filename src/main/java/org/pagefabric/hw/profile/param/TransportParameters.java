@@ -13,6 +13,9 @@ public final class TransportParameters {
     /** Transport header bytes per packet. */
     public static final Parameter HEADER = Parameter.size("transport.header",
             "Transport header bytes carried by every packet.");
+    /** Whether only the failed block is retransmitted. */
+    public static final Parameter SELECTIVE_RETRANSMISSION = Parameter.flag("transport.selective_retransmission",
+            "Retransmit only the failed block (true) or everything from it onwards (go-back-N, false).");
     /** Retransmission timeout. */
     public static final Parameter TIMEOUT = Parameter.time("transport.timeout",
             "Time without acknowledgement after which the sender retransmits.").positive();
