@@ -1,0 +1,62 @@
+package org.pagefabric.hw.profile;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Where a value comes from, parsed from its {@code source} text. Three kinds, told apart by the
+ * text's start so that a reader (and the outcome-leakage test) sees at once whether a number is
+ * an input taken from a seed, an assumption, or a measurement:
+ *
+ * <ul>
+ *   <li>{@code 000 §III-A: R5 co-processor adds about 3 us} — a seed (three digits), where in it
+ *       (section, table, figure or slide), and what it says;</li>
+ *   <li>{@code assumed: <why this value is reasonable>};</li>
+ *   <li>{@code measured: <on what host, how>}, e.g. by {@code pagefabric calibrate}.</li>
+ * </ul>
+ *
+ * @param kind which of the three
+ * @param seed the three-digit seed id for {@link Kind#SEED}, else {@code null}
+ * @param location where in the seed ({@code §V}, {@code Table 1}, {@code §V Fig. 8}), else {@code null}
+ * @param text the explanation after the colon
+ */
+public record SourceCitation(Kind kind, String seed, String location, String text) {
+    private static final Pattern SEED = Pattern.compile("(\\d{3}) ([^:]{1,80}?): (\\S.*)", Pattern.DOTALL);
+    private static final Pattern OTHER = Pattern.compile("(assumed|measured): (\\S.*)", Pattern.DOTALL);
+
+    /** The three kinds of provenance. */
+    public enum Kind {
+        /** A value a seed states as an input cost of its testbed. */
+        SEED,
+        /** A value the seeds do not give, chosen for a stated reason. */
+        ASSUMED,
+        /** A value measured on a real host. */
+        MEASURED
+    }
+
+    /** What a valid source looks like, for error messages. */
+    public static final String FORMS = "a seed citation like \"000 §III-A: the R5 co-processor adds about 3 us\","
+            + " or \"assumed: <reason>\", or \"measured: <host and method>\"";
+
+    /**
+     * Parses a source text.
+     *
+     * @return the citation, or {@code null} if the text has none of the three forms
+     */
+    public static SourceCitation parse(String source) {
+        if (source == null) {
+            return null;
+        }
+        String s = source.strip();
+        Matcher m = SEED.matcher(s);
+        if (m.matches()) {
+            return new SourceCitation(Kind.SEED, m.group(1), m.group(2).strip(), m.group(3).strip());
+        }
+        m = OTHER.matcher(s);
+        if (m.matches()) {
+            Kind k = m.group(1).equals("assumed") ? Kind.ASSUMED : Kind.MEASURED;
+            return new SourceCitation(k, null, null, m.group(2).strip());
+        }
+        return null;
+    }
+}

@@ -1,0 +1,37 @@
+package org.pagefabric.hw.profile.param;
+
+import org.pagefabric.hw.profile.Parameter;
+
+/** The IOMMU (Intel VT-d, ARM SMMU) that translates device addresses through the process page table. */
+public final class IommuParameters {
+    /** Entries of the first-level IOTLB. */
+    public static final Parameter IOTLB_L1_ENTRIES = Parameter.count("iommu.iotlb.l1.entries",
+            "Entries of the first-level IOTLB.").positive();
+    /** Associativity of the first-level IOTLB. */
+    public static final Parameter IOTLB_L1_WAYS = Parameter.count("iommu.iotlb.l1.ways",
+            "Associativity of the first-level IOTLB (equal to entries: fully associative).").positive();
+    /** Entries of the second-level IOTLB (0: none). */
+    public static final Parameter IOTLB_L2_ENTRIES = Parameter.count("iommu.iotlb.l2.entries",
+            "Entries of the second-level IOTLB; 0 when there is a single level.");
+    /** Associativity of the second-level IOTLB. */
+    public static final Parameter IOTLB_L2_WAYS = Parameter.count("iommu.iotlb.l2.ways",
+            "Associativity of the second-level IOTLB.").positive();
+    /** Replacement policy of the IOTLBs. */
+    public static final Parameter IOTLB_EVICTION = Parameter.choice("iommu.iotlb.eviction",
+            "Replacement policy of the IOTLBs.", "lru", "random");
+    /** Latency of an IOTLB hit. */
+    public static final Parameter PROCESSING = Parameter.time("iommu.processing",
+            "Internal processing of one translation request, IOTLB lookup included.");
+    /** Levels of the page table the IOMMU walks. */
+    public static final Parameter WALK_LEVELS = Parameter.count("iommu.walk.levels",
+            "Levels of the page table a walk visits on an IOTLB miss.").positive();
+    /** Memory access time per level of a page-table walk. */
+    public static final Parameter WALK_PER_LEVEL = Parameter.time("iommu.walk.per_level",
+            "Time of the memory access the walker makes at each page-table level.");
+    /** Latency from a translation fault to the fault handler running. */
+    public static final Parameter FAULT_INTERRUPT = Parameter.time("iommu.fault.interrupt",
+            "From a translation fault to the end of the IOMMU fault interrupt handler (fault registers read).");
+
+    private IommuParameters() {
+    }
+}
