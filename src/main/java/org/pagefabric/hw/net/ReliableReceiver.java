@@ -206,8 +206,13 @@ public final class ReliableReceiver {
         }
         int k = p.packetInBlock;
         long bit = 1L << (k & 63);
-        if (sComplete[s] || (sBits[s][k >>> 6] & bit) != 0) {
+        if (sComplete[s]) {
             duplicate(p, bsn);
+            return;
+        }
+        if ((sBits[s][k >>> 6] & bit) != 0) {
+            // Placed already, but its block is still incomplete: nothing to acknowledge yet.
+            duplicates.increment();
             return;
         }
         if (!noteMessage(p)) {
@@ -308,7 +313,7 @@ public final class ReliableReceiver {
         }
     }
 
-    /** A packet already placed: re-acknowledge at the end of its block, in case the ACK was lost. */
+    /** A packet of a complete block: re-acknowledge at the end of the block, in case the ACK was lost. */
     private void duplicate(Packet p, long bsn) {
         duplicates.increment();
         if (p.lastInBlock()) {
