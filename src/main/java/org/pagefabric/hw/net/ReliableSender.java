@@ -120,10 +120,6 @@ public final class ReliableSender extends Component {
     ReliableSender(Simulator sim, Component parent, String localName, Network net, TransportConfig cfg, int node,
                    int peerNode, int peerChannel, PayloadSource source, CompletionListener listener) {
         super(sim, parent, localName);
-        if (net.pool().payloadCapacity() < cfg.mtuBytes()) {
-            throw new IllegalArgumentException("packet pool payload capacity " + net.pool().payloadCapacity()
-                    + " B is below the MTU " + cfg.mtuBytes() + " B");
-        }
         this.net = net;
         this.pool = net.pool();
         this.cfg = cfg;

@@ -124,7 +124,7 @@ class LinkTest {
         long before = p.checksum;
         link.transmit(p);
         assertEquals(before, p.checksum, "the checksum travels unchanged");
-        assertEquals(1, Long.bitCount(Checksum.of(p) == before ? 0 : 1), "one flipped payload bit fails the checksum");
+        org.junit.jupiter.api.Assertions.assertNotEquals(before, Checksum.of(p), "one flipped payload bit fails the checksum");
         sim.run();
     }
 

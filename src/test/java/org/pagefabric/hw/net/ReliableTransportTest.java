@@ -295,4 +295,36 @@ class ReliableTransportTest {
         assertEquals(0, pool.inUse());
         assertFalse(e2.node() != 2);
     }
+
+    /**
+     * The ACK of a one-packet message arrives exactly when the block's time-out expires: the
+     * arrival (hardware band) runs first and cancels the timer; one picosecond less and the
+     * timer fires first.
+     */
+    @ParameterizedTest
+    @EnumSource(RetransmissionMode.class)
+    void ackArrivingAtTheTimeoutInstantWins(RetransmissionMode mode) {
+        LinkParams link = TransferBed.COSTS.link();
+        long header = link.serializationPs(TransferBed.COSTS.headerBytes());
+        // The header-only packet leaves at `header`; its ACK is back at 2 * (header + latency).
+        long exact = 2 * (header + link.latencyPs()) - header;
+        for (long timeout : new long[] {exact, exact - 1}) {
+            TransportConfig base = TransferBed.config(mode, 4 * KIB, 1 * KIB, 4);
+            TransportConfig cfg = new TransportConfig(mode, base.blockBytes(), base.mtuBytes(), base.windowBlocks(), 0,
+                    timeout, 8, base.rnrBackoffPs(), 7, true, true, 0);
+            TransferBed bed = new TransferBed(14, cfg, 16);
+            bed.sender.post(0, 0, 0, 1);
+            bed.sim.run();
+            assertEquals(List.of("0:SUCCESS"), bed.completions);
+            assertEquals(timeout == exact ? 0 : 1, bed.senderCounter("timeouts"), "time-out " + timeout + " ps");
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void benchCountsEveryPacketOfItsWrites() {
+        TransportBench.Result r = TransportBench.run(3, 1);
+        // 1 MiB in 4 KiB packets, and one ACK per 64 KiB block.
+        assertEquals(3 * (256 + 16), r.packets());
+        assertTrue(r.packetsPerSecond() > 0);
+    }
 }
