@@ -1,0 +1,117 @@
+package org.pagefabric.hw.net;
+
+import org.pagefabric.sim.Component;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.stat.Accumulator;
+import org.pagefabric.sim.stat.Counter;
+
+/**
+ * One direction of a point-to-point link, with its transmitter's output queue.
+ *
+ * <p>A packet offered at time {@code t} starts serializing when the link is free,
+ * {@code start = max(t, busyUntil)}, occupies it for {@link LinkParams#serializationPs}, and
+ * arrives whole (store and forward) {@link LinkParams#latencyPs} after its last bit left. Since
+ * offers come in time order and the link serves them first come first served, the queue needs
+ * no storage: {@code busyUntil} is its tail, and one event per packet (the arrival) suffices.
+ * The queue is unbounded, as on a credit-based lossless fabric; loss comes from
+ * {@link LinkFaults} only.
+ */
+public final class Link extends Component {
+    private static final int ARRIVE = 1;
+
+    private final LinkParams params;
+    private final PacketPool pool;
+    private PacketReceiver downstream;
+    private long busyUntil;
+    private double lossProbability;
+    private double corruptionProbability;
+
+    private final Counter packets;
+    private final Counter bytes;
+    private final Counter busyPs;
+    private final Counter lost;
+    private final Counter corrupted;
+    private final Accumulator queueingDelay;
+
+    /** A link named {@code parent.localName}; connect its far end before sending. */
+    public Link(Simulator sim, Component parent, String localName, LinkParams params, PacketPool pool) {
+        super(sim, parent, localName);
+        this.params = params;
+        this.pool = pool;
+        packets = counter("packets", "packets", "packets that started serializing on this link");
+        bytes = counter("bytes", "bytes", "wire bytes serialized (header and payload)");
+        busyPs = counter("busy", "ps", "time spent serializing");
+        lost = counter("lost", "packets", "packets lost by fault injection");
+        corrupted = counter("corrupted", "packets", "packets with a bit flipped by fault injection");
+        queueingDelay = accumulator("queueingDelay", "ps", "wait between offer and start of serialization");
+    }
+
+    /** Sets what receives the packets arriving at the far end. */
+    public void connect(PacketReceiver receiver) {
+        this.downstream = receiver;
+    }
+
+    /** Sets the loss and corruption probabilities for packets offered from now on. */
+    public void setFaults(LinkFaults faults) {
+        this.lossProbability = faults.lossProbability();
+        this.corruptionProbability = faults.corruptionProbability();
+    }
+
+    /** This link's cost parameters. */
+    public LinkParams params() {
+        return params;
+    }
+
+    /** When the last queued packet will have left: the earliest start of the next one. */
+    public long freeAt() {
+        return Math.max(busyUntil, sim.now());
+    }
+
+    /**
+     * Queues {@code p} ({@link Packet#wireBytes} must be set); the link owns it from now on.
+     *
+     * @return the time its last bit leaves this end of the link
+     */
+    public long transmit(Packet p) {
+        final long now = sim.now();
+        long start = Math.max(now, busyUntil);
+        long ser = params.serializationPs(p.wireBytes);
+        long end = start + ser;
+        busyUntil = end;
+        packets.increment();
+        bytes.add(p.wireBytes);
+        busyPs.add(ser);
+        queueingDelay.record(start - now);
+        if (lossProbability > 0 && random().nextBoolean(lossProbability)) {
+            lost.increment();
+            pool.release(p);
+            return end;
+        }
+        if (corruptionProbability > 0 && random().nextBoolean(corruptionProbability)) {
+            corrupted.increment();
+            flipBit(p);
+        }
+        sim.schedule(end + params.latencyPs() - now, this, ARRIVE, p.index());
+        return end;
+    }
+
+    /** Flips one payload bit, or a checksum bit when the payload is a tag or empty. */
+    private void flipBit(Packet p) {
+        if (p.hasBytes && p.length > 0) {
+            int bit = random().nextInt(p.length * 8);
+            p.bytes[bit >>> 3] ^= (byte) (1 << (bit & 7));
+        } else if (p.kind == PacketKind.DATA) {
+            p.contentTag ^= 1L << random().nextInt(64);
+        } else {
+            p.checksum ^= 1L << random().nextInt(64);
+        }
+    }
+
+    @Override
+    public void handle(int type, long arg) {
+        if (type != ARRIVE) {
+            throw new IllegalStateException("unknown link event " + type);
+        }
+        downstream.receive(pool.get((int) arg));
+    }
+}

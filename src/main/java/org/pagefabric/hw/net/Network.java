@@ -1,0 +1,118 @@
+package org.pagefabric.hw.net;
+
+import org.pagefabric.sim.Component;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.stat.Counter;
+
+/**
+ * The fabric between nodes: a {@link Topology} of links and switches, the packet pool they
+ * share, and one attached {@link PacketReceiver} per node (its NIC, or a
+ * {@link TransportEndpoint}).
+ *
+ * <p>{@link #send} stamps the wire size and the route and hands the packet to the first link;
+ * packets reaching their last link's end are delivered to the destination node's receiver. A
+ * packet addressed to its own node never touches a link: it is delivered by a zero-delay event
+ * (a NIC that charges for loopback delays it before sending).
+ */
+public final class Network extends Component implements PacketReceiver {
+    private static final int LOOPBACK = 1;
+
+    private final PacketPool pool;
+    private final NetCosts costs;
+    private final Topology topology;
+    private final PacketReceiver[] nodes;
+    private final Counter undeliverable;
+
+    /** A network named {@code name} whose topology {@code factory} builds from {@code costs}. */
+    public Network(Simulator sim, String name, PacketPool pool, NetCosts costs, Topology.Factory factory) {
+        super(sim, name);
+        this.pool = pool;
+        this.costs = costs;
+        this.undeliverable = counter("undeliverable", "packets", "packets for a node with nothing attached");
+        this.topology = factory.build(this, costs);
+        this.nodes = new PacketReceiver[topology.nodeCount()];
+    }
+
+    /** Attaches the receiver of everything addressed to {@code node}. */
+    public void attach(int node, PacketReceiver receiver) {
+        checkNode(node);
+        if (nodes[node] != null) {
+            throw new IllegalStateException("node " + node + " already has a receiver attached");
+        }
+        nodes[node] = receiver;
+    }
+
+    /** The packet pool every component of this network uses. */
+    public PacketPool pool() {
+        return pool;
+    }
+
+    /** The costs the topology was built from. */
+    public NetCosts costs() {
+        return costs;
+    }
+
+    /** The topology. */
+    public Topology topology() {
+        return topology;
+    }
+
+    /** Sets loss and corruption on every link. */
+    public void setFaults(LinkFaults faults) {
+        for (Link l : topology.links()) {
+            l.setFaults(faults);
+        }
+    }
+
+    /** When a packet sent by {@code node} now could start serializing on its first link toward {@code dst}. */
+    public long injectionFreeAt(int node, int dst) {
+        return node == dst ? sim.now() : topology.route(node, dst).hop(0).freeAt();
+    }
+
+    /**
+     * Sends {@code p} from {@code p.src} to {@code p.dst}; the network owns it from now on.
+     * {@link Packet#wireBytes} becomes the header size plus {@link Packet#length}.
+     *
+     * @return when its last bit has left the source node (now, for loopback)
+     */
+    public long send(Packet p) {
+        checkNode(p.src);
+        checkNode(p.dst);
+        p.wireBytes = costs.headerBytes() + p.length;
+        if (p.src == p.dst) {
+            p.route = null;
+            sim.schedule(0, this, LOOPBACK, p.index());
+            return sim.now();
+        }
+        Route r = topology.route(p.src, p.dst);
+        p.route = r;
+        p.hop = 0;
+        return r.hop(0).transmit(p);
+    }
+
+    /** Delivery at the end of a route: hands the packet to the destination node's receiver. */
+    @Override
+    public void receive(Packet p) {
+        PacketReceiver r = nodes[p.dst];
+        if (r == null) {
+            undeliverable.increment();
+            pool.release(p);
+            return;
+        }
+        r.receive(p);
+    }
+
+    @Override
+    public void handle(int type, long arg) {
+        if (type != LOOPBACK) {
+            throw new IllegalStateException("unknown network event " + type);
+        }
+        receive(pool.get((int) arg));
+    }
+
+    private void checkNode(int node) {
+        if (node < 0 || node >= topology.nodeCount()) {
+            throw new IllegalArgumentException("node " + node + " is not in 0.." + (topology.nodeCount() - 1));
+        }
+    }
+}

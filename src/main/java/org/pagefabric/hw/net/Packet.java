@@ -1,0 +1,134 @@
+package org.pagefabric.hw.net;
+
+/**
+ * A packet: a recycled, mutable record owned by a {@link PacketPool} and named in events by its
+ * {@link #index()}. Fields are public and plain because the packet is the hot path's struct;
+ * whoever holds a packet owns it until it passes it on or releases it.
+ *
+ * <p>Header fields are written by the transport (sequence numbers, blocks) and by the upper
+ * layer through the transport (opcode, address, message id). The payload travels either as
+ * real bytes, copied into {@link #bytes} when the packet is built (the NIC's DMA read), or as a
+ * 64-bit {@link #contentTag} that names what the bytes would be, for bulk traffic nobody reads.
+ * {@link #checksum} covers the header and the payload; links inject corruption by flipping a
+ * payload or checksum bit, never a header bit, which is the case of a payload CRC failure with
+ * an intact header (so that a receiver can still name what to NACK).
+ */
+public final class Packet {
+    private final int index;
+    boolean inUse;
+
+    /** What the packet is. */
+    public PacketKind kind;
+    /** For {@link PacketKind#NACK}: why. */
+    public NackReason reason;
+    /** Source node. */
+    public int src;
+    /** Destination node. */
+    public int dst;
+    /** Connection (queue pair) number at the destination node. */
+    public int channel;
+    /** Upper-layer operation (RDMA write, read request, read response, send...), opaque here. */
+    public int opcode;
+    /** Upper-layer target address of the message's first byte (e.g. a remote virtual address), opaque here. */
+    public long address;
+    /** Message id chosen by the upper layer at post time. */
+    public long messageId;
+    /** Message sequence number: the message's position on its connection, from 0. */
+    public long msn;
+    /** Total length of the message in bytes. */
+    public long messageLength;
+    /** Index of this packet's block within its message. */
+    public int block;
+    /** Number of blocks in the message. */
+    public int blockCount;
+    /** Block sequence number: the block's position on its connection, from 0. */
+    public long bsn;
+    /** Packet sequence number: the packet's position on its connection, from 0; kept on retransmission. */
+    public long psn;
+    /** Index of this packet within its block. */
+    public int packetInBlock;
+    /** Number of packets in this packet's block. */
+    public int blockPackets;
+    /**
+     * Transmission attempt: per block in selective mode, per go-back epoch in go-back-N mode.
+     * Control packets echo the attempt of the DATA packet that caused them, so that a sender can
+     * ignore NACKs about a transmission it has already superseded.
+     */
+    public int attempt;
+    /** Byte offset of this packet's payload within its message. */
+    public long offset;
+    /** Payload bytes carried (0 for control packets). */
+    public int length;
+    /** Payload buffer of the pool's payload capacity; meaningful when {@link #hasBytes}. */
+    public final byte[] bytes;
+    /** Whether the payload is {@code bytes[0..length)}; otherwise it is {@link #contentTag}. */
+    public boolean hasBytes;
+    /** Names the payload's content for bulk traffic (e.g. buffer, offset and version mixed). */
+    public long contentTag;
+    /**
+     * ACK: all blocks before this block sequence number (selective) or all packets before this
+     * packet sequence number (go-back-N) have arrived.
+     */
+    public long cumulative;
+    /** ACK: whether the block {@link #bsn} is complete (false for a progress ACK within a block). */
+    public boolean blockComplete;
+    /** Checksum over header and payload, set by the sender, checked by the receiver. */
+    public long checksum;
+    /** Bytes on the wire, set by the network: header plus payload. */
+    public int wireBytes;
+
+    Route route;
+    int hop;
+
+    Packet(int index, int payloadCapacity) {
+        this.index = index;
+        this.bytes = new byte[payloadCapacity];
+    }
+
+    /** This packet's slot in its pool: what events carry. */
+    public int index() {
+        return index;
+    }
+
+    /** Resets every header field (not the payload buffer's bytes) for reuse. */
+    void clear() {
+        kind = null;
+        reason = null;
+        src = 0;
+        dst = 0;
+        channel = 0;
+        opcode = 0;
+        address = 0;
+        messageId = 0;
+        msn = 0;
+        messageLength = 0;
+        block = 0;
+        blockCount = 0;
+        bsn = 0;
+        psn = 0;
+        packetInBlock = 0;
+        blockPackets = 0;
+        attempt = 0;
+        offset = 0;
+        length = 0;
+        hasBytes = false;
+        contentTag = 0;
+        cumulative = 0;
+        blockComplete = false;
+        checksum = 0;
+        wireBytes = 0;
+        route = null;
+        hop = 0;
+    }
+
+    /** Whether this is the last packet of its block. */
+    public boolean lastInBlock() {
+        return packetInBlock == blockPackets - 1;
+    }
+
+    @Override
+    public String toString() {
+        return kind + (reason != null ? "(" + reason + ")" : "") + " " + src + "->" + dst + " ch" + channel
+                + " msg" + messageId + " bsn" + bsn + " psn" + psn + " att" + attempt + " off" + offset + " len" + length;
+    }
+}

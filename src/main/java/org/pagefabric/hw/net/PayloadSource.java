@@ -1,0 +1,19 @@
+package org.pagefabric.hw.net;
+
+/**
+ * Where a sender reads DATA payload from when it builds a packet (the NIC's DMA read). Called
+ * again for every retransmission, so a retransmission carries memory as it is then.
+ */
+@FunctionalInterface
+public interface PayloadSource {
+    /**
+     * Fills the payload of {@code p} ({@code p.messageId}, {@code p.offset}, {@code p.length} are
+     * set): either copy {@code p.length} bytes into {@code p.bytes} and set {@code p.hasBytes}, or
+     * set {@code p.contentTag}. {@code p.bytes} has the pool's payload capacity: a pool for
+     * byte payloads needs at least the MTU, one for tag-only traffic may have none.
+     *
+     * @return false if the read faulted: the packet is not sent, and the block's time-out
+     *         recovers it (PART's source-side faults, seed 000 §III)
+     */
+    boolean read(Packet p);
+}

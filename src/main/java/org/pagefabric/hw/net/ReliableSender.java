@@ -1,0 +1,793 @@
+package org.pagefabric.hw.net;
+
+import java.util.Arrays;
+import org.pagefabric.sim.Band;
+import org.pagefabric.sim.Component;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.stat.Counter;
+
+/**
+ * The sending half of a reliable connection: segments posted messages into blocks and MTU
+ * packets, paces them onto the network one packet per serialization time, keeps up to
+ * {@link TransportConfig#windowBlocks} blocks unacknowledged, and recovers from loss,
+ * corruption, NACKs and explicit retransmission requests in {@link RetransmissionMode selective}
+ * or {@link RetransmissionMode#GO_BACK_N go-back-N} fashion. Messages complete in the order
+ * they were posted.
+ *
+ * <p>Time-outs run in {@link Band#TIMEOUT}, so an ACK arriving at the very picosecond a timer
+ * expires wins. Timers are cancelled (O(1)) as soon as they are moot.
+ *
+ * <p>State is struct-of-arrays: a ring of messages indexed by message sequence number and a
+ * ring of window slots indexed by block sequence number, so steady traffic allocates nothing.
+ */
+public final class ReliableSender extends Component {
+    private static final int PUMP = 1;
+    private static final int BLOCK_TIMEOUT = 2;
+    private static final int WINDOW_TIMEOUT = 3;
+    private static final int RNR_RESUME = 4;
+    private static final int FAULT_WAIT_EXPIRED = 5;
+
+    private static final byte FREE = 0;
+    private static final byte SENDING = 1;
+    private static final byte SENT = 2;
+    private static final byte QUEUED = 3;
+    private static final byte FAULT_WAIT = 4;
+    private static final byte RNR_WAIT = 5;
+    private static final byte ACKED = 6;
+
+    private final Network net;
+    private final PacketPool pool;
+    private final TransportConfig cfg;
+    private final int node;
+    private final int peerNode;
+    private final int peerChannel;
+    private final PayloadSource source;
+    private final CompletionListener listener;
+    private final boolean selective;
+    private final int window;
+    private final int mtu;
+    private final int blockBytes;
+
+    // Posted messages, a ring indexed by msn & mMask.
+    private long[] mId;
+    private long[] mLen;
+    private long[] mAddr;
+    private int[] mOpcode;
+    private int[] mBlocks;
+    private int[] mAcked;
+    private int mMask;
+    /** Oldest message not yet completed. */
+    private long headMsn;
+    /** Sequence number the next posted message gets. */
+    private long tailMsn;
+    /** Message and block that enter the window next. */
+    private long loadMsn;
+    private int loadBlock;
+
+    // Window slots indexed by bsn % window.
+    private final long[] sBsn;
+    private final long[] sMsn;
+    private final long[] sFirstPsn;
+    private final long[] sOffset;
+    private final long[] sTimer;
+    private final int[] sLen;
+    private final int[] sPackets;
+    private final int[] sBlock;
+    private final int[] sRetries;
+    private final int[] sRnr;
+    private final int[] sAttempt;
+    private final byte[] sState;
+    /** Oldest unacknowledged block; blocks [baseBsn, highBsn) are in the window. */
+    private long baseBsn;
+    private long highBsn;
+    private long nextPsn;
+
+    /** Block being transmitted (-1: none) and its next packet. */
+    private long curBsn = -1;
+    private int curPkt;
+
+    /** Selective: blocks waiting for retransmission, oldest first (entries go stale harmlessly). */
+    private long[] queue;
+    private int qHead;
+    private int qSize;
+
+    // Go-back-N.
+    private long ackedPsn;
+    private long sentPsn;
+    private long gbnNextBsn;
+    private int epoch = 1;
+    private int gbnRetries;
+    private int gbnRnr;
+    private boolean paused;
+    private long windowTimer = Simulator.NO_EVENT;
+    private long pauseTimer = Simulator.NO_EVENT;
+
+    private boolean pumpScheduled;
+    private boolean failed;
+
+    private final Counter dataPackets;
+    private final Counter dataBytes;
+    private final Counter retransmitted;
+    private final Counter timeouts;
+    private final Counter[] nacks = new Counter[NackReason.values().length];
+    private final Counter errs;
+    private final Counter acks;
+    private final Counter corruptControl;
+    private final Counter sourceFaults;
+    private final Counter completed;
+    private final Counter failedMessages;
+
+    ReliableSender(Simulator sim, Component parent, String localName, Network net, TransportConfig cfg, int node,
+                   int peerNode, int peerChannel, PayloadSource source, CompletionListener listener) {
+        super(sim, parent, localName);
+        this.net = net;
+        this.pool = net.pool();
+        this.cfg = cfg;
+        this.node = node;
+        this.peerNode = peerNode;
+        this.peerChannel = peerChannel;
+        this.source = source;
+        this.listener = listener;
+        this.selective = cfg.mode() == RetransmissionMode.SELECTIVE;
+        this.window = cfg.windowBlocks();
+        this.mtu = cfg.mtuBytes();
+        this.blockBytes = cfg.blockBytes();
+        int w = window;
+        sBsn = new long[w];
+        sMsn = new long[w];
+        sFirstPsn = new long[w];
+        sOffset = new long[w];
+        sTimer = new long[w];
+        sLen = new int[w];
+        sPackets = new int[w];
+        sBlock = new int[w];
+        sRetries = new int[w];
+        sRnr = new int[w];
+        sAttempt = new int[w];
+        sState = new byte[w];
+        queue = new long[w];
+        allocateMessages(16);
+        dataPackets = counter("dataPackets", "packets", "DATA packets sent, retransmissions included");
+        dataBytes = counter("dataBytes", "bytes", "payload bytes sent, retransmissions included");
+        retransmitted = counter("retransmittedPackets", "packets", "DATA packets sent again");
+        timeouts = counter("timeouts", "count", "retransmission time-outs that fired");
+        for (NackReason r : NackReason.values()) {
+            nacks[r.ordinal()] = counter("nacks." + r.name().toLowerCase(java.util.Locale.ROOT), "packets",
+                    "NACKs received with reason " + r);
+        }
+        errs = counter("retransmissionRequests", "packets", "explicit retransmission requests received");
+        acks = counter("acks", "packets", "ACKs received");
+        corruptControl = counter("corruptControl", "packets", "control packets dropped for a bad checksum");
+        sourceFaults = counter("sourceFaults", "packets", "packets not sent because the payload read faulted");
+        completed = counter("completed", "messages", "messages completed successfully");
+        failedMessages = counter("failed", "messages", "messages completed with an error or flushed");
+    }
+
+    private void allocateMessages(int capacity) {
+        mId = new long[capacity];
+        mLen = new long[capacity];
+        mAddr = new long[capacity];
+        mOpcode = new int[capacity];
+        mBlocks = new int[capacity];
+        mAcked = new int[capacity];
+        mMask = capacity - 1;
+    }
+
+    /**
+     * Posts a message for transmission.
+     *
+     * @param messageId an id the completion and the receiver's delivery will name
+     * @param length    bytes (0 sends one empty packet)
+     * @param address   carried to the receiver in every packet (e.g. the remote virtual address)
+     * @param opcode    carried to the receiver in every packet (e.g. RDMA write)
+     * @throws IllegalStateException if the connection has failed
+     */
+    public void post(long messageId, long length, long address, int opcode) {
+        if (failed) {
+            throw new IllegalStateException(name() + " is in error after a failed message; it takes no more posts");
+        }
+        if (length < 0) {
+            throw new IllegalArgumentException("negative message length " + length);
+        }
+        long blocks = Math.max(1, Math.ceilDiv(length, blockBytes));
+        if (blocks > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("message of " + length + " B has too many blocks");
+        }
+        if (tailMsn - headMsn > mMask) {
+            growMessages();
+        }
+        int i = (int) (tailMsn & mMask);
+        mId[i] = messageId;
+        mLen[i] = length;
+        mAddr[i] = address;
+        mOpcode[i] = opcode;
+        mBlocks[i] = (int) blocks;
+        mAcked[i] = 0;
+        tailMsn++;
+        kick();
+    }
+
+    private void growMessages() {
+        long[] id = mId;
+        long[] len = mLen;
+        long[] addr = mAddr;
+        int[] op = mOpcode;
+        int[] blocks = mBlocks;
+        int[] acked = mAcked;
+        int oldMask = mMask;
+        allocateMessages(id.length * 2);
+        for (long m = headMsn; m < tailMsn; m++) {
+            int o = (int) (m & oldMask);
+            int n = (int) (m & mMask);
+            mId[n] = id[o];
+            mLen[n] = len[o];
+            mAddr[n] = addr[o];
+            mOpcode[n] = op[o];
+            mBlocks[n] = blocks[o];
+            mAcked[n] = acked[o];
+        }
+    }
+
+    /** Messages posted and not yet completed. */
+    public long outstandingMessages() {
+        return tailMsn - headMsn;
+    }
+
+    /** Whether a message failed and the connection is in error. */
+    public boolean isFailed() {
+        return failed;
+    }
+
+    /** The configuration. */
+    public TransportConfig config() {
+        return cfg;
+    }
+
+    private void kick() {
+        if (!pumpScheduled && !failed) {
+            pumpScheduled = true;
+            sim.schedule(0, this, PUMP, 0);
+        }
+    }
+
+    @Override
+    public void handle(int type, long arg) {
+        switch (type) {
+            case PUMP -> {
+                pumpScheduled = false;
+                pump();
+            }
+            case BLOCK_TIMEOUT -> blockTimeout(arg);
+            case WINDOW_TIMEOUT -> windowTimeout();
+            case RNR_RESUME -> rnrResume(arg);
+            case FAULT_WAIT_EXPIRED -> faultWaitExpired(arg);
+            default -> throw new IllegalStateException("unknown sender event " + type);
+        }
+    }
+
+    // ---- transmission ----
+
+    /** Sends one packet and comes back when it has left, so the link never queues our own backlog. */
+    private void pump() {
+        if (failed || !selectPacket()) {
+            return;
+        }
+        long end = sendPacket();
+        pumpScheduled = true;
+        sim.schedule(end - sim.now(), this, PUMP, 0);
+    }
+
+    private boolean selectPacket() {
+        if (curBsn >= 0) {
+            return true;
+        }
+        if (selective) {
+            while (qSize > 0) {
+                long b = queue[qHead];
+                qHead = (qHead + 1) % queue.length;
+                qSize--;
+                if (inWindow(b) && sState[slot(b)] == QUEUED) {
+                    begin(b, 0);
+                    return true;
+                }
+            }
+        } else {
+            if (paused) {
+                return false;
+            }
+            if (gbnNextBsn < highBsn) {
+                begin(gbnNextBsn, 0);
+                return true;
+            }
+        }
+        if (admitBlock()) {
+            begin(highBsn - 1, 0);
+            return true;
+        }
+        return false;
+    }
+
+    /** Brings the next block of the posted messages into the window, if there is room. */
+    private boolean admitBlock() {
+        if (highBsn - baseBsn >= window || loadMsn == tailMsn) {
+            return false;
+        }
+        int mi = (int) (loadMsn & mMask);
+        long bsn = highBsn++;
+        int s = slot(bsn);
+        long offset = (long) loadBlock * blockBytes;
+        int len = (int) Math.min(blockBytes, mLen[mi] - offset);
+        sBsn[s] = bsn;
+        sMsn[s] = loadMsn;
+        sBlock[s] = loadBlock;
+        sOffset[s] = offset;
+        sLen[s] = len;
+        sPackets[s] = Math.max(1, Math.ceilDiv(len, mtu));
+        sFirstPsn[s] = nextPsn;
+        nextPsn += sPackets[s];
+        sRetries[s] = 0;
+        sRnr[s] = 0;
+        sAttempt[s] = 0;
+        sTimer[s] = Simulator.NO_EVENT;
+        sState[s] = QUEUED;
+        if (++loadBlock == mBlocks[mi]) {
+            loadMsn++;
+            loadBlock = 0;
+        }
+        return true;
+    }
+
+    private void begin(long bsn, int packet) {
+        int s = slot(bsn);
+        cancelTimer(s);
+        sState[s] = SENDING;
+        if (selective) {
+            sAttempt[s]++;
+        }
+        curBsn = bsn;
+        curPkt = packet;
+    }
+
+    private long sendPacket() {
+        final long bsn = curBsn;
+        final int s = slot(bsn);
+        final int mi = (int) (sMsn[s] & mMask);
+        Packet p = pool.acquire();
+        p.kind = PacketKind.DATA;
+        p.src = node;
+        p.dst = peerNode;
+        p.channel = peerChannel;
+        p.opcode = mOpcode[mi];
+        p.address = mAddr[mi];
+        p.messageId = mId[mi];
+        p.msn = sMsn[s];
+        p.messageLength = mLen[mi];
+        p.block = sBlock[s];
+        p.blockCount = mBlocks[mi];
+        p.bsn = bsn;
+        long psn = sFirstPsn[s] + curPkt;
+        p.psn = psn;
+        p.packetInBlock = curPkt;
+        p.blockPackets = sPackets[s];
+        p.attempt = selective ? sAttempt[s] : epoch;
+        int inBlock = curPkt * mtu;
+        p.offset = sOffset[s] + inBlock;
+        p.length = Math.min(mtu, sLen[s] - inBlock);
+        boolean again = selective ? sAttempt[s] > 1 : psn < sentPsn;
+        long end;
+        if (!source.read(p)) {
+            sourceFaults.increment();
+            pool.release(p);
+            end = sim.now();
+        } else {
+            p.checksum = Checksum.of(p);
+            dataPackets.increment();
+            dataBytes.add(p.length);
+            if (again) {
+                retransmitted.increment();
+            }
+            end = net.send(p);
+        }
+        if (psn >= sentPsn) {
+            sentPsn = psn + 1;
+        }
+        if (++curPkt == sPackets[s]) {
+            curBsn = -1;
+            blockLeft(bsn, s, end);
+        }
+        return end;
+    }
+
+    /** The last packet of a block has left at {@code end}: arm its (or the window's) time-out. */
+    private void blockLeft(long bsn, int s, long end) {
+        long delay = end - sim.now() + cfg.retransmitTimeoutPs();
+        if (selective) {
+            // A block NACKed with PAGE_FAULT while still sending stays waiting for its request.
+            if (sState[s] == SENDING) {
+                sState[s] = SENT;
+                sTimer[s] = sim.schedule(delay, Band.TIMEOUT, this, BLOCK_TIMEOUT, bsn);
+            }
+        } else {
+            sState[s] = SENT;
+            gbnNextBsn = bsn + 1;
+            if (windowTimer == Simulator.NO_EVENT && !paused) {
+                windowTimer = sim.schedule(delay, Band.TIMEOUT, this, WINDOW_TIMEOUT, 0);
+            }
+        }
+    }
+
+    // ---- packets from the receiver ----
+
+    /** Handles an ACK, NACK or explicit retransmission request addressed to this connection. */
+    void onControl(Packet p) {
+        if (Checksum.of(p) != p.checksum) {
+            corruptControl.increment();
+            return;
+        }
+        if (failed) {
+            return;
+        }
+        switch (p.kind) {
+            case ACK -> onAck(p);
+            case NACK -> onNack(p);
+            case EXPLICIT_RETRANSMISSION_REQUEST -> onRetransmissionRequest(p);
+            default -> throw new IllegalStateException(name() + " got a " + p.kind + " packet");
+        }
+        if (!failed) {
+            slide();
+            kick();
+        }
+    }
+
+    private void onAck(Packet p) {
+        acks.increment();
+        if (selective) {
+            long b = p.bsn;
+            if (p.blockComplete) {
+                ackBlock(b);
+            } else if (inWindow(b) && sState[slot(b)] == SENT && sAttempt[slot(b)] == p.attempt) {
+                // Progress within the block: the receiver is alive, restart the time-out.
+                int s = slot(b);
+                cancelTimer(s);
+                sTimer[s] = sim.schedule(cfg.retransmitTimeoutPs(), Band.TIMEOUT, this, BLOCK_TIMEOUT, b);
+            }
+            long upTo = Math.min(p.cumulative, highBsn);
+            for (long x = baseBsn; x < upTo; x++) {
+                ackBlock(x);
+            }
+        } else {
+            ackPackets(p.cumulative);
+        }
+    }
+
+    /** Go-back-N: every packet before {@code psn} has arrived. */
+    private void ackPackets(long psn) {
+        if (psn <= ackedPsn) {
+            return;
+        }
+        ackedPsn = psn;
+        gbnRetries = 0;
+        gbnRnr = 0;
+        for (long b = baseBsn; b < highBsn; b++) {
+            int s = slot(b);
+            if (sFirstPsn[s] + sPackets[s] > psn) {
+                break;
+            }
+            ackBlock(b);
+        }
+        cancelWindowTimer();
+        if (ackedPsn < sentPsn && !paused) {
+            windowTimer = sim.schedule(cfg.retransmitTimeoutPs(), Band.TIMEOUT, this, WINDOW_TIMEOUT, 0);
+        }
+    }
+
+    private void ackBlock(long b) {
+        if (!inWindow(b)) {
+            return;
+        }
+        int s = slot(b);
+        if (sState[s] == ACKED) {
+            return;
+        }
+        cancelTimer(s);
+        sState[s] = ACKED;
+        mAcked[(int) (sMsn[s] & mMask)]++;
+        if (curBsn == b) {
+            curBsn = -1;
+        }
+    }
+
+    private void onNack(Packet p) {
+        NackReason reason = p.reason;
+        nacks[reason.ordinal()].increment();
+        if (selective) {
+            long b = p.bsn;
+            if (!inWindow(b)) {
+                return;
+            }
+            int s = slot(b);
+            byte st = sState[s];
+            // A NACK about a transmission already superseded, or a block not on the wire, is moot.
+            if (p.attempt != sAttempt[s] || (st != SENDING && st != SENT)) {
+                return;
+            }
+            cancelTimer(s);
+            switch (reason) {
+                case PAGE_FAULT -> {
+                    // PART: the receiver will ask for the block once the page is in; keep sending
+                    // the rest of it (the hardware has it in flight) but arm no time-out.
+                    sState[s] = FAULT_WAIT;
+                    if (cfg.faultWaitTimeoutPs() > 0) {
+                        sTimer[s] = sim.schedule(cfg.faultWaitTimeoutPs(), Band.TIMEOUT, this, FAULT_WAIT_EXPIRED, b);
+                    }
+                }
+                case RECEIVER_NOT_READY -> {
+                    if (++sRnr[s] > cfg.rnrRetryLimit()) {
+                        fail(sMsn[s], CompletionStatus.RNR_RETRY_EXCEEDED);
+                        return;
+                    }
+                    if (curBsn == b) {
+                        curBsn = -1;
+                    }
+                    sState[s] = RNR_WAIT;
+                    sTimer[s] = sim.schedule(cfg.rnrBackoffPs(), Band.TIMEOUT, this, RNR_RESUME, b);
+                }
+                case SEQUENCE, CORRUPT -> retry(b, s);
+            }
+        } else {
+            if (p.attempt != epoch) {
+                return;
+            }
+            // The receiver NACKs the first packet it lacks: everything before it has arrived.
+            ackPackets(p.psn);
+            switch (reason) {
+                case PAGE_FAULT -> {
+                    paused = true;
+                    cancelWindowTimer();
+                    if (cfg.faultWaitTimeoutPs() > 0) {
+                        pauseTimer = sim.schedule(cfg.faultWaitTimeoutPs(), Band.TIMEOUT, this, FAULT_WAIT_EXPIRED, 0);
+                    }
+                }
+                case RECEIVER_NOT_READY -> {
+                    if (++gbnRnr > cfg.rnrRetryLimit()) {
+                        fail(oldestMsn(), CompletionStatus.RNR_RETRY_EXCEEDED);
+                        return;
+                    }
+                    paused = true;
+                    cancelWindowTimer();
+                    pauseTimer = sim.schedule(cfg.rnrBackoffPs(), Band.TIMEOUT, this, RNR_RESUME, p.psn);
+                }
+                case SEQUENCE, CORRUPT -> {
+                    if (++gbnRetries > cfg.retryLimit()) {
+                        fail(oldestMsn(), CompletionStatus.RETRY_EXCEEDED);
+                        return;
+                    }
+                    goBack(p.psn);
+                }
+            }
+        }
+    }
+
+    private void onRetransmissionRequest(Packet p) {
+        errs.increment();
+        long b = p.bsn;
+        if (selective) {
+            if (!inWindow(b)) {
+                return;
+            }
+            int s = slot(b);
+            if (sState[s] == ACKED || sState[s] == QUEUED) {
+                return;
+            }
+            cancelTimer(s);
+            if (curBsn == b) {
+                curBsn = -1;
+            }
+            requeue(b);
+        } else {
+            boolean wasPaused = paused;
+            cancelPauseTimer();
+            paused = false;
+            if (inWindow(b) && sState[slot(b)] != ACKED) {
+                goBack(sFirstPsn[slot(b)]);
+            } else if (wasPaused) {
+                goBack(ackedPsn);
+            }
+        }
+    }
+
+    // ---- timers ----
+
+    private void blockTimeout(long b) {
+        if (!inWindow(b)) {
+            return;
+        }
+        int s = slot(b);
+        sTimer[s] = Simulator.NO_EVENT;
+        if (sState[s] != SENT) {
+            return;
+        }
+        timeouts.increment();
+        retry(b, s);
+    }
+
+    private void windowTimeout() {
+        windowTimer = Simulator.NO_EVENT;
+        if (failed || ackedPsn >= sentPsn) {
+            return;
+        }
+        timeouts.increment();
+        if (++gbnRetries > cfg.retryLimit()) {
+            fail(oldestMsn(), CompletionStatus.RETRY_EXCEEDED);
+            return;
+        }
+        goBack(ackedPsn);
+    }
+
+    private void rnrResume(long arg) {
+        if (selective) {
+            if (!inWindow(arg)) {
+                return;
+            }
+            int s = slot(arg);
+            sTimer[s] = Simulator.NO_EVENT;
+            if (sState[s] == RNR_WAIT) {
+                requeue(arg);
+            }
+        } else {
+            pauseTimer = Simulator.NO_EVENT;
+            paused = false;
+            goBack(arg);
+        }
+    }
+
+    private void faultWaitExpired(long arg) {
+        if (selective) {
+            if (!inWindow(arg)) {
+                return;
+            }
+            int s = slot(arg);
+            sTimer[s] = Simulator.NO_EVENT;
+            if (sState[s] == FAULT_WAIT) {
+                timeouts.increment();
+                retry(arg, s);
+            }
+        } else {
+            pauseTimer = Simulator.NO_EVENT;
+            paused = false;
+            timeouts.increment();
+            if (++gbnRetries > cfg.retryLimit()) {
+                fail(oldestMsn(), CompletionStatus.RETRY_EXCEEDED);
+                return;
+            }
+            goBack(ackedPsn);
+        }
+    }
+
+    // ---- recovery ----
+
+    /** Selective: counts a retry against the limit and queues the block again. */
+    private void retry(long b, int s) {
+        if (++sRetries[s] > cfg.retryLimit()) {
+            fail(sMsn[s], CompletionStatus.RETRY_EXCEEDED);
+            return;
+        }
+        if (curBsn == b) {
+            curBsn = -1;
+        }
+        requeue(b);
+    }
+
+    private void requeue(long b) {
+        sState[slot(b)] = QUEUED;
+        if (qSize == queue.length) {
+            long[] bigger = new long[queue.length * 2];
+            for (int i = 0; i < qSize; i++) {
+                bigger[i] = queue[(qHead + i) % queue.length];
+            }
+            queue = bigger;
+            qHead = 0;
+        }
+        queue[(qHead + qSize) % queue.length] = b;
+        qSize++;
+        kick();
+    }
+
+    /** Go-back-N: retransmit everything from {@code psn} on, in a new epoch. */
+    private void goBack(long psn) {
+        psn = Math.max(psn, ackedPsn);
+        epoch++;
+        cancelWindowTimer();
+        curBsn = -1;
+        gbnNextBsn = highBsn;
+        for (long b = baseBsn; b < highBsn; b++) {
+            int s = slot(b);
+            if (psn < sFirstPsn[s] + sPackets[s]) {
+                begin(b, (int) Math.max(0, psn - sFirstPsn[s]));
+                gbnNextBsn = b + 1;
+                break;
+            }
+        }
+        kick();
+    }
+
+    private void slide() {
+        while (baseBsn < highBsn && sState[slot(baseBsn)] == ACKED) {
+            sState[slot(baseBsn)] = FREE;
+            baseBsn++;
+        }
+        if (gbnNextBsn < baseBsn) {
+            gbnNextBsn = baseBsn;
+        }
+        while (headMsn < tailMsn) {
+            int i = (int) (headMsn & mMask);
+            if (mAcked[i] < mBlocks[i]) {
+                break;
+            }
+            long id = mId[i];
+            headMsn++;
+            completed.increment();
+            listener.onComplete(id, CompletionStatus.SUCCESS);
+            if (failed) {
+                return;
+            }
+        }
+    }
+
+    /** The connection fails: the message {@code msn} ends with {@code status}, every other outstanding one is flushed. */
+    private void fail(long msn, CompletionStatus status) {
+        failed = true;
+        for (int s = 0; s < window; s++) {
+            cancelTimer(s);
+        }
+        cancelWindowTimer();
+        cancelPauseTimer();
+        curBsn = -1;
+        qSize = 0;
+        loadMsn = tailMsn;
+        while (headMsn < tailMsn) {
+            long m = headMsn++;
+            failedMessages.increment();
+            listener.onComplete(mId[(int) (m & mMask)], m == msn ? status : CompletionStatus.FLUSHED);
+        }
+    }
+
+    private long oldestMsn() {
+        return baseBsn < highBsn ? sMsn[slot(baseBsn)] : headMsn;
+    }
+
+    private void cancelTimer(int s) {
+        if (sTimer[s] != Simulator.NO_EVENT) {
+            sim.cancel(sTimer[s]);
+            sTimer[s] = Simulator.NO_EVENT;
+        }
+    }
+
+    private void cancelWindowTimer() {
+        if (windowTimer != Simulator.NO_EVENT) {
+            sim.cancel(windowTimer);
+            windowTimer = Simulator.NO_EVENT;
+        }
+    }
+
+    private void cancelPauseTimer() {
+        if (pauseTimer != Simulator.NO_EVENT) {
+            sim.cancel(pauseTimer);
+            pauseTimer = Simulator.NO_EVENT;
+        }
+    }
+
+    private boolean inWindow(long bsn) {
+        return bsn >= baseBsn && bsn < highBsn;
+    }
+
+    private int slot(long bsn) {
+        return (int) (bsn % window);
+    }
+
+    @Override
+    public String toString() {
+        return name() + " base=" + baseBsn + " high=" + highBsn + " msgs=" + headMsn + ".." + tailMsn
+                + (failed ? " FAILED" : "") + " " + Arrays.toString(sState);
+    }
+}

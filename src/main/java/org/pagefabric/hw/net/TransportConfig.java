@@ -1,0 +1,79 @@
+package org.pagefabric.hw.net;
+
+/**
+ * Parameters of a reliable connection; both ends of a connection must use the same.
+ *
+ * @param mode                 selective (per block) or go-back-N retransmission
+ * @param blockBytes           bytes per block: the unit of acknowledgement and of selective
+ *                             retransmission (PART: 16 KiB); a multiple of {@code mtuBytes}
+ * @param mtuBytes             payload bytes per packet (PART: 256 B; InfiniBand: up to 4 KiB)
+ * @param windowBlocks         blocks a sender may have unacknowledged at once
+ * @param ackEveryPackets      0: acknowledge at the end of each block only; n &gt; 0: also after every
+ *                             n accepted packets (1 acknowledges every packet, more coalesces).
+ *                             Such progress ACKs restart the block's (window's) time-out.
+ * @param retransmitTimeoutPs  time from a block's last packet leaving the sender (selective), or
+ *                             from the last progress (go-back-N), to a retransmission, in ps
+ * @param retryLimit           retransmissions after time-outs, SEQUENCE or CORRUPT NACKs allowed
+ *                             for one block (selective) or without progress (go-back-N) before
+ *                             the connection fails with {@link CompletionStatus#RETRY_EXCEEDED}
+ * @param rnrBackoffPs         wait after a RECEIVER_NOT_READY NACK before retrying, in ps
+ * @param rnrRetryLimit        RNR retries allowed per block (selective) or without progress
+ *                             (go-back-N) before {@link CompletionStatus#RNR_RETRY_EXCEEDED}
+ * @param nackCorrupt          whether a receiver NACKs a packet that fails its checksum (true) or
+ *                             drops it silently and leaves recovery to the time-out (false)
+ * @param nackOnGap            selective mode: whether a receiver NACKs (SEQUENCE) a block whose last
+ *                             packet arrives while earlier ones are missing, asking for it again
+ *                             before the time-out (Open-MX, seed 003 footnote 4); go-back-N always
+ *                             NACKs the first gap
+ * @param faultWaitTimeoutPs   after a PAGE_FAULT NACK the time-out is cancelled and the sender waits
+ *                             for an explicit retransmission request; 0 waits forever (PART), a
+ *                             positive value retransmits after that long as if it had timed out
+ */
+public record TransportConfig(
+        RetransmissionMode mode,
+        int blockBytes,
+        int mtuBytes,
+        int windowBlocks,
+        int ackEveryPackets,
+        long retransmitTimeoutPs,
+        int retryLimit,
+        long rnrBackoffPs,
+        int rnrRetryLimit,
+        boolean nackCorrupt,
+        boolean nackOnGap,
+        long faultWaitTimeoutPs) {
+
+    /** Validates the parameters. */
+    public TransportConfig {
+        if (mode == null) {
+            throw new IllegalArgumentException("transport mode must be SELECTIVE or GO_BACK_N");
+        }
+        if (mtuBytes <= 0) {
+            throw new IllegalArgumentException("mtuBytes must be > 0, got " + mtuBytes);
+        }
+        if (blockBytes <= 0 || blockBytes % mtuBytes != 0) {
+            throw new IllegalArgumentException("blockBytes must be a positive multiple of mtuBytes ("
+                    + mtuBytes + "), got " + blockBytes);
+        }
+        if (windowBlocks <= 0) {
+            throw new IllegalArgumentException("windowBlocks must be > 0, got " + windowBlocks);
+        }
+        if (ackEveryPackets < 0) {
+            throw new IllegalArgumentException("ackEveryPackets must be >= 0, got " + ackEveryPackets);
+        }
+        if (retransmitTimeoutPs <= 0) {
+            throw new IllegalArgumentException("retransmitTimeoutPs must be > 0, got " + retransmitTimeoutPs);
+        }
+        if (retryLimit < 0 || rnrRetryLimit < 0) {
+            throw new IllegalArgumentException("retry limits must be >= 0, got " + retryLimit + " and " + rnrRetryLimit);
+        }
+        if (rnrBackoffPs < 0 || faultWaitTimeoutPs < 0) {
+            throw new IllegalArgumentException("rnrBackoffPs and faultWaitTimeoutPs must be >= 0");
+        }
+    }
+
+    /** Packets in a full block. */
+    public int packetsPerBlock() {
+        return blockBytes / mtuBytes;
+    }
+}
