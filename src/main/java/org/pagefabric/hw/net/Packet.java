@@ -31,6 +31,8 @@ public final class Packet {
     public int opcode;
     /** Upper-layer target address of the message's first byte (e.g. a remote virtual address), opaque here. */
     public long address;
+    /** Upper-layer memory key of the message (e.g. the rkey of an RDMA write), opaque here. */
+    public int key;
     /** Message id chosen by the upper layer at post time. */
     public long messageId;
     /** Message sequence number: the message's position on its connection, from 0. */
@@ -99,6 +101,7 @@ public final class Packet {
         channel = 0;
         opcode = 0;
         address = 0;
+        key = 0;
         messageId = 0;
         msn = 0;
         messageLength = 0;

@@ -53,6 +53,7 @@ public final class ReliableSender extends Component {
     private long[] mLen;
     private long[] mAddr;
     private int[] mOpcode;
+    private int[] mKey;
     private int[] mBlocks;
     private int[] mAcked;
     private int mMask;
@@ -168,6 +169,7 @@ public final class ReliableSender extends Component {
         mLen = new long[capacity];
         mAddr = new long[capacity];
         mOpcode = new int[capacity];
+        mKey = new int[capacity];
         mBlocks = new int[capacity];
         mAcked = new int[capacity];
         mMask = capacity - 1;
@@ -183,6 +185,16 @@ public final class ReliableSender extends Component {
      * @throws IllegalStateException if the connection has failed
      */
     public void post(long messageId, long length, long address, int opcode) {
+        post(messageId, length, address, opcode, 0);
+    }
+
+    /**
+     * Posts a message whose packets also carry a memory key (the RDMA header's rkey), which the
+     * receiver's sink checks on every packet.
+     *
+     * @param key carried to the receiver in every packet
+     */
+    public void post(long messageId, long length, long address, int opcode, int key) {
         if (failed) {
             throw new IllegalStateException(name() + " is in error after a failed message; it takes no more posts");
         }
@@ -201,6 +213,7 @@ public final class ReliableSender extends Component {
         mLen[i] = length;
         mAddr[i] = address;
         mOpcode[i] = opcode;
+        mKey[i] = key;
         mBlocks[i] = (int) blocks;
         mAcked[i] = 0;
         tailMsn++;
@@ -212,6 +225,7 @@ public final class ReliableSender extends Component {
         long[] len = mLen;
         long[] addr = mAddr;
         int[] op = mOpcode;
+        int[] keys = mKey;
         int[] blocks = mBlocks;
         int[] acked = mAcked;
         int oldMask = mMask;
@@ -223,6 +237,7 @@ public final class ReliableSender extends Component {
             mLen[n] = len[o];
             mAddr[n] = addr[o];
             mOpcode[n] = op[o];
+            mKey[n] = keys[o];
             mBlocks[n] = blocks[o];
             mAcked[n] = acked[o];
         }
@@ -358,6 +373,7 @@ public final class ReliableSender extends Component {
         p.dst = peerNode;
         p.channel = peerChannel;
         p.opcode = mOpcode[mi];
+        p.key = mKey[mi];
         p.address = mAddr[mi];
         p.messageId = mId[mi];
         p.msn = sMsn[s];
