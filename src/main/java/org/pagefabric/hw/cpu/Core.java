@@ -2,6 +2,7 @@ package org.pagefabric.hw.cpu;
 
 import java.util.Arrays;
 import org.pagefabric.sim.Band;
+import org.pagefabric.sim.Component;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
@@ -40,7 +41,7 @@ import org.pagefabric.sim.stat.TimeWeightedAverage;
  * <p>Work items live in primitive arrays reused through a free list: no allocation per item in
  * steady state.
  */
-public final class Core extends org.pagefabric.sim.Component {
+public final class Core extends Component {
     /** Priority class of hard interrupt handlers. */
     public static final int INTERRUPT = 0;
     /** Priority class of tasklets (softirq). */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.pagefabric.sim.Component;
+import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 
 /**
@@ -80,7 +81,7 @@ public final class Cpu extends Component {
     }
 
     /** A tasklet on core {@code core}; see {@link Tasklet}. */
-    public Tasklet tasklet(String taskletName, int core, WorkBody body, org.pagefabric.sim.EventHandler done,
+    public Tasklet tasklet(String taskletName, int core, WorkBody body, EventHandler done,
             int type) {
         return new Tasklet(taskletName, core(core), body, done, type);
     }

@@ -1,5 +1,6 @@
 package org.pagefabric.hw.iommu;
 
+import java.util.Arrays;
 import org.pagefabric.sim.RandomStream;
 
 /**
@@ -40,7 +41,7 @@ public final class IotlbLevel {
         if (config.policy() == ReplacementPolicy.RANDOM && random == null) {
             throw new IllegalArgumentException("random replacement needs a random stream");
         }
-        java.util.Arrays.fill(keys, INVALID);
+        Arrays.fill(keys, INVALID);
     }
 
     /** The level's shape. */
@@ -182,7 +183,7 @@ public final class IotlbLevel {
 
     /** Removes everything. */
     public void clear() {
-        java.util.Arrays.fill(keys, INVALID);
+        Arrays.fill(keys, INVALID);
         valid = 0;
     }
 

@@ -19,7 +19,7 @@ class InterruptControllerTest {
 
     @Test
     void interruptGoesToItsAffinityCoreAfterDelivery() {
-        Cpu cpu = new Cpu(sim, "node0.cpu".replace('.', '_'), 2, new CpuCosts(0, 10, 100, 0, 10));
+        Cpu cpu = new Cpu(sim, "cpu", 2, new CpuCosts(0, 10, 100, 0, 10));
         EventHandler done = (type, arg) -> log.add("irq" + arg + "@" + sim.now());
         int irq = cpu.interrupts().register("smmu", 1, (t, a) -> 40, done, 0);
         assertSame(cpu.core(1), cpu.interrupts().affinity(irq));

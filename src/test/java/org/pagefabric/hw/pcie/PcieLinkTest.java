@@ -58,7 +58,6 @@ class PcieLinkTest {
         sim.run();
         assertEquals(List.of("3@1682000"), log);
         assertEquals(16, link.tlps(PcieLink.DOWNSTREAM));
-
     }
 
     @Test
