@@ -1,0 +1,350 @@
+package org.pagefabric.hw.iommu;
+
+import org.pagefabric.hw.cpu.InterruptController;
+import org.pagefabric.hw.os.Pte;
+import org.pagefabric.sim.Band;
+import org.pagefabric.sim.Component;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * An IOMMU on the path between a device and host memory, translating the device's (domain,
+ * virtual address) accesses over the process page tables (shared virtual addressing).
+ *
+ * <p><b>Translation</b> ({@link #translate}), costs summed into the result: internal
+ * processing; the context (context cache lookup, and a context fetch on a miss or without a
+ * cache); the IOTLB levels probed; on a miss, a page-table walk of one memory access per level,
+ * whose present result fills the IOTLB. The leaf's permissions are then checked: no present
+ * leaf is {@link FaultReason#NOT_PRESENT}, a write needs W, a device read needs R. An
+ * {@link AccessInterceptor}, if set, sees every translation of a bound domain with the PTE word
+ * and may absorb the access. Translation is synchronous: the caller (the NIC) adds the cost to
+ * its own timeline; the IOTLB is filled at the instant of the call.
+ *
+ * <p><b>Faults</b> terminate the access (the device gets an error response, e.g. an AXI
+ * NACK). The domain's context bank records the fault in its registers; the fault is appended
+ * to the fault log (dropped and counted when the ring is full); a logged fault raises the
+ * fault interrupt, once its log write is done, through the CPU's interrupt controller, with
+ * the domain as argument. A faulting leaf is dropped from the IOTLB, as a CPU drops the TLB
+ * entry of a faulting address, so that a retry after the kernel fixed the mapping walks again.
+ *
+ * <p><b>Invalidation</b> (TLB shootdown when the kernel changes mappings) by page, range,
+ * domain or everything; each returns the cost of the invalidation command for the caller.
+ */
+public final class Iommu extends Component {
+    private static final int EV_FAULT_INTERRUPT = 0;
+    private static final long HUGE_OFFSET_MASK = (1L << Iotlb.HUGE_SHIFT) - 1;
+    private static final long PAGE_OFFSET_MASK = (1L << Iotlb.PAGE_SHIFT) - 1;
+
+    private final IommuConfig config;
+    private final IommuCosts costs;
+    private final ContextBank[] banks;
+    private final IotlbLevel contextCache;
+    private final Iotlb iotlb;
+    private final PageTableWalker walker;
+    private final FaultLog faultLog;
+    private final Translation scratch = new Translation();
+    private AccessInterceptor interceptor;
+    private InterruptController interruptController;
+    private int faultIrq = -1;
+
+    private final Counter translations;
+    private final Counter[] levelHits;
+    private final Counter misses;
+    private final Counter faults;
+    private final Counter faultsLogged;
+    private final Counter faultLogOverflows;
+    private final Counter absorbed;
+    private final Counter invalidations;
+    private final Counter contextMisses;
+    private final LatencyHistogram translationCost;
+
+    /** An IOMMU named {@code parent.localName}, e.g. {@code node3.iommu}. */
+    public Iommu(Simulator sim, Component parent, String localName, IommuConfig config, IommuCosts costs) {
+        super(sim, parent, localName);
+        if (config == null || costs == null) {
+            throw new IllegalArgumentException("IOMMU " + name() + " needs its configuration and costs");
+        }
+        this.config = config;
+        this.costs = costs;
+        this.banks = new ContextBank[config.contextBanks()];
+        this.iotlb = new Iotlb(config.iotlbLevels(), sim.randomStream(name() + ".iotlb"));
+        this.contextCache = config.contextCache() == null ? null
+                : new IotlbLevel(config.contextCache(), sim.randomStream(name() + ".contextCache"));
+        this.walker = new PageTableWalker(costs.walkAccessPs());
+        this.faultLog = new FaultLog(config.faultLogCapacity());
+        translations = counter("translations", "requests", "translation requests");
+        levelHits = new Counter[iotlb.levelCount()];
+        for (int i = 0; i < levelHits.length; i++) {
+            levelHits[i] = counter("iotlb.l" + (i + 1) + ".hits", "requests", "hits in IOTLB level " + (i + 1));
+        }
+        misses = counter("iotlb.misses", "requests", "requests that missed every IOTLB level and walked");
+        faults = counter("faults", "faults", "translations that faulted");
+        faultsLogged = counter("faultLog.logged", "entries", "faults written to the fault log");
+        faultLogOverflows = counter("faultLog.overflows", "entries", "faults lost to a full fault log");
+        absorbed = counter("absorbed", "requests", "accesses taken by the access interceptor");
+        invalidations = counter("invalidations", "commands", "invalidation commands");
+        contextMisses = counter("contextCache.misses", "requests", "context fetches from memory");
+        translationCost = latency("translationCost", "cost of each translation request");
+    }
+
+    /** A top-level IOMMU. */
+    public Iommu(Simulator sim, String name, IommuConfig config, IommuCosts costs) {
+        this(sim, null, name, config, costs);
+    }
+
+    /**
+     * Binds domain {@code pdid} to a process page table in a free context bank.
+     *
+     * @throws IllegalStateException if the domain is bound or every bank is in use
+     */
+    public ContextBank bind(int pdid, ProcessPageTable pageTable) {
+        if (pageTable == null) {
+            throw new IllegalArgumentException("domain " + pdid + " needs a page table");
+        }
+        Iotlb.key(pdid, 0, false); // validates the domain id
+        if (bank(pdid) != null) {
+            throw new IllegalStateException("domain " + pdid + " is already bound on " + name());
+        }
+        for (int i = 0; i < banks.length; i++) {
+            if (banks[i] == null) {
+                banks[i] = new ContextBank(pdid, i, pageTable);
+                return banks[i];
+            }
+        }
+        throw new IllegalStateException("all " + banks.length + " context banks of " + name() + " are in use");
+    }
+
+    /** Unbinds a domain, invalidating its cached context and translations; returns the cost. */
+    public long unbind(int pdid) {
+        ContextBank bank = bank(pdid);
+        if (bank == null) {
+            throw new IllegalStateException("domain " + pdid + " is not bound on " + name());
+        }
+        banks[bank.index()] = null;
+        if (contextCache != null) {
+            contextCache.invalidate(pdid);
+        }
+        return invalidateDomain(pdid);
+    }
+
+    /** The context bank of a domain, or null if it is not bound. */
+    public ContextBank bank(int pdid) {
+        for (ContextBank b : banks) {
+            if (b != null && b.pdid() == pdid) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /** Installs the access interceptor (null removes it). */
+    public void setInterceptor(AccessInterceptor interceptor) {
+        this.interceptor = interceptor;
+    }
+
+    /** Routes the fault interrupt to line {@code irq} of a CPU's interrupt controller. */
+    public void connectFaultInterrupt(InterruptController controller, int irq) {
+        this.interruptController = controller;
+        this.faultIrq = irq;
+    }
+
+    /**
+     * Translates one access into {@code out}.
+     *
+     * @return whether the access may proceed ({@link Translation#OK})
+     */
+    public boolean translate(int pdid, long va, boolean write, Translation out) {
+        out.reset();
+        translations.increment();
+        long cost = costs.processingPs();
+        ContextBank bank;
+        if (contextCache != null) {
+            cost += contextCache.config().lookupPs();
+            int slot = contextCache.lookup(pdid);
+            if (slot >= 0) {
+                bank = banks[(int) contextCache.value(slot)];
+            } else {
+                contextMisses.increment();
+                cost += costs.contextFetchPs();
+                bank = bank(pdid);
+                if (bank != null) {
+                    contextCache.insert(pdid, bank.index());
+                }
+            }
+        } else {
+            contextMisses.increment();
+            cost += costs.contextFetchPs();
+            bank = bank(pdid);
+        }
+        out.costPs = cost;
+        if (bank == null) {
+            fault(null, pdid, va, write, FaultReason.NO_CONTEXT, out);
+            return false;
+        }
+        long pte = iotlb.lookup(pdid, va);
+        out.costPs += iotlb.lastLookupPs();
+        if (pte != 0) {
+            out.hitLevel = iotlb.lastHitLevel();
+            levelHits[out.hitLevel].increment();
+        } else {
+            misses.increment();
+            pte = walker.walk(bank.pageTable(), va);
+            out.levelsWalked = walker.lastLevels();
+            out.costPs += walker.lastCostPs();
+            if (Pte.has(pte, Pte.PRESENT)) {
+                iotlb.fill(pdid, va, pte);
+            }
+        }
+        out.pte = pte;
+        FaultReason reason = check(pte, write);
+        if (interceptor != null) {
+            int decision = interceptor.intercept(bank, va, write, pte, reason, out);
+            if (decision == AccessInterceptor.ABSORB) {
+                out.outcome = Translation.ABSORBED;
+                absorbed.increment();
+                translationCost.record(out.costPs);
+                return false;
+            }
+            if (decision != AccessInterceptor.PROCEED) {
+                throw new IllegalStateException("access interceptor returned " + decision + ", not PROCEED or ABSORB");
+            }
+        }
+        if (reason == null) {
+            long offsetMask = Pte.has(pte, Pte.HUGE) ? HUGE_OFFSET_MASK : PAGE_OFFSET_MASK;
+            out.physicalAddress = ((Pte.frame(pte) << Iotlb.PAGE_SHIFT) & ~offsetMask) | (va & offsetMask);
+            translationCost.record(out.costPs);
+            return true;
+        }
+        if (Pte.has(pte, Pte.PRESENT)) {
+            iotlb.invalidatePage(pdid, va);
+        }
+        fault(bank, pdid, va, write, reason, out);
+        return false;
+    }
+
+    /**
+     * Translates one access into a holder owned by this IOMMU, valid until its next call: for
+     * tests and callers that do not keep results.
+     */
+    public Translation translate(int pdid, long va, boolean write) {
+        translate(pdid, va, write, scratch);
+        return scratch;
+    }
+
+    private static FaultReason check(long pte, boolean write) {
+        if (!Pte.has(pte, Pte.PRESENT)) {
+            return FaultReason.NOT_PRESENT;
+        }
+        if (write) {
+            return Pte.has(pte, Pte.WRITABLE) ? null : FaultReason.WRITE_PROTECTED;
+        }
+        return Pte.has(pte, Pte.READABLE) ? null : FaultReason.READ_PROTECTED;
+    }
+
+    private void fault(ContextBank bank, int pdid, long va, boolean write, FaultReason reason, Translation out) {
+        faults.increment();
+        out.outcome = Translation.FAULT;
+        out.fault = reason;
+        if (bank != null) {
+            bank.recordFault(va, write, reason);
+        }
+        boolean logged = faultLog.append(sim.now(), pdid, va, write, reason);
+        out.logged = logged;
+        if (logged) {
+            faultsLogged.increment();
+            out.costPs += costs.faultLogWritePs();
+            if (interruptController != null) {
+                schedule(out.costPs, Band.HARDWARE, EV_FAULT_INTERRUPT, pdid);
+            }
+        } else {
+            faultLogOverflows.increment();
+        }
+        translationCost.record(out.costPs);
+    }
+
+    /** Raises the fault interrupt once the fault's log entry is written. */
+    @Override
+    public void handle(int type, long arg) {
+        if (type != EV_FAULT_INTERRUPT) {
+            throw new IllegalStateException("unknown event type " + type);
+        }
+        interruptController.raise(faultIrq, arg);
+    }
+
+    /** Invalidates the translation of one page of a domain; returns the command's cost. */
+    public long invalidatePage(int pdid, long va) {
+        iotlb.invalidatePage(pdid, va);
+        invalidations.increment();
+        return costs.invalidationPs();
+    }
+
+    /** Invalidates a domain's translations overlapping {@code [va, va + length)}; returns the cost. */
+    public long invalidateRange(int pdid, long va, long length) {
+        iotlb.invalidateRange(pdid, va, length);
+        invalidations.increment();
+        return costs.invalidationPs();
+    }
+
+    /** Invalidates every translation of a domain; returns the cost. */
+    public long invalidateDomain(int pdid) {
+        iotlb.invalidateDomain(pdid);
+        invalidations.increment();
+        return costs.invalidationPs();
+    }
+
+    /** Invalidates every translation and cached context; returns the cost. */
+    public long invalidateAll() {
+        iotlb.invalidateAll();
+        if (contextCache != null) {
+            contextCache.clear();
+        }
+        invalidations.increment();
+        return costs.invalidationPs();
+    }
+
+    /** The fault log, which the driver drains. */
+    public FaultLog faultLog() {
+        return faultLog;
+    }
+
+    /** The IOTLB. */
+    public Iotlb iotlb() {
+        return iotlb;
+    }
+
+    /** The page-table walker. */
+    public PageTableWalker walker() {
+        return walker;
+    }
+
+    /** The structure. */
+    public IommuConfig config() {
+        return config;
+    }
+
+    /** The costs. */
+    public IommuCosts costs() {
+        return costs;
+    }
+
+    /** Hits in IOTLB level {@code level} (0 is L1) so far. */
+    public long hits(int level) {
+        return levelHits[level].value();
+    }
+
+    /** Requests that missed every IOTLB level so far. */
+    public long misses() {
+        return misses.value();
+    }
+
+    /** Translations so far. */
+    public long translations() {
+        return translations.value();
+    }
+
+    /** Faults so far. */
+    public long faults() {
+        return faults.value();
+    }
+}
