@@ -30,11 +30,12 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
     }
 
     /**
-     * The x86-64 Linux layout (heap after a PIE binary at 0x5555_5555_0000's neighbourhood,
-     * mmap region top-down below the stack at 0x7fff_0000_0000), direct reclaim on with
+     * The x86-64 Linux layout: the heap just above a PIE binary (0x5555_5600_0000), the mmap
+     * region handed out top-down from below the stack (0x7fff_0000_0000) and kept above
+     * 0x6000_0000_0000 so the heap has room to grow; direct reclaim on with
      * SWAP_CLUSTER_MAX = 32 pages.
      */
     public static KernelConfig linux(ThpMode thp) {
-        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x1000_0000_0000L, 0x7fff_0000_0000L);
+        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L);
     }
 }
