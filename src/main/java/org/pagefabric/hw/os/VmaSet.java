@@ -74,7 +74,7 @@ final class VmaSet {
      */
     long findGapTopDown(long len, long align, long low, long high) {
         long ceiling = high;
-        for (Vma v : byStart.descendingMap().headMap(high, false).values()) {
+        for (Vma v : byStart.headMap(high, false).descendingMap().values()) {
             long candidate = alignDown(ceiling - len, align);
             if (v.end() <= candidate && candidate >= low) {
                 return candidate;
