@@ -1,0 +1,827 @@
+package org.pagefabric.hw.os;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.pagefabric.hw.mem.ContentDigest;
+import org.pagefabric.hw.mem.ContentTag;
+import org.pagefabric.hw.mem.FrameTable;
+import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.sim.stat.StatisticsRegistry;
+
+/**
+ * A node's kernel memory manager: processes' address spaces over one {@link PhysicalMemory} and
+ * one {@link Swap}. Functionally real (bytes move, pages fault, pins pin) and costed: every
+ * operation returns what happened and the CPU time it took, summed from {@link OsCosts}; it does
+ * not advance simulated time itself (the CPU model charges the time to a core).
+ *
+ * <p>This class holds the system calls (mmap, munmap, brk, mprotect, madvise, fork, exit), CPU
+ * accesses and the bookkeeping every feature shares (mapping frames with their map counts and
+ * reverse map, invalidation brackets, huge page splits). The features live in their own classes
+ * behind it: {@link FaultHandler}, {@link Pinning}, {@link Mlock}, {@link Reclaimer},
+ * {@link Migration}, {@link HugePages}, {@link Forker}.
+ *
+ * <p>Single-threaded and deterministic, like the rest of the simulator: iteration orders are
+ * address or insertion orders, never hash orders.
+ */
+public final class Kernel {
+    /** Bytes per small page. */
+    public static final long PAGE_SIZE = PhysicalMemory.PAGE_SIZE;
+    /** Bytes per transparent huge page. */
+    public static final long HUGE_SIZE = PAGE_SIZE * PhysicalMemory.HUGE_FRAMES;
+    static final int HUGE_PAGES = PhysicalMemory.HUGE_FRAMES;
+    /** PTE bits a device or Active Access owns: kept when the kernel rewrites an entry. */
+    static final long DEVICE_BITS = Pte.WL | Pte.WLD | Pte.RL | Pte.RLD | Pte.E | Pte.withIuid(0, Pte.MAX_IUID);
+    /** PTE bits a copy in another process (fork) may inherit. */
+    static final long INHERITED_BITS = Pte.PRESENT | Pte.WRITABLE | Pte.READABLE | Pte.ACCESSED | Pte.DIRTY
+            | Pte.HUGE | Pte.COW;
+
+    final PhysicalMemory memory;
+    final FrameTable frames;
+    final Swap swap;
+    final OsCosts costs;
+    final KernelConfig config;
+    final ReverseMap rmap;
+    final KernelStats stats;
+    private final List<AddressSpace> spaces = new ArrayList<>();
+
+    final FaultHandler faults;
+    final Pinning pinning;
+    final Mlock mlock;
+    final Reclaimer reclaimer;
+    final Migration migration;
+    final HugePages hugePages;
+    final Forker forker;
+
+    /** Running sum of every cost charged; an operation's cost is the difference across it. */
+    long spent;
+
+    /**
+     * A memory manager.
+     *
+     * @param memory     the node's RAM
+     * @param swap       the swap device (0 slots: no swap)
+     * @param costs      what each operation costs
+     * @param config     policy and layout
+     * @param statistics where the counters are declared
+     * @param name       counter name prefix, e.g. {@code node3.os}
+     */
+    public Kernel(PhysicalMemory memory, Swap swap, OsCosts costs, KernelConfig config,
+            StatisticsRegistry statistics, String name) {
+        this.memory = memory;
+        this.frames = memory.frames();
+        this.swap = swap;
+        this.costs = costs;
+        this.config = config;
+        this.rmap = new ReverseMap(memory.capacityFrames());
+        this.stats = new KernelStats(statistics, name);
+        this.faults = new FaultHandler(this);
+        this.pinning = new Pinning(this);
+        this.mlock = new Mlock(this);
+        this.reclaimer = new Reclaimer(this);
+        this.migration = new Migration(this);
+        this.hugePages = new HugePages(this);
+        this.forker = new Forker(this);
+    }
+
+    /** The RAM. */
+    public PhysicalMemory memory() {
+        return memory;
+    }
+
+    /** The swap device. */
+    public Swap swap() {
+        return swap;
+    }
+
+    /** The costs in use. */
+    public OsCosts costs() {
+        return costs;
+    }
+
+    /** The configuration. */
+    public KernelConfig config() {
+        return config;
+    }
+
+    /** The counters. */
+    public KernelStats stats() {
+        return stats;
+    }
+
+    // ---------------------------------------------------------------- processes
+
+    /**
+     * A new process with an empty address space.
+     *
+     * @param memlockLimitPages RLIMIT_MEMLOCK in pages
+     * @param capIpcLock        whether it holds CAP_IPC_LOCK (no memlock limit)
+     */
+    public AddressSpace createProcess(long memlockLimitPages, boolean capIpcLock) {
+        if (memlockLimitPages < 0) {
+            throw new IllegalArgumentException("RLIMIT_MEMLOCK cannot be negative: " + memlockLimitPages);
+        }
+        AddressSpace as = new AddressSpace(this, spaces.size(), config.heapStart(), memlockLimitPages, capIpcLock);
+        spaces.add(as);
+        return as;
+    }
+
+    /** The address space with this id. */
+    public AddressSpace space(int id) {
+        return spaces.get(id);
+    }
+
+    /** Every address space ever created, by id (exited ones included). */
+    public List<AddressSpace> spaces() {
+        return List.copyOf(spaces);
+    }
+
+    // ---------------------------------------------------------------- system calls
+
+    /**
+     * mmap of private anonymous memory.
+     *
+     * @param addr   the address for {@link MapFlags#FIXED} (else a hint, used if free and aligned)
+     * @param length bytes (rounded up to pages)
+     * @param prot   {@link Prot} bits
+     * @param flags  {@link MapFlags} bits
+     * @throws OsException EINVAL (bad arguments), ENOMEM (no room), EAGAIN (MAP_LOCKED over
+     *                     RLIMIT_MEMLOCK)
+     */
+    public MapResult mmap(AddressSpace as, long addr, long length, int prot, int flags) {
+        long mark = spent;
+        checkAlive(as);
+        if (length <= 0 || !Prot.valid(prot)) {
+            throw new OsException(Errno.EINVAL, "mmap length " + length + " prot " + prot, 0);
+        }
+        long len = pageUp(length);
+        charge(costs.mmapPs());
+        long start;
+        if ((flags & MapFlags.FIXED) != 0) {
+            if ((addr & (PAGE_SIZE - 1)) != 0 || addr < PAGE_SIZE || addr + len > PageTable.USER_TOP) {
+                throw new OsException(Errno.EINVAL, "MAP_FIXED address " + Long.toHexString(addr), spent - mark);
+            }
+            start = addr;
+            unmapRange(as, start, start + len, InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
+        } else {
+            long align = len >= HUGE_SIZE && config.thp() != ThpMode.NEVER ? HUGE_SIZE : PAGE_SIZE;
+            if (addr != 0 && (addr & (align - 1)) == 0 && addr >= config.mmapBottom() && addr + len <= config.mmapTop()
+                    && as.vmas.overlapping(addr, addr + len).isEmpty()) {
+                start = addr;
+            } else {
+                start = as.vmas.findGapTopDown(len, align, config.mmapBottom(), config.mmapTop());
+                if (start < 0) {
+                    throw new OsException(Errno.ENOMEM, "no " + len + "-byte gap in the mmap area", spent - mark);
+                }
+            }
+        }
+        boolean locked = (flags & MapFlags.LOCKED) != 0;
+        if (locked && !as.capIpcLock && as.lockedPages + len / PAGE_SIZE > as.memlockLimitPages) {
+            throw new OsException(Errno.EAGAIN, "MAP_LOCKED of " + len / PAGE_SIZE + " pages over RLIMIT_MEMLOCK "
+                    + as.memlockLimitPages, spent - mark);
+        }
+        Vma v = new Vma(start, start + len, prot, locked ? Vma.LOCKED : 0);
+        as.vmas.insert(v);
+        if (locked) {
+            as.lockedPages += len / PAGE_SIZE;
+        }
+        if (locked || (flags & MapFlags.POPULATE) != 0) {
+            populate(as, start, start + len);
+        }
+        return new MapResult(start, spent - mark);
+    }
+
+    /**
+     * munmap: removes the mappings of {@code [addr, addr+length)}. MMU notifiers and userfaultfd
+     * monitors hear of it; frames still pinned stay allocated until their last put_page.
+     *
+     * @return kernel time in picoseconds
+     * @throws OsException EINVAL for an unaligned address or empty length
+     */
+    public long munmap(AddressSpace as, long addr, long length) {
+        long mark = spent;
+        checkAlive(as);
+        if ((addr & (PAGE_SIZE - 1)) != 0 || length <= 0 || addr + length > PageTable.USER_TOP) {
+            throw new OsException(Errno.EINVAL, "munmap [" + Long.toHexString(addr) + ", +" + length + ")", 0);
+        }
+        charge(costs.munmapBasePs());
+        unmapRange(as, addr, addr + pageUp(length), InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
+        return spent - mark;
+    }
+
+    /**
+     * brk: moves the program break. Growing extends the heap VMA if nothing is in the way;
+     * shrinking unmaps the pages above the new break (notifiers and userfaultfd see an unmap).
+     * Like Linux, a refused request returns the old break rather than an error.
+     */
+    public MapResult brk(AddressSpace as, long newBrk) {
+        long mark = spent;
+        checkAlive(as);
+        charge(costs.mmapPs());
+        if (newBrk < as.brkStart) {
+            return new MapResult(as.brk, spent - mark);
+        }
+        long oldEnd = pageUp(as.brk);
+        long newEnd = pageUp(newBrk);
+        if (newEnd > oldEnd) {
+            if (newEnd > config.mmapBottom() || !as.vmas.overlapping(oldEnd, newEnd).isEmpty()) {
+                return new MapResult(as.brk, spent - mark);
+            }
+            Vma last = oldEnd > as.brkStart ? as.vmas.find(oldEnd - 1) : null;
+            if (last != null && last.has(Vma.HEAP) && last.end() == oldEnd) {
+                last.setEnd(newEnd);
+                if (last.has(Vma.LOCKED)) {
+                    as.lockedPages += (newEnd - oldEnd) / PAGE_SIZE;
+                }
+            } else {
+                as.vmas.insert(new Vma(oldEnd, newEnd, Prot.READ_WRITE, Vma.HEAP));
+            }
+        } else if (newEnd < oldEnd) {
+            charge(costs.munmapBasePs());
+            unmapRange(as, newEnd, oldEnd, InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
+        }
+        as.brk = newBrk;
+        return new MapResult(newBrk, spent - mark);
+    }
+
+    /**
+     * mprotect: changes the protection of a fully mapped range. Removing write access
+     * write-protects the pages; granting it does not touch PTEs (the next write faults and is
+     * upgraded, or copied if the page is shared).
+     *
+     * @throws OsException EINVAL (unaligned, bad prot), ENOMEM (range not fully mapped)
+     */
+    public long mprotect(AddressSpace as, long addr, long length, int prot) {
+        long mark = spent;
+        checkAlive(as);
+        if ((addr & (PAGE_SIZE - 1)) != 0 || length <= 0 || !Prot.valid(prot)) {
+            throw new OsException(Errno.EINVAL, "mprotect [" + Long.toHexString(addr) + ", +" + length + ") prot " + prot, 0);
+        }
+        long end = addr + pageUp(length);
+        charge(costs.mprotectBasePs());
+        if (!as.vmas.covers(addr, end)) {
+            throw new OsException(Errno.ENOMEM, "mprotect of a range with unmapped holes", spent - mark);
+        }
+        splitHugeAt(as, addr);
+        splitHugeAt(as, end);
+        as.vmas.splitAt(addr);
+        as.vmas.splitAt(end);
+        for (Vma v : as.vmas.overlapping(addr, end)) {
+            v.setProt(prot);
+        }
+        invalidateStart(as, addr, end, InvalidationReason.PROTECTION);
+        long[] present = {0};
+        as.pageTable.forEach(addr, end, (va, table, index, huge) -> {
+            long pte = table[index];
+            if ((pte & Pte.PRESENT) == 0) {
+                return;
+            }
+            long w = (prot & Prot.WRITE) != 0 ? pte & Pte.WRITABLE : 0;
+            long r = (prot & Prot.READ) != 0 ? Pte.READABLE : 0;
+            table[index] = (pte & ~(Pte.WRITABLE | Pte.READABLE)) | w | r;
+            present[0] += huge ? HUGE_PAGES : 1;
+        });
+        invalidateEnd(as, addr, end, InvalidationReason.PROTECTION);
+        charge(costs.mprotectPerPagePs() * present[0]);
+        return spent - mark;
+    }
+
+    /**
+     * madvise. DONTNEED drops the pages of a range (it reads as zeros afterwards), as an
+     * allocator does to give memory back without unmapping; HUGEPAGE and NOHUGEPAGE set the THP
+     * policy of the range.
+     *
+     * @throws OsException EINVAL (unaligned; DONTNEED on mlocked memory), ENOMEM (range not fully mapped)
+     */
+    public long madvise(AddressSpace as, long addr, long length, Advice advice) {
+        long mark = spent;
+        checkAlive(as);
+        if ((addr & (PAGE_SIZE - 1)) != 0 || length <= 0) {
+            throw new OsException(Errno.EINVAL, "madvise [" + Long.toHexString(addr) + ", +" + length + ")", 0);
+        }
+        long end = addr + pageUp(length);
+        charge(costs.munmapBasePs());
+        if (!as.vmas.covers(addr, end)) {
+            throw new OsException(Errno.ENOMEM, "madvise of a range with unmapped holes", spent - mark);
+        }
+        switch (advice) {
+            case DONTNEED -> {
+                for (Vma v : as.vmas.overlapping(addr, end)) {
+                    if (v.has(Vma.LOCKED)) {
+                        throw new OsException(Errno.EINVAL, "MADV_DONTNEED on mlocked memory", spent - mark);
+                    }
+                }
+                as.deliverUserfault(UserfaultEvent.Kind.REMOVE, addr, end);
+                long present = zapPages(as, addr, end, InvalidationReason.DONTNEED);
+                charge(costs.munmapPerPagePs() * present);
+                freeTables(as, addr, end);
+            }
+            case HUGEPAGE, NOHUGEPAGE -> {
+                as.vmas.splitAt(addr);
+                as.vmas.splitAt(end);
+                int set = advice == Advice.HUGEPAGE ? Vma.HUGEPAGE : Vma.NOHUGEPAGE;
+                int clear = advice == Advice.HUGEPAGE ? Vma.NOHUGEPAGE : Vma.HUGEPAGE;
+                for (Vma v : as.vmas.overlapping(addr, end)) {
+                    v.setFlags((v.flags() | set) & ~clear);
+                }
+            }
+            default -> throw new IllegalStateException("unhandled advice " + advice);
+        }
+        return spent - mark;
+    }
+
+    /** fork: a child sharing every private page copy-on-write. */
+    public ForkResult fork(AddressSpace parent) {
+        checkAlive(parent);
+        return forker.fork(parent);
+    }
+
+    /**
+     * exit: tears the address space down (notifiers see RELEASE). Pinned frames stay allocated
+     * until their pins are released.
+     */
+    public long exit(AddressSpace as) {
+        long mark = spent;
+        checkAlive(as);
+        charge(costs.munmapBasePs());
+        unmapRange(as, 0, PageTable.USER_TOP, InvalidationReason.RELEASE, null);
+        as.alive = false;
+        return spent - mark;
+    }
+
+    // ---------------------------------------------------------------- faults and accesses
+
+    /**
+     * A CPU access to {@code va}: sets the accessed (and dirty) bits if the page is present with
+     * the needed permission, else resolves the fault (zero-fill, swap-in, COW) or refuses it.
+     */
+    public Fault touch(AddressSpace as, long va, boolean write) {
+        return faults.access(as, va, write);
+    }
+
+    /**
+     * A device access through the IOMMU to {@code va}: if the page is present and the entry
+     * permits it ({@link Pte#WRITABLE} for writes, {@link Pte#READABLE} for reads), sets the
+     * accessed (and dirty) bits and returns the entry; otherwise returns 0 and changes nothing
+     * (the IOMMU raises a fault; resolving it is the driver's business, e.g. get_user_pages).
+     */
+    public long deviceAccess(AddressSpace as, long va, boolean write) {
+        long pte = as.pageTable.leaf(va);
+        long need = Pte.PRESENT | (write ? Pte.WRITABLE : Pte.READABLE);
+        if ((pte & need) != need) {
+            return 0;
+        }
+        long updated = pte | Pte.ACCESSED | (write ? Pte.DIRTY : 0);
+        if (updated != pte) {
+            as.pageTable.setLeaf(va, updated);
+        }
+        return updated;
+    }
+
+    /**
+     * Sets and clears the device-owned bits of a present entry (Active Access log controls WL,
+     * WLD, RL, RLD, E and the IUID), which the kernel keeps across its own rewrites and swap.
+     *
+     * @return the new entry, or 0 if {@code va} is not mapped
+     */
+    public long setDeviceBits(AddressSpace as, long va, long set, long clear) {
+        if (((set | clear) & ~DEVICE_BITS) != 0) {
+            throw new IllegalArgumentException("only Active Access bits and the IUID may be set this way: "
+                    + Long.toHexString((set | clear) & ~DEVICE_BITS));
+        }
+        long pte = as.pageTable.leaf(va);
+        if (pte == 0) {
+            return 0;
+        }
+        long updated = (pte & ~clear) | set;
+        as.pageTable.setLeaf(va, updated);
+        return updated;
+    }
+
+    /** CPU reads of {@code len} bytes at {@code va} (faulting pages in). Returns kernel time. */
+    public long read(AddressSpace as, long va, byte[] dst, int off, int len) {
+        long mark = spent;
+        for (int done = 0; done < len; ) {
+            long at = va + done;
+            int n = chunk(at, len - done);
+            long frame = frameForAccess(as, at, false, mark);
+            memory.read(frame, (int) (at & (PAGE_SIZE - 1)), dst, off + done, n);
+            done += n;
+        }
+        return spent - mark;
+    }
+
+    /** CPU writes of {@code len} bytes at {@code va} (faulting pages in, breaking COW). Returns kernel time. */
+    public long write(AddressSpace as, long va, byte[] src, int off, int len) {
+        long mark = spent;
+        for (int done = 0; done < len; ) {
+            long at = va + done;
+            int n = chunk(at, len - done);
+            long frame = frameForAccess(as, at, true, mark);
+            memory.write(frame, (int) (at & (PAGE_SIZE - 1)), src, off + done, n);
+            done += n;
+        }
+        return spent - mark;
+    }
+
+    /**
+     * CPU writes of tagged bulk data: bytes {@code [pos, pos+len)} of the stream {@code tag} at
+     * {@code va}, held as tags rather than bytes. Returns kernel time.
+     */
+    public long writeTag(AddressSpace as, long va, long len, long tag, long pos) {
+        long mark = spent;
+        for (long done = 0; done < len; ) {
+            long at = va + done;
+            int n = chunk(at, len - done);
+            long frame = frameForAccess(as, at, true, mark);
+            memory.writeTag(frame, (int) (at & (PAGE_SIZE - 1)), n, tag, pos + done);
+            done += n;
+        }
+        return spent - mark;
+    }
+
+    /**
+     * Inspection without side effects (no faults, no accessed bits): reads what {@code va}
+     * holds now, from its frame or its swap slot; unmapped or untouched bytes read as zero.
+     */
+    public void peek(AddressSpace as, long va, byte[] dst, int off, int len) {
+        for (int done = 0; done < len; ) {
+            long at = va + done;
+            int n = chunk(at, len - done);
+            int pageOff = (int) (at & (PAGE_SIZE - 1));
+            long pte = as.pageTable.leaf(at);
+            if ((pte & Pte.PRESENT) != 0) {
+                memory.read(frameOf(pte, at), pageOff, dst, off + done, n);
+            } else if ((pte & Pte.SWAPPED) != 0) {
+                swap.peek(Pte.frame(pte)).read(pageOff, dst, off + done, n);
+            } else {
+                java.util.Arrays.fill(dst, off + done, off + done + n, (byte) 0);
+            }
+            done += n;
+        }
+    }
+
+    /** Inspection: whether {@code [va, va+len)} holds stream bytes {@code [pos, pos+len)} of {@code tag}. */
+    public boolean verifyTag(AddressSpace as, long va, long len, long tag, long pos) {
+        byte[] buf = null;
+        for (long done = 0; done < len; ) {
+            long at = va + done;
+            int n = chunk(at, len - done);
+            int pageOff = (int) (at & (PAGE_SIZE - 1));
+            long pte = as.pageTable.leaf(at);
+            if ((pte & Pte.PRESENT) != 0) {
+                if (!memory.verifyTag(frameOf(pte, at), pageOff, n, tag, pos + done)) {
+                    return false;
+                }
+            } else {
+                if (buf == null) {
+                    buf = new byte[(int) PAGE_SIZE];
+                }
+                peek(as, at, buf, 0, n);
+                if (!ContentTag.matches(tag, pos + done, buf, 0, n)) {
+                    return false;
+                }
+            }
+            done += n;
+        }
+        return true;
+    }
+
+    /** Inspection: the {@link ContentDigest} of {@code [va, va+len)} as it is now. */
+    public long digest(AddressSpace as, long va, long len) {
+        ContentDigest d = new ContentDigest();
+        byte[] buf = null;
+        for (long done = 0; done < len; ) {
+            long at = va + done;
+            int n = chunk(at, len - done);
+            long pte = as.pageTable.leaf(at);
+            if ((pte & Pte.PRESENT) != 0) {
+                memory.digest(frameOf(pte, at), (int) (at & (PAGE_SIZE - 1)), n, d);
+            } else {
+                if (buf == null) {
+                    buf = new byte[(int) PAGE_SIZE];
+                }
+                peek(as, at, buf, 0, n);
+                d.update(buf, 0, n);
+            }
+            done += n;
+        }
+        return d.value();
+    }
+
+    private long frameForAccess(AddressSpace as, long va, boolean write, long mark) {
+        Fault f = faults.access(as, va, write);
+        if (!f.resolved()) {
+            throw new OsException(f.kind() == FaultKind.OOM ? Errno.ENOMEM : Errno.EFAULT,
+                    f.kind() + " at " + Long.toHexString(va) + (write ? " (write)" : " (read)"), spent - mark);
+        }
+        return frameOf(as.pageTable.leaf(va), va);
+    }
+
+    private static int chunk(long va, long remaining) {
+        return (int) Math.min(remaining, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
+    }
+
+    /** The 4 KiB frame a present entry maps {@code va} to (a huge entry's frame plus the offset). */
+    static long frameOf(long pte, long va) {
+        long f = Pte.frame(pte);
+        return (pte & Pte.HUGE) != 0 ? f + ((va & (HUGE_SIZE - 1)) >>> 12) : f;
+    }
+
+    // ---------------------------------------------------------------- pinning, locking, paging
+
+    /**
+     * get_user_pages (FOLL_PIN): faults in and pins {@code npages} pages from {@code va}.
+     * Does not charge RLIMIT_MEMLOCK: drivers that pin long-term do that with
+     * {@link #chargePinned(AddressSpace, long)}, as ib_umem_get does.
+     */
+    public PinResult getUserPages(AddressSpace as, long va, int npages, boolean write) {
+        return pinning.getUserPages(as, va, npages, write);
+    }
+
+    /** put_page (unpin_user_page): drops one pin; a frame nothing maps any more is freed. Returns kernel time. */
+    public long putPage(long frame) {
+        return pinning.putPage(frame);
+    }
+
+    /** Charges {@code pages} to pinned_vm against RLIMIT_MEMLOCK; ENOMEM over the limit. */
+    public void chargePinned(AddressSpace as, long pages) {
+        pinning.charge(as, pages);
+    }
+
+    /** Returns {@code pages} of pinned_vm. */
+    public void unchargePinned(AddressSpace as, long pages) {
+        pinning.uncharge(as, pages);
+    }
+
+    /** mlock: locks and populates a range, charged to RLIMIT_MEMLOCK (ENOMEM over it). Returns kernel time. */
+    public long mlock(AddressSpace as, long addr, long length) {
+        checkAlive(as);
+        return mlock.lock(as, addr, length);
+    }
+
+    /** munlock. Returns kernel time. */
+    public long munlock(AddressSpace as, long addr, long length) {
+        checkAlive(as);
+        return mlock.unlock(as, addr, length);
+    }
+
+    /** Reclaims up to {@code pages} pages to swap (kswapd's work, on demand). */
+    public ReclaimResult reclaim(long pages) {
+        return reclaimer.reclaim(pages);
+    }
+
+    /** Migrates the page mapped at {@code va} to another frame; pinned pages are refused (EBUSY). */
+    public PageOpResult migrate(AddressSpace as, long va) {
+        return migration.migrate(as, va);
+    }
+
+    /** Migrates the page in {@code frame} (a head for a huge page) to another frame. */
+    public PageOpResult migrateFrame(long frame) {
+        return migration.migrateFrame(frame);
+    }
+
+    /** khugepaged: collapses the 2 MiB-aligned block containing {@code va} into one huge page. */
+    public PageOpResult collapseHuge(AddressSpace as, long va) {
+        return hugePages.collapse(as, va);
+    }
+
+    /** Splits the huge page mapped at {@code va} into 512 small pages (in every process mapping it). */
+    public PageOpResult splitHuge(AddressSpace as, long va) {
+        return hugePages.split(as, va);
+    }
+
+    // ---------------------------------------------------------------- shared internals
+
+    void charge(long ps) {
+        spent += ps;
+    }
+
+    void checkAlive(AddressSpace as) {
+        if (!as.alive) {
+            throw new IllegalStateException("address space " + as.id() + " has exited");
+        }
+    }
+
+    static long pageUp(long v) {
+        return (v + PAGE_SIZE - 1) & -PAGE_SIZE;
+    }
+
+    /**
+     * A zeroed anonymous frame, reclaiming first if none is free and direct reclaim is on; -1 if
+     * there is none even then. Never call between invalidateStart and invalidateEnd: reclaim
+     * invalidates too.
+     */
+    long allocateAnon() {
+        long f = memory.allocate(FrameTable.ANON);
+        if (f < 0 && config.directReclaim()) {
+            reclaimer.reclaim(config.directReclaimBatch());
+            f = memory.allocate(FrameTable.ANON);
+        }
+        return f;
+    }
+
+    void invalidateStart(AddressSpace as, long start, long end, InvalidationReason reason) {
+        int n = as.notifiers().invalidateStart(start, end, reason);
+        stats.invalidations.increment();
+        stats.notifierCallbacks.add(n);
+        charge(costs.tlbShootdownPs() + costs.notifierInvalidatePs() * n);
+    }
+
+    void invalidateEnd(AddressSpace as, long start, long end, InvalidationReason reason) {
+        as.notifiers().invalidateEnd(start, end, reason);
+    }
+
+    /** Installs a 4 KiB mapping of {@code frame} and accounts it. */
+    void mapSmall(AddressSpace as, long va, long frame, long pte) {
+        as.pageTable.setLeaf(va, pte);
+        frames.addMapCount(frame, 1);
+        rmap.add(frame, as.id(), va);
+        as.residentPages++;
+    }
+
+    /** Installs a 2 MiB mapping of the compound page {@code head} and accounts it. */
+    void mapHuge(AddressSpace as, long va, long head, long pte) {
+        as.pageTable.setLevel2(va, pte | Pte.HUGE);
+        for (int i = 0; i < HUGE_PAGES; i++) {
+            frames.addMapCount(head + i, 1);
+        }
+        rmap.add(head, as.id(), va);
+        as.residentPages += HUGE_PAGES;
+    }
+
+    /** Accounts the removal of a 4 KiB mapping whose entry the caller already cleared. */
+    void unmapSmall(AddressSpace as, long va, long frame) {
+        frames.addMapCount(frame, -1);
+        rmap.remove(frame, as.id(), va);
+        as.residentPages--;
+        freeIfUnused(frame);
+    }
+
+    /** Accounts the removal of a 2 MiB mapping whose entry the caller already cleared. */
+    void unmapHuge(AddressSpace as, long va, long head) {
+        for (int i = 0; i < HUGE_PAGES; i++) {
+            frames.addMapCount(head + i, -1);
+        }
+        rmap.remove(head, as.id(), va);
+        as.residentPages -= HUGE_PAGES;
+        if (frames.mapCount(head) > 0) {
+            return;
+        }
+        boolean pinned = false;
+        for (int i = 0; i < HUGE_PAGES && !pinned; i++) {
+            pinned = frames.pinCount(head + i) > 0;
+        }
+        if (!pinned) {
+            memory.freeHuge(head);
+            return;
+        }
+        // pinned frames outlive the mapping one by one (the device still DMAs into them)
+        memory.splitHuge(head);
+        for (int i = 0; i < HUGE_PAGES; i++) {
+            freeIfUnused(head + i);
+        }
+    }
+
+    /** Frees a small frame once nothing maps or pins it. */
+    void freeIfUnused(long frame) {
+        if (frames.has(frame, FrameTable.ALLOCATED) && frames.mapCount(frame) == 0 && frames.pinCount(frame) == 0
+                && (frames.flags(frame) & (FrameTable.HUGE_HEAD | FrameTable.HUGE_TAIL)) == 0) {
+            memory.free(frame);
+        }
+    }
+
+    /**
+     * Splits the compound page {@code head} into 512 small pages in every address space mapping
+     * it (split_huge_page): each mapping's 2 MiB entry becomes a level-1 table of 512 entries
+     * with the same bits. Counts and pins carry over frame by frame.
+     */
+    void splitHugePage(long head) {
+        int n = rmap.count(head);
+        long[] mappings = new long[n];
+        for (int i = 0; i < n; i++) {
+            mappings[i] = rmap.get(head, i);
+        }
+        for (long m : mappings) {
+            AddressSpace as = spaces.get(ReverseMap.asId(m));
+            long va = ReverseMap.va(m);
+            invalidateStart(as, va, va + HUGE_SIZE, InvalidationReason.HUGE_SPLIT);
+            long pte = as.pageTable.level2(va);
+            as.pageTable.setLevel2(va, 0);
+            long[] l1 = as.pageTable.level1(va, true);
+            long small = pte & ~Pte.HUGE;
+            for (int i = 0; i < HUGE_PAGES; i++) {
+                l1[i] = Pte.withFrame(small, head + i);
+            }
+            rmap.remove(head, as.id(), va);
+            for (int i = 0; i < HUGE_PAGES; i++) {
+                rmap.add(head + i, as.id(), va + i * PAGE_SIZE);
+            }
+            invalidateEnd(as, va, va + HUGE_SIZE, InvalidationReason.HUGE_SPLIT);
+        }
+        memory.splitHuge(head);
+        charge(costs.thpSplitPs());
+        stats.thpSplits.increment();
+    }
+
+    /** Splits the huge page mapped across {@code va} if {@code va} falls strictly inside one. */
+    void splitHugeAt(AddressSpace as, long va) {
+        if ((va & (HUGE_SIZE - 1)) == 0 || va >= PageTable.USER_TOP) {
+            return;
+        }
+        long e = as.pageTable.level2(va);
+        if ((e & Pte.HUGE) != 0 && (e & Pte.PRESENT) != 0) {
+            splitHugePage(Pte.frame(e));
+        }
+    }
+
+    /**
+     * Removes the pages of {@code [start, end)} (zap_page_range): clears entries, drops map
+     * counts, frees frames nothing maps or pins, drops swap references. Notifiers see one
+     * invalidation of the range. Returns the resident pages removed.
+     */
+    long zapPages(AddressSpace as, long start, long end, InvalidationReason reason) {
+        splitHugeAt(as, start);
+        splitHugeAt(as, end);
+        invalidateStart(as, start, end, reason);
+        long[] present = {0};
+        as.pageTable.forEach(start, end, (va, table, index, huge) -> {
+            long pte = table[index];
+            table[index] = 0;
+            if ((pte & Pte.PRESENT) != 0) {
+                if (huge) {
+                    unmapHuge(as, va, Pte.frame(pte));
+                    present[0] += HUGE_PAGES;
+                } else {
+                    unmapSmall(as, va, Pte.frame(pte));
+                    present[0]++;
+                }
+            } else if ((pte & Pte.SWAPPED) != 0) {
+                swap.drop(Pte.frame(pte));
+                as.swapPages--;
+            }
+        });
+        invalidateEnd(as, start, end, reason);
+        return present[0];
+    }
+
+    /** Frees level-1 tables left empty in {@code [start, end)} (free_pgtables). */
+    void freeTables(AddressSpace as, long start, long end) {
+        for (long b = start & -HUGE_SIZE; b < end; b += HUGE_SIZE) {
+            as.pageTable.freeLevel1IfEmpty(b);
+        }
+    }
+
+    /** Unmaps whatever VMAs overlap {@code [start, end)}: pages, page tables, VMAs, locked_vm. */
+    void unmapRange(AddressSpace as, long start, long end, InvalidationReason reason, UserfaultEvent.Kind event) {
+        List<Vma> hit = as.vmas.overlapping(start, end);
+        if (hit.isEmpty()) {
+            return;
+        }
+        long from = Math.max(start, hit.get(0).start());
+        long to = Math.min(end, hit.get(hit.size() - 1).end());
+        if (event != null) {
+            as.deliverUserfault(event, from, to);
+        }
+        // table ranges are taken before VMAs split: only the mapped parts can hold tables
+        long[] ranges = new long[hit.size() * 2];
+        for (int i = 0; i < hit.size(); i++) {
+            ranges[2 * i] = Math.max(from, hit.get(i).start());
+            ranges[2 * i + 1] = Math.min(to, hit.get(i).end());
+        }
+        long present = zapPages(as, from, to, reason);
+        charge(costs.munmapPerPagePs() * present);
+        as.vmas.splitAt(from);
+        as.vmas.splitAt(to);
+        for (Vma v : as.vmas.overlapping(from, to)) {
+            if (v.has(Vma.LOCKED)) {
+                as.lockedPages -= v.length() / PAGE_SIZE;
+            }
+            as.vmas.remove(v);
+        }
+        for (int i = 0; i < ranges.length; i += 2) {
+            freeTables(as, ranges[i], ranges[i + 1]);
+        }
+    }
+
+    /** Faults every page of {@code [start, end)} in (writes where writable, as populate does). */
+    void populate(AddressSpace as, long start, long end) {
+        for (long va = start; va < end; ) {
+            Vma v = as.vmas.find(va);
+            if (v == null || v.prot() == Prot.NONE) {
+                va += PAGE_SIZE;
+                continue;
+            }
+            faults.access(as, va, v.writable());
+            va = as.pageTable.isHuge(va) ? (va & -HUGE_SIZE) + HUGE_SIZE : va + PAGE_SIZE;
+        }
+    }
+
+    /** Heap bytes held by the whole memory manager (RAM model, swap tables, address spaces). */
+    public long footprintBytes() {
+        long bytes = 256 + memory.footprintBytes() + swap.footprintBytes() + rmap.footprintBytes();
+        for (AddressSpace as : spaces) {
+            bytes += as.footprintBytes();
+        }
+        return bytes;
+    }
+}

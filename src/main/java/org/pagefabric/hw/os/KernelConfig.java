@@ -1,0 +1,41 @@
+package org.pagefabric.hw.os;
+
+/**
+ * Policy and layout of the memory manager (what a sysctl or the architecture fixes, not costs).
+ *
+ * @param thp                transparent huge page mode
+ * @param directReclaim      whether an allocation that finds no free frame reclaims (swaps out)
+ *                           before failing, as Linux's direct reclaim does
+ * @param directReclaimBatch pages direct reclaim tries to free per attempt (Linux: SWAP_CLUSTER_MAX)
+ * @param heapStart          where each process's brk heap starts (page-aligned)
+ * @param mmapBottom         lowest address mmap hands out
+ * @param mmapTop            mmap allocates top-down from here
+ */
+public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaimBatch,
+        long heapStart, long mmapBottom, long mmapTop) {
+    private static final long PAGE_MASK = 4095;
+
+    /** Validates the layout. */
+    public KernelConfig {
+        if (thp == null) {
+            throw new IllegalArgumentException("KernelConfig.thp must be NEVER, MADVISE or ALWAYS");
+        }
+        if (directReclaimBatch <= 0) {
+            throw new IllegalArgumentException("KernelConfig.directReclaimBatch must be positive, was " + directReclaimBatch);
+        }
+        if ((heapStart & PAGE_MASK) != 0 || (mmapBottom & PAGE_MASK) != 0 || (mmapTop & PAGE_MASK) != 0
+                || heapStart <= 0 || mmapBottom <= heapStart || mmapTop <= mmapBottom || mmapTop > PageTable.USER_TOP) {
+            throw new IllegalArgumentException("KernelConfig layout must be page-aligned with 0 < heapStart < mmapBottom < mmapTop <= 2^47");
+        }
+    }
+
+    /**
+     * The x86-64 Linux layout: the heap just above a PIE binary (0x5555_5600_0000), the mmap
+     * region handed out top-down from below the stack (0x7fff_0000_0000) and kept above
+     * 0x6000_0000_0000 so the heap has room to grow; direct reclaim on with
+     * SWAP_CLUSTER_MAX = 32 pages.
+     */
+    public static KernelConfig linux(ThpMode thp) {
+        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L);
+    }
+}
