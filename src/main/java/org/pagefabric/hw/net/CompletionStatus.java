@@ -9,5 +9,7 @@ public enum CompletionStatus {
     /** A block exceeded the RNR retry limit; the connection failed. */
     RNR_RETRY_EXCEEDED,
     /** Another message's failure put the connection in error before this one completed. */
-    FLUSHED
+    FLUSHED,
+    /** The receiver refused the access (key, bounds, rights); the connection failed. */
+    REMOTE_ACCESS_ERROR
 }

@@ -12,7 +12,12 @@ public enum NackReason {
      */
     PAGE_FAULT,
     /** The packet failed its checksum: retransmit without waiting for the time-out. */
-    CORRUPT;
+    CORRUPT,
+    /**
+     * The receiver's memory protection refused the access (bad key, out of bounds, missing access
+     * rights): nothing was written, and the sender fails the message and the connection.
+     */
+    REMOTE_ACCESS;
 
     private static final NackReason[] VALUES = values();
 

@@ -250,6 +250,10 @@ public final class ReliableReceiver {
                 }
             }
             case DROP -> sinkDrops.increment();
+            case ACCESS_ERROR -> {
+                refused.increment();
+                nack(NackReason.REMOTE_ACCESS, bsn, p.psn, p.attempt);
+            }
         }
         // Open-MX: the block's last packet came and an earlier one is missing: ask again now.
         if (cfg.nackOnGap() && p.lastInBlock() && p.attempt > sGapAttempt[s]
@@ -303,6 +307,10 @@ public final class ReliableReceiver {
             }
             // Silent: the next packet finds the gap and NACKs it (Open-MX's early re-request).
             case DROP -> sinkDrops.increment();
+            case ACCESS_ERROR -> {
+                refused.increment();
+                nack(NackReason.REMOTE_ACCESS, p.bsn, expectedPsn, p.attempt);
+            }
         }
     }
 

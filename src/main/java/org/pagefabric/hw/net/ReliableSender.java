@@ -516,6 +516,9 @@ public final class ReliableSender extends Component {
     private void onNack(Packet p) {
         NackReason reason = p.reason;
         nacks[reason.ordinal()].increment();
+        if (failed) {
+            return;
+        }
         if (selective) {
             long b = p.bsn;
             if (!inWindow(b)) {
@@ -549,6 +552,7 @@ public final class ReliableSender extends Component {
                     sTimer[s] = sim.schedule(cfg.rnrBackoffPs(), Band.TIMEOUT, this, RNR_RESUME, b);
                 }
                 case SEQUENCE, CORRUPT -> retry(b, s);
+                case REMOTE_ACCESS -> fail(sMsn[s], CompletionStatus.REMOTE_ACCESS_ERROR);
             }
         } else {
             if (p.attempt != epoch) {
@@ -580,6 +584,7 @@ public final class ReliableSender extends Component {
                     }
                     goBack(p.psn);
                 }
+                case REMOTE_ACCESS -> fail(oldestMsn(), CompletionStatus.REMOTE_ACCESS_ERROR);
             }
         }
     }

@@ -9,5 +9,7 @@ public enum SinkVerdict {
     /** Not ready (e.g. ODP responder fault): NACK RECEIVER_NOT_READY; the sender backs off and retries. */
     RECEIVER_NOT_READY,
     /** Dropped silently (Open-MX: page not pinned yet; ODP UD): recovered by time-out or gap NACK. */
-    DROP
+    DROP,
+    /** Memory protection refused it (key, bounds, rights): NACK REMOTE_ACCESS; nothing was written. */
+    ACCESS_ERROR
 }

@@ -1,0 +1,163 @@
+package org.pagefabric.hw.nic;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import org.pagefabric.hw.net.ReliableReceiver;
+import org.pagefabric.hw.net.ReliableSender;
+
+/**
+ * A reliable-connected queue pair: a send queue of work requests carried by the transport's
+ * sender on channel {@link #qpn()}, a receive queue consumed by incoming sends, and the
+ * responder state of the peer's requests.
+ *
+ * <p>Completions of the send queue are reported in posting order, as verbs require, even when a
+ * later write is acknowledged before an earlier read's response has arrived.
+ */
+public final class QueuePair {
+    private final Nic nic;
+    private final int qpn;
+    private final QpType type;
+    private final ProtectionDomain pd;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private int peerNode = -1;
+    private int peerQpn = -1;
+    ReliableSender sender;
+    ReliableReceiver receiver;
+
+    /** Messages this QP sent (requests and read/atomic responses), by message id. */
+    final Map<Long, Outgoing> outgoing = new HashMap<>();
+    /** Send-queue entries awaiting their completion, in posting order. */
+    final ArrayDeque<Outgoing> sendQueue = new ArrayDeque<>();
+    final ArrayDeque<WorkRequest> recvQueue = new ArrayDeque<>();
+    /** Incoming sends bound to the receive they consume, by the peer's message id. */
+    final Map<Long, WorkRequest> boundReceives = new HashMap<>();
+    /** Incoming reads and atomics accepted, by the peer's message id, until answered. */
+    final Map<Long, Incoming> incoming = new HashMap<>();
+    /** Atomics already executed, by the peer's message id: a retransmitted request gets the same answer. */
+    final Map<Long, Long> atomicReplay = new HashMap<>();
+    long nextMessageId = 1;
+    boolean error;
+
+    /** A message this QP sends. */
+    static final class Outgoing {
+        final long messageId;
+        final WorkRequest wr;
+        final int wireOp;
+        /** For responses: the peer's request id; for reads/atomics: where the answer lands. */
+        final long address;
+        final long length;
+        final MemoryRegion source;
+        final long sourceAddress;
+        final long operand0;
+        final long operand1;
+        boolean transportDone;
+        boolean answered;
+        CompletionStatus status = CompletionStatus.SUCCESS;
+        long value;
+
+        Outgoing(long messageId, WorkRequest wr, int wireOp, long address, long length, MemoryRegion source,
+                 long sourceAddress, long operand0, long operand1) {
+            this.messageId = messageId;
+            this.wr = wr;
+            this.wireOp = wireOp;
+            this.address = address;
+            this.length = length;
+            this.source = source;
+            this.sourceAddress = sourceAddress;
+            this.operand0 = operand0;
+            this.operand1 = operand1;
+        }
+
+        boolean needsAnswer() {
+            return wireOp == WireOp.READ_REQUEST || wireOp == WireOp.CMP_AND_SWP || wireOp == WireOp.FETCH_AND_ADD;
+        }
+    }
+
+    /** A read or atomic request from the peer, accepted and not yet answered. */
+    record Incoming(int wireOp, MemoryRegion region, long address, long length) {
+    }
+
+    QueuePair(Nic nic, int qpn, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq) {
+        this.nic = nic;
+        this.qpn = qpn;
+        this.type = type;
+        this.pd = pd;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+    }
+
+    /** Queue pair number, unique on its NIC; also its transport channel. */
+    public int qpn() {
+        return qpn;
+    }
+
+    /** The transport service. */
+    public QpType type() {
+        return type;
+    }
+
+    /** The protection domain whose keys this QP may use. */
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    /** Where send-queue completions go. */
+    public CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    /** Where receive completions go. */
+    public CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    /** The NIC. */
+    public Nic nic() {
+        return nic;
+    }
+
+    /** Whether the QP is in the error state (a failed message flushed everything after it). */
+    public boolean inError() {
+        return error;
+    }
+
+    /** The connected peer's node, or -1. */
+    public int peerNode() {
+        return peerNode;
+    }
+
+    /** The connected peer's queue pair number, or -1. */
+    public int peerQpn() {
+        return peerQpn;
+    }
+
+    void connected(int node, int qpn) {
+        this.peerNode = node;
+        this.peerQpn = qpn;
+    }
+
+    /** Posts a send-queue request (write, read, send, atomic). */
+    public void postSend(WorkRequest wr) {
+        nic.postSend(this, wr);
+    }
+
+    /** Posts a receive buffer for the peer's sends. */
+    public void postRecv(WorkRequest wr) {
+        if (wr.opcode() != Opcode.RECV) {
+            throw new IllegalArgumentException("postRecv takes RECV requests, not " + wr.opcode());
+        }
+        recvQueue.addLast(wr);
+    }
+
+    /** Receive buffers posted and not yet consumed. */
+    public int postedReceives() {
+        return recvQueue.size();
+    }
+
+    @Override
+    public String toString() {
+        return nic.name() + ".qp" + qpn;
+    }
+}

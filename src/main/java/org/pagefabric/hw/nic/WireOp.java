@@ -1,0 +1,29 @@
+package org.pagefabric.hw.nic;
+
+/** Opcodes of NIC messages on the wire (the transport carries them opaquely). */
+final class WireOp {
+    static final int WRITE = 1;
+    static final int SEND = 2;
+    static final int READ_REQUEST = 3;
+    static final int READ_RESPONSE = 4;
+    static final int CMP_AND_SWP = 5;
+    static final int FETCH_AND_ADD = 6;
+    static final int ATOMIC_RESPONSE = 7;
+
+    /** Bytes of a read or atomic request's payload: two 8-byte operands. */
+    static final int REQUEST_BYTES = 16;
+
+    private WireOp() {
+    }
+
+    static int of(Opcode op) {
+        return switch (op) {
+            case RDMA_WRITE -> WRITE;
+            case SEND -> SEND;
+            case RDMA_READ -> READ_REQUEST;
+            case ATOMIC_CMP_AND_SWP -> CMP_AND_SWP;
+            case ATOMIC_FETCH_AND_ADD -> FETCH_AND_ADD;
+            case RECV -> throw new IllegalArgumentException("a receive is not sent");
+        };
+    }
+}
