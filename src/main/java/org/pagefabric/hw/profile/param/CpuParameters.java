@@ -20,6 +20,16 @@ public final class CpuParameters {
     public static final Parameter MMIO_READ = Parameter.time("cpu.mmio_read",
             "Round trip of a processor load from a device register (uncached read).");
 
+    /** The part of cpu.interrupt spent before the interrupt reaches the core. */
+    public static final Parameter INTERRUPT_DELIVERY = Parameter.time("cpu.interrupt_delivery",
+            "From a device's MSI write to the interrupt reaching a core; the part of cpu.interrupt before entry.");
+    /** Leaving an idle state when work arrives at an idle core. */
+    public static final Parameter IDLE_EXIT = Parameter.time("cpu.idle_exit",
+            "Time an idle core takes to leave its idle state when work arrives (C-state or WFI exit).");
+    /** One iteration of a busy-polling loop. */
+    public static final Parameter POLL_ITERATION = Parameter.time("cpu.poll_iteration",
+            "One iteration of a busy-polling loop: at worst, how late a spinning thread notices a new event.").positive();
+
     private CpuParameters() {
     }
 }

@@ -32,6 +32,28 @@ public final class IommuParameters {
     public static final Parameter FAULT_INTERRUPT = Parameter.time("iommu.fault.interrupt",
             "From a translation fault to the end of the IOMMU fault interrupt handler (fault registers read).");
 
+    /** Lookup time of the second IOTLB level. */
+    public static final Parameter IOTLB_L2_LOOKUP = Parameter.time("iommu.iotlb.l2.lookup",
+            "Extra time of probing the second-level IOTLB after a first-level miss (the first level is in iommu.processing).");
+    /** Entries of the context cache. */
+    public static final Parameter CONTEXT_CACHE_ENTRIES = Parameter.count("iommu.context_cache.entries",
+            "Domain contexts the IOMMU caches (fully associative); 0 fetches the context on every request.");
+    /** Fetching a domain's context from memory. */
+    public static final Parameter CONTEXT_FETCH = Parameter.time("iommu.context_fetch",
+            "Fetching a domain's context (root and context entries) from memory on a context-cache miss.");
+    /** Writing one fault record to the fault log. */
+    public static final Parameter FAULT_LOG_WRITE = Parameter.time("iommu.fault_log_write",
+            "Writing one fault record to the in-memory fault log.");
+    /** One invalidation command. */
+    public static final Parameter INVALIDATION = Parameter.time("iommu.invalidation",
+            "One IOTLB invalidation command, from submission to the end of its completion wait.");
+    /** Domains that can be bound at once. */
+    public static final Parameter CONTEXT_BANKS = Parameter.count("iommu.context_banks",
+            "Domains (processes) the IOMMU can have bound at once (SMMU context banks, VT-d domains in use).").positive();
+    /** Entries of the fault log ring. */
+    public static final Parameter FAULT_LOG_ENTRIES = Parameter.count("iommu.fault_log.entries",
+            "Entries of the fault log ring; faults beyond it are dropped and counted.").positive();
+
     private IommuParameters() {
     }
 }

@@ -23,6 +23,11 @@ public final class LinkParameters {
     public static final Parameter SWITCH_HOP_LATENCY = Parameter.time("switch.hop_latency",
             "Latency of one switch or router hop, cut-through, from head in to head out.");
 
+    /** How the nodes are wired. */
+    public static final Parameter TOPOLOGY = Parameter.choice("network.topology",
+            "How nodes are wired: two_nodes (one link, exactly 2 nodes), full_mesh (a link per pair), star (one switch).",
+            "two_nodes", "full_mesh", "star");
+
     private LinkParameters() {
     }
 }

@@ -29,6 +29,19 @@ public final class NicParameters {
     public static final Parameter DEREGISTER_PER_PAGE = Parameter.time("nic.deregister.per_page",
             "Cost per page of deregistering a region, unpinning included.");
 
+    /** Whether the NIC reaches memory through an IOMMU over the process page table. */
+    public static final Parameter IOMMU = Parameter.flag("nic.iommu",
+            "Whether the NIC's memory accesses are translated by an IOMMU walking the process page table (PART, Active Access).");
+    /** From a doorbell write to the NIC starting on the request. */
+    public static final Parameter DOORBELL = Parameter.time("nic.doorbell",
+            "From the application's doorbell write (an MMIO write across the bus) until the NIC starts on the request.");
+    /** Until the first payload bytes of a DMA read arrive. */
+    public static final Parameter DMA_READ_START = Parameter.time("nic.dma_read_start",
+            "From the NIC issuing a DMA read until the first payload bytes arrive from host memory (a bus read round trip).");
+    /** Writing a completion entry to host memory. */
+    public static final Parameter COMPLETION = Parameter.time("nic.completion",
+            "Writing a completion queue entry to host memory (a posted bus write).");
+
     private NicParameters() {
     }
 }

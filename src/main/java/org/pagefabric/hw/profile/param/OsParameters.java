@@ -47,6 +47,64 @@ public final class OsParameters {
     public static final Parameter MMU_NOTIFIER_INVALIDATE = Parameter.time("os.mmu_notifier.invalidate",
             "Fixed cost of one MMU-notifier invalidation callback, before the subscriber's own work.");
 
+    /** Clearing one page handed to a process. */
+    public static final Parameter ZERO_FILL_PER_PAGE = Parameter.time("os.zero_fill.per_page",
+            "Clearing one 4 KiB page handed to a process; the part of os.page_fault.minor spent zeroing.");
+    /** A fault that reads a page back from swap. */
+    public static final Parameter PAGE_FAULT_MAJOR = Parameter.time("os.page_fault.major",
+            "A fault that reads one 4 KiB page back from swap, I/O included.");
+    /** Writing one page to swap during reclaim. */
+    public static final Parameter SWAP_OUT_PER_PAGE = Parameter.time("os.swap_out.per_page",
+            "Writing one 4 KiB page to swap during reclaim.");
+    /** Examining one page in the reclaim scan. */
+    public static final Parameter RECLAIM_SCAN_PER_PAGE = Parameter.time("os.reclaim.scan_per_page",
+            "Examining one page in the reclaim clock (reverse-map walk, referenced-bit test).");
+    /** Copying one page on a copy-on-write break. */
+    public static final Parameter COW_COPY_PER_PAGE = Parameter.time("os.cow_copy.per_page",
+            "Copying one 4 KiB page on a copy-on-write break (the fault itself is extra).");
+    /** The mmap system call. */
+    public static final Parameter MMAP = Parameter.time("os.mmap",
+            "An mmap or brk call creating a mapping, no page touched.");
+    /** Fixed cost of munmap. */
+    public static final Parameter MUNMAP_BASE = Parameter.time("os.munmap.base",
+            "Fixed cost of a munmap or madvise(DONTNEED) call.");
+    /** Per-page cost of munmap. */
+    public static final Parameter MUNMAP_PER_PAGE = Parameter.time("os.munmap.per_page",
+            "Cost per present page of munmap (PTE clear, reverse map, free).");
+    /** Fixed cost of mprotect. */
+    public static final Parameter MPROTECT_BASE = Parameter.time("os.mprotect.base",
+            "Fixed cost of an mprotect call.");
+    /** Per-page cost of mprotect. */
+    public static final Parameter MPROTECT_PER_PAGE = Parameter.time("os.mprotect.per_page",
+            "Cost per present page of mprotect (PTE rewrite).");
+    /** Migrating one page. */
+    public static final Parameter MIGRATE_PER_PAGE = Parameter.time("os.migrate.per_page",
+            "Migrating one 4 KiB page: unmap, copy, remap.");
+    /** Collapsing 512 pages into one huge page. */
+    public static final Parameter THP_COLLAPSE = Parameter.time("os.thp.collapse",
+            "khugepaged collapsing 512 base pages into one 2 MiB page, copy included.");
+    /** Splitting a huge page. */
+    public static final Parameter THP_SPLIT = Parameter.time("os.thp.split",
+            "Splitting one 2 MiB page into 512 base-page mappings.");
+    /** Transparent huge page mode. */
+    public static final Parameter THP = Parameter.choice("os.thp",
+            "Transparent huge pages (/sys/kernel/mm/transparent_hugepage/enabled).", "never", "madvise", "always");
+    /** Fixed cost of fork. */
+    public static final Parameter FORK_BASE = Parameter.time("os.fork.base",
+            "Fixed cost of fork: a new mm and copies of the VMAs.");
+    /** Per-page cost of fork. */
+    public static final Parameter FORK_PER_PAGE = Parameter.time("os.fork.per_page",
+            "Cost per present page of fork: copying and write-protecting one page-table entry.");
+    /** Flushing a changed range from the CPU TLBs. */
+    public static final Parameter TLB_SHOOTDOWN = Parameter.time("os.tlb_shootdown",
+            "Flushing a changed range from every CPU TLB that may hold it, inter-processor interrupts included.");
+    /** Size of the swap device. */
+    public static final Parameter SWAP_SIZE = Parameter.size("os.swap.size",
+            "Size of the node's swap device; 0 means no swap (nothing anonymous can be reclaimed).");
+    /** RLIMIT_MEMLOCK of a process. */
+    public static final Parameter MEMLOCK_LIMIT = Parameter.size("os.memlock_limit",
+            "RLIMIT_MEMLOCK of a process: bytes it may lock or pin without CAP_IPC_LOCK.");
+
     private OsParameters() {
     }
 }

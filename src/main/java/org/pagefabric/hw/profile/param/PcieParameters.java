@@ -17,6 +17,16 @@ public final class PcieParameters {
     public static final Parameter MAX_READ_REQUEST = Parameter.size("pcie.max_read_request",
             "Largest read one request may ask for (PCIe Max_Read_Request_Size).").powerOfTwo();
 
+    /** Bytes each transaction adds to its payload on the wire. */
+    public static final Parameter TLP_OVERHEAD = Parameter.size("pcie.tlp_overhead",
+            "Bytes each bus transaction adds to its payload (header, sequence number, CRC, framing); a read request is this alone.");
+    /** Host memory access behind a device's read request. */
+    public static final Parameter HOST_COMPLETER = Parameter.time("pcie.host_completer",
+            "From a device read request reaching the root complex to its first completion leaving (host memory access).");
+    /** Register access behind a processor's MMIO read. */
+    public static final Parameter DEVICE_COMPLETER = Parameter.time("pcie.device_completer",
+            "From a processor's MMIO read request reaching the device to its completion leaving (register access).");
+
     private PcieParameters() {
     }
 }
