@@ -1,0 +1,37 @@
+package org.pagefabric.hw.node;
+
+import org.pagefabric.hw.cpu.CpuCosts;
+import org.pagefabric.hw.iommu.IommuConfig;
+import org.pagefabric.hw.iommu.IommuCosts;
+import org.pagefabric.hw.nic.NicCosts;
+import org.pagefabric.hw.os.KernelConfig;
+import org.pagefabric.hw.os.OsCosts;
+import org.pagefabric.hw.pcie.PcieCosts;
+import org.pagefabric.hw.profile.Profile;
+
+/**
+ * What every node of a cluster is built from, read from the profile once: a cluster of
+ * thousands of nodes shares these records instead of re-reading the profile per node.
+ *
+ * @param cores         cores per node
+ * @param cpu           CPU overheads
+ * @param memoryBytes   RAM per node
+ * @param swapSlots     swap pages per node (0: no swap)
+ * @param os            kernel costs
+ * @param kernel        kernel policy and layout
+ * @param pcie          the NIC's bus
+ * @param nic           the NIC's processing costs
+ * @param iommuConfig   the IOMMU's structure, or {@code null} when the NIC uses none
+ * @param iommuCosts    the IOMMU's costs, or {@code null} when the NIC uses none
+ */
+record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCosts os, KernelConfig kernel,
+        PcieCosts pcie, NicCosts nic, IommuConfig iommuConfig, IommuCosts iommuCosts) {
+
+    static NodeSpec of(Profile p) {
+        boolean iommu = CostsFromProfile.nicUsesIommu(p);
+        return new NodeSpec(CostsFromProfile.cores(p), CostsFromProfile.cpu(p), CostsFromProfile.memoryBytes(p),
+                CostsFromProfile.swapSlots(p), CostsFromProfile.os(p), CostsFromProfile.kernelConfig(p),
+                CostsFromProfile.pcie(p), CostsFromProfile.nic(p),
+                iommu ? CostsFromProfile.iommuConfig(p) : null, iommu ? CostsFromProfile.iommu(p) : null);
+    }
+}
