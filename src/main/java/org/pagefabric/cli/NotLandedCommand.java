@@ -29,14 +29,6 @@ abstract class NotLandedCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    @Command(name = "run", description = "Run one workload under one or more policies (lands with issue 3).")
-    static final class Run extends NotLandedCommand {
-        @Override
-        String landsWith() {
-            return "issue 3 (the simulated machine and the first workloads)";
-        }
-    }
-
     @Command(name = "reproduce", description = "Reproduce the seeds' experiments (lands with issue 4).")
     static final class Reproduce extends NotLandedCommand {
         @Override

@@ -47,7 +47,7 @@ class CliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"run", "reproduce", "compare", "info", "calibrate"})
+    @ValueSource(strings = {"reproduce", "compare", "info", "calibrate"})
     void commandsThatHaveNotLandedSaySoInOneLineAndExit2(String command) {
         Result r = run(command, "latency", "--policy", "pin", "--bogus");
         assertEquals(2, r.code());
@@ -120,6 +120,65 @@ class CliTest {
         Result r = run("bench", "process", "--impl", "bogus");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("bogus"), r.err());
+    }
+
+    @Test
+    void runLatencyGivesVerifiedRowsPerSize() throws Exception {
+        Result r = run("run", "latency", "--sizes", "8,4K,64K", "--iterations", "3", "--format", "json", "--threads", "1");
+        assertEquals(0, r.code(), r.err());
+        JsonNode rows = new ObjectMapper().readTree(r.out());
+        assertEquals(3, rows.size());
+        double previous = 0;
+        for (JsonNode row : rows) {
+            assertEquals("latency", row.get("workload").asText());
+            assertEquals("pin-all", row.get("policy").asText());
+            assertTrue(row.get("verified").asBoolean(), row.toString());
+            double lat = row.get("latency_us").asDouble();
+            assertTrue(lat > 0, row.toString());
+            assertTrue(lat >= previous, "latency grows with size: " + rows);
+            previous = lat;
+            assertTrue(row.get("pinned_MiB").asDouble() > 0, row.toString());
+        }
+    }
+
+    @Test
+    void runResultsDoNotDependOnThreadsOrRepetition() {
+        String[] args = {"run", "bandwidth", "--sizes", "4K..64K", "--iterations", "4", "--format", "csv"};
+        Result one = run(concat(args, "--threads", "1"));
+        Result two = run(concat(args, "--threads", "2"));
+        Result again = run(concat(args, "--threads", "2"));
+        assertEquals(0, one.code(), one.err());
+        assertEquals(one.out(), two.out());
+        assertEquals(two.out(), again.out());
+    }
+
+    @Test
+    void runPingPongOnTheOtherProfiles() throws Exception {
+        for (String profile : new String[] {"part-forth", "odp-connectx"}) {
+            Result r = run("run", "pingpong", "--profile", profile, "--sizes", "8,16K", "--iterations", "2",
+                    "--format", "json");
+            assertEquals(0, r.code(), profile + ": " + r.err());
+            for (JsonNode row : new ObjectMapper().readTree(r.out())) {
+                assertTrue(row.get("verified").asBoolean(), row.toString());
+                assertEquals(profile, row.get("profile").asText());
+            }
+        }
+    }
+
+    @Test
+    void runRefusesBadInputWithExit2() {
+        assertEquals(2, run("run", "warp").code());
+        assertTrue(run("run", "warp").err().contains("valid: latency, bandwidth, pingpong"));
+        assertEquals(2, run("run", "latency", "--profile", "no-such-profile").code());
+        assertEquals(2, run("run", "latency", "--sizes", "8..x").code());
+        assertEquals(2, run("run", "latency", "--policy", "magic").code());
+        assertFalse(run("run", "latency", "--policy", "magic").err().contains("\tat "));
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     @Test

@@ -1,0 +1,83 @@
+package org.pagefabric.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Tidy result rows as a terminal table, CSV or JSON. */
+final class RowFormat {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private RowFormat() {
+    }
+
+    /** Every column of any row, in first-seen order. */
+    static List<String> columns(List<Map<String, Object>> rows) {
+        Set<String> cols = new LinkedHashSet<>();
+        rows.forEach(r -> cols.addAll(r.keySet()));
+        return new ArrayList<>(cols);
+    }
+
+    static String csv(List<Map<String, Object>> rows) {
+        List<String> cols = columns(rows);
+        StringBuilder b = new StringBuilder(String.join(",", cols)).append('\n');
+        for (Map<String, Object> r : rows) {
+            for (int i = 0; i < cols.size(); i++) {
+                if (i > 0) {
+                    b.append(',');
+                }
+                b.append(csvCell(r.get(cols.get(i))));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String csvCell(Object v) {
+        if (v == null) {
+            return "";
+        }
+        String s = String.valueOf(v);
+        return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+
+    static String json(List<Map<String, Object>> rows) {
+        try {
+            return JSON.writeValueAsString(rows) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("rows could not be written as JSON", e);
+        }
+    }
+
+    /** A right-aligned table of the given columns. */
+    static String table(List<Map<String, Object>> rows, List<String> cols) {
+        int[] w = new int[cols.size()];
+        for (int i = 0; i < cols.size(); i++) {
+            w[i] = cols.get(i).length();
+            for (Map<String, Object> r : rows) {
+                w[i] = Math.max(w[i], String.valueOf(r.get(cols.get(i))).length());
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < cols.size(); i++) {
+            b.append(i == 0 ? "" : "  ").append(pad(cols.get(i), w[i]));
+        }
+        b.append('\n');
+        for (Map<String, Object> r : rows) {
+            for (int i = 0; i < cols.size(); i++) {
+                b.append(i == 0 ? "" : "  ").append(pad(String.valueOf(r.get(cols.get(i))), w[i]));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String pad(String s, int width) {
+        return " ".repeat(Math.max(0, width - s.length())) + s;
+    }
+}

@@ -1,0 +1,34 @@
+package org.pagefabric.reg;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.pin.PinEverything;
+
+/** The registration policies that exist, by name, each built from a profile. */
+public final class Policies {
+    private static final Map<String, Function<Profile, RegistrationPolicy>> BY_NAME = new LinkedHashMap<>();
+
+    static {
+        BY_NAME.put(PinEverything.NAME, PinEverything::new);
+    }
+
+    private Policies() {
+    }
+
+    /** A new instance of the policy called {@code name} with costs from {@code profile}. */
+    public static RegistrationPolicy create(String name, Profile profile) {
+        Function<Profile, RegistrationPolicy> f = BY_NAME.get(name);
+        if (f == null) {
+            throw new IllegalArgumentException("unknown policy '" + name + "'; valid: " + String.join(", ", names()));
+        }
+        return f.apply(profile);
+    }
+
+    /** Every policy name. */
+    public static List<String> names() {
+        return List.copyOf(BY_NAME.keySet());
+    }
+}

@@ -1,0 +1,74 @@
+package org.pagefabric.reg.pin;
+
+import org.pagefabric.hw.nic.AccessFlags;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.os.Errno;
+import org.pagefabric.hw.os.OsException;
+import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.workload.Rank;
+
+/**
+ * The baseline: every rank pins and registers its whole communication segment once, at start
+ * (as MPI and GASNet do with a pre-registered segment), and every operation uses that one
+ * region. No cost per operation; the price is memory pinned for the whole run and the
+ * registration time up front.
+ */
+public final class PinEverything implements RegistrationPolicy {
+    /** The command-line name. */
+    public static final String NAME = "pin-all";
+
+    private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+            | AccessFlags.REMOTE_ATOMIC;
+
+    private final long registerBasePs;
+    private final long registerPerPagePs;
+
+    /** The policy with registration costs from {@code profile}. */
+    public PinEverything(Profile profile) {
+        this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
+        this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public long setUp(Rank rank) {
+        long pages = rank.segmentLength() / Rank.PAGE;
+        if (pages > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("segment of " + rank.segmentLength() + " B is too large to pin at once");
+        }
+        var kernel = rank.node().kernel();
+        PinResult pin = kernel.getUserPages(rank.process(), rank.segment(), (int) pages, true);
+        if (!pin.complete()) {
+            Errno e = pin.error() == null ? Errno.ENOMEM : pin.error();
+            throw new OsException(e, "pinning the " + rank.segmentLength() + " B segment of rank " + rank.id()
+                    + " failed after " + pin.pinned() + " pages", pin.costPs());
+        }
+        kernel.chargePinned(rank.process(), pages);
+        MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS,
+                pin.frames());
+        rank.setSegmentRegion(mr);
+        return pin.costPs() + registerBasePs + pages * registerPerPagePs;
+    }
+
+    @Override
+    public Access local(Rank rank, long va, long length) {
+        return new Access(rank.segmentRegion().lkey(), 0);
+    }
+
+    @Override
+    public Access remote(Rank initiator, Rank target, long va, long length) {
+        return new Access(target.segmentRegion().rkey(), 0);
+    }
+
+    @Override
+    public long pinnedBytes(Rank rank) {
+        return rank.segmentRegion() == null ? 0 : rank.segmentLength();
+    }
+}

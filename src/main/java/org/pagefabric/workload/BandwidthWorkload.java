@@ -1,0 +1,88 @@
+package org.pagefabric.workload;
+
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * Streaming RDMA write bandwidth: rank 0 keeps {@value #WINDOW} writes in flight to rank 1 and
+ * posts a new one whenever one completes, as ib_write_bw does.
+ */
+public final class BandwidthWorkload implements Workload {
+    /** Writes kept in flight. */
+    public static final int WINDOW = 16;
+
+    @Override
+    public String name() {
+        return "bandwidth";
+    }
+
+    @Override
+    public String description() {
+        return "streaming RDMA writes from rank 0 to rank 1, " + WINDOW + " in flight: bytes per second";
+    }
+
+    @Override
+    public int ranks() {
+        return 2;
+    }
+
+    @Override
+    public long segmentBytes(long size) {
+        return Math.max(size, Rank.PAGE);
+    }
+
+    @Override
+    public String mainMetric() {
+        return "bandwidth_MBps";
+    }
+
+    @Override
+    public boolean higherIsBetter() {
+        return true;
+    }
+
+    @Override
+    public Run start(Job job, long size, int iterations, LatencyHistogram latencies) {
+        Rank src = job.rank(0);
+        Rank dst = job.rank(1);
+        DataCheck.fill(src, 0, size, 0xB4000000L + size);
+        long[] span = new long[2];
+        boolean[] ok = {true};
+        new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
+            long[] posted = new long[iterations];
+            span[0] = ctx.now();
+            int next = 0;
+            int done = 0;
+            while (next < Math.min(WINDOW, iterations)) {
+                posted[next] = ctx.now();
+                src.write(ctx, dst, 0, 0, size, next++);
+            }
+            while (done < iterations) {
+                WorkCompletion wc = src.awaitSend(ctx);
+                ok[0] &= wc.status() == CompletionStatus.SUCCESS;
+                latencies.record(ctx.now() - posted[(int) wc.wrId()]);
+                done++;
+                if (next < iterations) {
+                    posted[next] = ctx.now();
+                    src.write(ctx, dst, 0, 0, size, next++);
+                }
+            }
+            span[1] = ctx.now();
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                long ps = span[1] - span[0];
+                return ps <= 0 ? 0 : (double) size * iterations / (ps / (double) Time.S);
+            }
+
+            @Override
+            public boolean verified() {
+                return ok[0] && DataCheck.same(src, 0, dst, 0, size);
+            }
+        };
+    }
+}

@@ -1,0 +1,74 @@
+package org.pagefabric.workload;
+
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * One-sided RDMA write latency as the initiator sees it: rank 0 writes a message to rank 1 and
+ * waits for its completion, one at a time (the "user-perceived latency" of 000 §V).
+ */
+public final class LatencyWorkload implements Workload {
+    private static final int WARMUP = 5;
+
+    @Override
+    public String name() {
+        return "latency";
+    }
+
+    @Override
+    public String description() {
+        return "RDMA write from rank 0 to rank 1, one at a time: time from posting to completion";
+    }
+
+    @Override
+    public int ranks() {
+        return 2;
+    }
+
+    @Override
+    public long segmentBytes(long size) {
+        return Math.max(size, Rank.PAGE);
+    }
+
+    @Override
+    public String mainMetric() {
+        return "latency_us";
+    }
+
+    @Override
+    public boolean higherIsBetter() {
+        return false;
+    }
+
+    @Override
+    public Run start(Job job, long size, int iterations, LatencyHistogram latencies) {
+        Rank src = job.rank(0);
+        Rank dst = job.rank(1);
+        DataCheck.fill(src, 0, size, 0x5EED0000L + size);
+        boolean[] ok = {true};
+        new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
+            for (int i = 0; i < WARMUP + iterations; i++) {
+                long t0 = ctx.now();
+                src.write(ctx, dst, 0, 0, size, i);
+                WorkCompletion wc = src.awaitSend(ctx);
+                ok[0] &= wc.status() == CompletionStatus.SUCCESS;
+                if (i >= WARMUP) {
+                    latencies.record(ctx.now() - t0);
+                }
+            }
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                return 0;
+            }
+
+            @Override
+            public boolean verified() {
+                return ok[0] && DataCheck.same(src, 0, dst, 0, size);
+            }
+        };
+    }
+}

@@ -1,0 +1,91 @@
+package org.pagefabric.workload;
+
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * Two-sided ping-pong: rank 0 sends a message, rank 1 receives it and sends it back. The
+ * latency is half the round trip; the throughput is the message size over that half.
+ */
+public final class PingPongWorkload implements Workload {
+    private static final int WARMUP = 3;
+
+    @Override
+    public String name() {
+        return "pingpong";
+    }
+
+    @Override
+    public String description() {
+        return "send/receive ping-pong between rank 0 and rank 1: half round trip and throughput";
+    }
+
+    @Override
+    public int ranks() {
+        return 2;
+    }
+
+    @Override
+    public long segmentBytes(long size) {
+        return 2 * Math.max(size, Rank.PAGE);
+    }
+
+    @Override
+    public String mainMetric() {
+        return "latency_us";
+    }
+
+    @Override
+    public boolean higherIsBetter() {
+        return false;
+    }
+
+    @Override
+    public Run start(Job job, long size, int iterations, LatencyHistogram latencies) {
+        Rank a = job.rank(0);
+        Rank b = job.rank(1);
+        long half = Math.max(size, Rank.PAGE);
+        DataCheck.fill(a, 0, size, 0x9199000L + size);
+        int rounds = WARMUP + iterations;
+        boolean[] ok = {true};
+        long[] timed = new long[1];
+        new SimProcess(job.simulator(), b.node(), "rank1", ctx -> {
+            for (int i = 0; i < rounds; i++) {
+                b.receive(ctx, a, half, size, i);
+                WorkCompletion got = b.awaitReceive(ctx);
+                ok[0] &= got.status() == CompletionStatus.SUCCESS && got.bytes() == size;
+                b.send(ctx, a, half, size, i);
+                ok[0] &= b.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+            }
+        }).start();
+        new SimProcess(job.simulator(), a.node(), "rank0", ctx -> {
+            for (int i = 0; i < rounds; i++) {
+                long t0 = ctx.now();
+                a.receive(ctx, b, half, size, i);
+                a.send(ctx, b, 0, size, i);
+                ok[0] &= a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                WorkCompletion back = a.awaitReceive(ctx);
+                ok[0] &= back.status() == CompletionStatus.SUCCESS && back.bytes() == size;
+                if (i >= WARMUP) {
+                    long oneWay = (ctx.now() - t0) / 2;
+                    latencies.record(oneWay);
+                    timed[0] += oneWay;
+                }
+            }
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                return timed[0] == 0 ? 0 : (double) size * iterations / (timed[0] / (double) Time.S);
+            }
+
+            @Override
+            public boolean verified() {
+                return ok[0] && DataCheck.same(a, 0, b, half, size) && DataCheck.same(a, 0, a, half, size);
+            }
+        };
+    }
+}

@@ -1,0 +1,81 @@
+package org.pagefabric.workload;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.sim.stat.Statistic;
+
+/**
+ * One measurement: a workload at one message size under one policy and profile, in a
+ * simulation of its own (so points are independent and can run on any thread), reported as
+ * one tidy row: every parameter and every metric a column, units in the metric names.
+ */
+public final class PointRun {
+    private PointRun() {
+    }
+
+    /**
+     * Runs the point and returns its row.
+     *
+     * @param profile    the hardware profile
+     * @param policyName the registration policy
+     * @param workload   the workload
+     * @param size       message size in bytes
+     * @param iterations timed iterations
+     * @param seed       master seed
+     */
+    public static Map<String, Object> run(Profile profile, String policyName, Workload workload, long size,
+                                          int iterations, long seed) {
+        if (size <= 0 || iterations <= 0) {
+            throw new IllegalArgumentException("size and iterations must be positive");
+        }
+        Simulator sim = new Simulator(seed);
+        RegistrationPolicy policy = Policies.create(policyName, profile);
+        Job job = new Job(sim, profile, workload.ranks(), workload.segmentBytes(size), policy);
+        LatencyHistogram lat = sim.statistics().latency("workload.latency", "latency of each timed operation");
+        Workload.Run run = workload.start(job, size, iterations, lat);
+        sim.run();
+        SimProcess.checkNoDeadlock(sim);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("workload", workload.name());
+        row.put("policy", policy.name());
+        row.put("profile", profile.name());
+        row.put("seed", seed);
+        row.put("size_B", size);
+        row.put("iterations", iterations);
+        row.put("latency_us", round(Time.toMicros(Math.round(lat.mean()))));
+        row.put("latency_p50_us", round(Time.toMicros(lat.percentile(50))));
+        row.put("latency_min_us", round(Time.toMicros(lat.min())));
+        row.put("latency_max_us", round(Time.toMicros(lat.max())));
+        row.put("bandwidth_MBps", round(run.bytesPerSecond() / 1e6));
+        row.put("pinned_MiB", round(job.pinnedBytes() / (double) (1 << 20)));
+        row.put("setup_us", round(Time.toMicros(job.setUpPs())));
+        row.put("retransmissions", sum(sim, ".retransmittedPackets"));
+        row.put("timeouts", sum(sim, ".timeouts"));
+        row.put("verified", run.verified());
+        row.put("events", sim.eventsExecuted());
+        row.put("simulated_us", round(Time.toMicros(sim.now())));
+        return row;
+    }
+
+    private static long sum(Simulator sim, String suffix) {
+        long n = 0;
+        for (Statistic s : sim.statistics().all()) {
+            if (s instanceof Counter c && s.name().endsWith(suffix)) {
+                n += c.value();
+            }
+        }
+        return n;
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 1000.0) / 1000.0;
+    }
+}

@@ -1,0 +1,178 @@
+package org.pagefabric.workload;
+
+import org.pagefabric.hw.nic.CompletionQueue;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.ProtectionDomain;
+import org.pagefabric.hw.nic.QueuePair;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.nic.WorkRequest;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.process.ProcessContext;
+
+/**
+ * One process of a job: its address space on its node, a communication segment, a protection
+ * domain, completion queues and one connected queue pair per peer. Workloads drive it from a
+ * process body; the registration policy decides the keys.
+ */
+public final class Rank {
+    /** Page size of the memory model. */
+    public static final int PAGE = 4096;
+
+    private final int id;
+    private final Node node;
+    private final AddressSpace process;
+    private final ProtectionDomain pd;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private final QueuePair[] qps;
+    private final long segment;
+    private final long segmentLength;
+    private MemoryRegion segmentRegion;
+    private RegistrationPolicy policy;
+    private long policyTimePs;
+
+    Rank(int id, Node node, AddressSpace process, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
+         int ranks, long segment, long segmentLength) {
+        this.id = id;
+        this.node = node;
+        this.process = process;
+        this.pd = pd;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.qps = new QueuePair[ranks];
+        this.segment = segment;
+        this.segmentLength = segmentLength;
+    }
+
+    /** Rank number. */
+    public int id() {
+        return id;
+    }
+
+    /** The node the rank runs on. */
+    public Node node() {
+        return node;
+    }
+
+    /** The rank's address space. */
+    public AddressSpace process() {
+        return process;
+    }
+
+    /** The rank's protection domain. */
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    /** First address of the communication segment. */
+    public long segment() {
+        return segment;
+    }
+
+    /** Bytes in the communication segment. */
+    public long segmentLength() {
+        return segmentLength;
+    }
+
+    /** The region covering the whole segment, for policies that register it once. */
+    public MemoryRegion segmentRegion() {
+        return segmentRegion;
+    }
+
+    /** Records the region a policy registered over the whole segment. */
+    public void setSegmentRegion(MemoryRegion mr) {
+        this.segmentRegion = mr;
+    }
+
+    /** Time this rank spent in its registration policy so far, picoseconds. */
+    public long policyTimePs() {
+        return policyTimePs;
+    }
+
+    CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    /** The queue pair connected to {@code peer}. */
+    public QueuePair qp(int peer) {
+        return qps[peer];
+    }
+
+    void setQp(int peer, QueuePair qp) {
+        qps[peer] = qp;
+    }
+
+    void attach(RegistrationPolicy policy) {
+        this.policy = policy;
+    }
+
+    void chargePolicy(long ps) {
+        policyTimePs += ps;
+    }
+
+    /**
+     * Posts an RDMA write of {@code length} bytes from segment offset {@code from} to offset
+     * {@code to} of {@code target}'s segment; the policy's work is charged first.
+     */
+    public void write(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
+        RegistrationPolicy.Access local = policy.local(this, segment + from, length);
+        RegistrationPolicy.Access remote = policy.remote(this, target, target.segment + to, length);
+        spend(ctx, local.costPs() + remote.costPs());
+        qps[target.id].postSend(WorkRequest.write(wrId, segment + from, length, local.key(), target.segment + to,
+                remote.key()));
+    }
+
+    /** Posts an RDMA read of {@code length} bytes from {@code target}'s offset {@code from} to local offset {@code to}. */
+    public void read(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
+        RegistrationPolicy.Access local = policy.local(this, segment + to, length);
+        RegistrationPolicy.Access remote = policy.remote(this, target, target.segment + from, length);
+        spend(ctx, local.costPs() + remote.costPs());
+        qps[target.id].postSend(WorkRequest.read(wrId, segment + to, length, local.key(), target.segment + from,
+                remote.key()));
+    }
+
+    /** Posts a send of {@code length} bytes from segment offset {@code from} to {@code target}. */
+    public void send(ProcessContext ctx, Rank target, long from, long length, long wrId) {
+        RegistrationPolicy.Access local = policy.local(this, segment + from, length);
+        spend(ctx, local.costPs());
+        qps[target.id].postSend(WorkRequest.send(wrId, segment + from, length, local.key()));
+    }
+
+    /** Posts a receive of up to {@code length} bytes at segment offset {@code to}, from {@code source}. */
+    public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
+        RegistrationPolicy.Access local = policy.local(this, segment + to, length);
+        spend(ctx, local.costPs());
+        qps[source.id].postRecv(WorkRequest.recv(wrId, segment + to, length, local.key()));
+    }
+
+    /** Waits for the next send-queue completion. */
+    public WorkCompletion awaitSend(ProcessContext ctx) {
+        return await(ctx, sendCq);
+    }
+
+    /** Waits for the next receive completion. */
+    public WorkCompletion awaitReceive(ProcessContext ctx) {
+        return await(ctx, recvCq);
+    }
+
+    private static WorkCompletion await(ProcessContext ctx, CompletionQueue cq) {
+        WorkCompletion wc;
+        while ((wc = cq.poll()) == null) {
+            ctx.await(cq.notEmpty());
+        }
+        return wc;
+    }
+
+    private void spend(ProcessContext ctx, long ps) {
+        if (ps > 0) {
+            policyTimePs += ps;
+            ctx.sleep(ps);
+        }
+    }
+}

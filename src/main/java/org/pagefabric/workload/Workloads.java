@@ -1,0 +1,38 @@
+package org.pagefabric.workload;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The workloads that exist, by name. */
+public final class Workloads {
+    private static final Map<String, Workload> BY_NAME = new LinkedHashMap<>();
+
+    static {
+        for (Workload w : List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload())) {
+            BY_NAME.put(w.name(), w);
+        }
+    }
+
+    private Workloads() {
+    }
+
+    /** The workload called {@code name}; the error lists the valid names. */
+    public static Workload byName(String name) {
+        Workload w = BY_NAME.get(name);
+        if (w == null) {
+            throw new IllegalArgumentException("unknown workload '" + name + "'; valid: " + String.join(", ", names()));
+        }
+        return w;
+    }
+
+    /** Every workload name. */
+    public static List<String> names() {
+        return List.copyOf(BY_NAME.keySet());
+    }
+
+    /** Every workload. */
+    public static List<Workload> all() {
+        return List.copyOf(BY_NAME.values());
+    }
+}
