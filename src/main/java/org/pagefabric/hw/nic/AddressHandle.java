@@ -26,8 +26,8 @@ public record AddressHandle(int node, int qpn) {
         return new AddressHandle((int) (wc.value() >>> 32), (int) wc.value());
     }
 
-    /** This address packed as a completion's value: {@code node << 32 | qpn}. */
-    long packed() {
-        return (long) node << 32 | qpn;
+    /** An address packed as a completion's value, {@code node << 32 | qpn}, without an object per datagram. */
+    static long pack(int node, int qpn) {
+        return (long) node << 32 | (qpn & 0xFFFF_FFFFL);
     }
 }

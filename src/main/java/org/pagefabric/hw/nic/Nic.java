@@ -759,7 +759,7 @@ public final class Nic extends Component {
         qp.recvQueue.pollFirst();
         udReceived.increment();
         complete(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.SUCCESS, p.length, qp.qpn(),
-                sim.now() + costs.completionPs(), new AddressHandle(p.src, (int) p.address).packed()), qp.recvCq());
+                sim.now() + costs.completionPs(), AddressHandle.pack(p.src, (int) p.address)), qp.recvCq());
         return SinkVerdict.ACCEPT;
     }
 
