@@ -12,5 +12,10 @@ public enum PacketKind {
      * Explicit Retransmission Request (PART, seed 000 §III): sent by receiver software once it
      * has resolved a page fault, asking the sender to retransmit one block.
      */
-    EXPLICIT_RETRANSMISSION_REQUEST
+    EXPLICIT_RETRANSMISSION_REQUEST,
+    /**
+     * An unreliable datagram (UD): one packet that is the whole message, never acknowledged or
+     * retransmitted; {@link TransportEndpoint} hands it to the datagram sink of its channel.
+     */
+    DATAGRAM
 }

@@ -14,6 +14,13 @@ import org.pagefabric.sim.stat.Counter;
  * {@code endpointA.openSender(a, B, b, ...)} plus {@code endpointB.openReceiver(b, A, a, ...)}:
  * DATA goes to channel b at B, acknowledgements come back to channel a at A. A queue pair that
  * sends both ways opens a sender and a receiver on the same channel at each end.
+ *
+ * <p>Unreliable datagrams ({@link PacketKind#DATAGRAM}) bypass the reliable transport: a sender
+ * fills a packet from {@link #newDatagram} and {@link #sendDatagram sends} it; at the
+ * destination the endpoint checks its checksum (a corrupt datagram is dropped and counted, as
+ * a UD packet with a bad ICRC is) and lends it to the {@link PacketSink} opened with
+ * {@link #openDatagram} on its channel. Nothing acknowledges it, so the sink's verdict only
+ * feeds the counters.
  */
 public final class TransportEndpoint implements PacketReceiver {
     private final Network net;
@@ -22,7 +29,11 @@ public final class TransportEndpoint implements PacketReceiver {
     private final String prefix;
     private ReliableSender[] senders = new ReliableSender[8];
     private ReliableReceiver[] receivers = new ReliableReceiver[8];
+    private PacketSink[] datagramSinks = new PacketSink[8];
     private final Counter unknownChannel;
+    private final Counter datagramsSent;
+    private final Counter datagramsCorrupt;
+    private final Counter datagramsDropped;
 
     /**
      * Attaches an endpoint for {@code node} to {@code net}.
@@ -38,6 +49,13 @@ public final class TransportEndpoint implements PacketReceiver {
         this.unknownChannel = net.simulator().statistics().counter(
                 (owner == null ? "node" + node + "-transport" : owner.name() + ".transport") + ".unknownChannel",
                 "packets", "packets for a channel with no connection open");
+        String stats = owner == null ? "node" + node + "-transport" : owner.name() + ".transport";
+        this.datagramsSent = net.simulator().statistics().counter(stats + ".datagramsSent", "packets",
+                "unreliable datagrams sent");
+        this.datagramsCorrupt = net.simulator().statistics().counter(stats + ".datagramsCorrupt", "packets",
+                "unreliable datagrams dropped on arrival for a bad checksum");
+        this.datagramsDropped = net.simulator().statistics().counter(stats + ".datagramsDropped", "packets",
+                "unreliable datagrams their sink did not accept");
         net.attach(node, this);
     }
 
@@ -69,6 +87,60 @@ public final class TransportEndpoint implements PacketReceiver {
         return r;
     }
 
+    /**
+     * Opens the receiving side of unreliable datagrams on {@code channel}: every intact datagram
+     * addressed to it is lent to {@code sink}, which must copy what it keeps before returning.
+     */
+    public void openDatagram(int channel, PacketSink sink) {
+        checkChannel(channel);
+        datagramSinks = grow(datagramSinks, channel);
+        if (datagramSinks[channel] != null) {
+            throw new IllegalStateException("node " + node + " already has a datagram sink on channel " + channel);
+        }
+        datagramSinks[channel] = sink;
+    }
+
+    /**
+     * A cleared datagram from {@code node} to {@code channel} at {@code dst}, owned by the caller
+     * until it passes it to {@link #sendDatagram} (or releases it to the pool). Its payload
+     * buffer holds {@link #datagramCapacity()} bytes.
+     */
+    public Packet newDatagram(int dst, int channel) {
+        Packet p = net.pool().acquire();
+        p.kind = PacketKind.DATAGRAM;
+        p.src = node;
+        p.dst = dst;
+        p.channel = channel;
+        p.blockCount = 1;
+        p.blockPackets = 1;
+        return p;
+    }
+
+    /**
+     * Seals (checksums) and sends a datagram built by {@link #newDatagram}; the network owns it
+     * from now on.
+     *
+     * @return when its last bit has left this node
+     */
+    public long sendDatagram(Packet p) {
+        if (p.kind != PacketKind.DATAGRAM || p.src != node) {
+            throw new IllegalArgumentException("not a datagram of node " + node + ": " + p);
+        }
+        if (p.length > net.pool().payloadCapacity()) {
+            throw new IllegalArgumentException("datagram of " + p.length + " B exceeds the "
+                    + net.pool().payloadCapacity() + " B a packet carries");
+        }
+        p.messageLength = p.length;
+        p.checksum = Checksum.of(p);
+        datagramsSent.increment();
+        return net.send(p);
+    }
+
+    /** The largest datagram payload, in bytes: what one packet of the network's pool carries. */
+    public int datagramCapacity() {
+        return net.pool().payloadCapacity();
+    }
+
     private static void checkChannel(int channel) {
         if (channel < 0) {
             throw new IllegalArgumentException("negative channel " + channel);
@@ -88,7 +160,9 @@ public final class TransportEndpoint implements PacketReceiver {
     public void receive(Packet p) {
         try {
             int ch = p.channel;
-            if (p.kind == PacketKind.DATA) {
+            if (p.kind == PacketKind.DATAGRAM) {
+                datagram(p, ch);
+            } else if (p.kind == PacketKind.DATA) {
                 ReliableReceiver r = ch < receivers.length ? receivers[ch] : null;
                 if (r == null) {
                     unknownChannel.increment();
@@ -105,6 +179,17 @@ public final class TransportEndpoint implements PacketReceiver {
             }
         } finally {
             net.pool().release(p);
+        }
+    }
+
+    private void datagram(Packet p, int ch) {
+        PacketSink sink = ch < datagramSinks.length ? datagramSinks[ch] : null;
+        if (sink == null) {
+            unknownChannel.increment();
+        } else if (Checksum.of(p) != p.checksum) {
+            datagramsCorrupt.increment();
+        } else if (sink.accept(p) != SinkVerdict.ACCEPT) {
+            datagramsDropped.increment();
         }
     }
 }

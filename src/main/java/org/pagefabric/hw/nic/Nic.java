@@ -14,6 +14,7 @@ import org.pagefabric.hw.net.TransportEndpoint;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.stat.Counter;
 
 /**
@@ -29,48 +30,99 @@ import org.pagefabric.sim.stat.Counter;
  *
  * <p>Every access through a key is checked (key, protection domain, bounds, access rights). A
  * refused access moves no data, completes with an access error and is counted by reason.
+ *
+ * <p><b>Translation cache.</b> Entries are looked up in a {@link TranslationCache}; a miss costs
+ * {@link NicCosts#translationMissPs()}. The transport's payload reads and placements are
+ * synchronous, so the cost is spent in virtual time only where the NIC controls timing: when it
+ * starts a write or send, it looks up the pages of the message's first packet (the first MTU of
+ * the local buffer) and posts the message to the transport only after those misses have been
+ * fetched, one after another. Misses on later packets, on the responder side, on read responses
+ * and on UD receives are counted ({@code translation_miss_uncharged_ps}) but cost no time.
+ *
+ * <p><b>On-demand paging (001).</b> A region registered {@link AccessFlags#ON_DEMAND} may have
+ * non-present entries; an access to one raises a {@link PageFault} to the installed
+ * {@link PageFaultHandler} (the driver), at most one requester and one responder fault per QP:
+ * <ul>
+ *   <li>requester: before a message starts, every page of its local buffer must be mapped
+ *       (writable, if the NIC writes it: reads and atomics); if not, the message stays at the
+ *       head of the send queue, the fault is raised and the send queue is suspended until the
+ *       driver {@linkplain #resume(PageFault) resumes} it, when the message is checked again
+ *       (and may fault again). A page zapped under a message already started faults on the
+ *       packet that reads it: the packet is not sent and the transport's time-out resends it.
+ *   <li>responder: an RC request to a non-present page (write or send packet, the whole range of
+ *       a read, an atomic) is answered RECEIVER_NOT_READY, and so is every request to the QP
+ *       until its fault is resumed, even if the page was mapped meanwhile by another QP's
+ *       fault; the requester's transport backs off and retries. UD drops the datagram.
+ * </ul>
+ * A non-present entry in a pinned region is a model bug (a policy forgot a page): it is counted
+ * ({@code unmapped_pinned}) and refused, never raised as a fault.
+ *
+ * <p><b>Invalidation.</b> {@link #zap} takes effect between packets: each DMA access runs in
+ * one event, so an invalidation never cuts one in half, which is the guarantee "HW will
+ * complete all in-flight memory accesses to an invalidated range before completing the
+ * invalidation" (001) gives. Accesses after it fault normally.
  */
 public final class Nic extends Component {
+    /** A posted request has been fetched (arg: qpn): start the send queue's ready messages. */
     private static final int START = 1;
     private static final int RESPOND = 2;
     private static final int COMPLETE = 3;
+    /** The translation misses of a send queue's head message have been fetched (arg: qpn). */
+    private static final int TRANSLATED = 4;
+    /** A UD datagram's last bit has left (arg: qpn). */
+    private static final int DEPARTED = 5;
+    /** A resumed send queue has fetched its head request again (arg: qpn). */
+    private static final int RESUMED = 6;
     /** Little-endian 8-byte fields in packet payloads, without a buffer object per access. */
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final int node;
     private final NicCosts costs;
-    private final PhysicalMemory memory;
     private final TransportEndpoint endpoint;
     private final KeyTable keys;
     private final List<QueuePair> qps = new ArrayList<>();
     private int nextPd = 1;
 
-    private final ArrayDeque<QueuePair.Outgoing> starting = new ArrayDeque<>();
-    private final ArrayDeque<QueuePair> startingQp = new ArrayDeque<>();
     private final ArrayDeque<QueuePair.Outgoing> responding = new ArrayDeque<>();
     private final ArrayDeque<QueuePair> respondingQp = new ArrayDeque<>();
     private final ArrayDeque<WorkCompletion> completing = new ArrayDeque<>();
     private final ArrayDeque<CompletionQueue> completingCq = new ArrayDeque<>();
 
     private final Counter[] refused = new Counter[AccessCheck.values().length];
-    private final Counter translationFaults;
-    private final Counter bytesRead;
-    private final Counter bytesWritten;
     private final Counter messages;
+    private final Counter unmappedPinned;
+    private final Counter udNoReceive;
+    private final Counter udNotPresent;
+    private final Counter udReceived;
+    private final Counter prefetches;
+    private final TranslationCache cache;
+    private final DmaEngine dma;
+    private final PageFaultUnit faults;
     private final byte[] scratch = new byte[WireOp.REQUEST_BYTES];
+
+    /**
+     * A NIC on node {@code node} whose translation cache is not modelled (translation is free).
+     *
+     * @param memory   the host's physical memory, which its DMA engine reads and writes
+     * @param endpoint the node's attachment to the network's transport
+     */
+    public Nic(Simulator sim, Component parent, String localName, int node, NicCosts costs, PhysicalMemory memory,
+               TransportEndpoint endpoint) {
+        this(sim, parent, localName, node, costs, memory, endpoint, null);
+    }
 
     /**
      * A NIC on node {@code node}.
      *
      * @param memory   the host's physical memory, which its DMA engine reads and writes
-     * @param endpoint the node's attachment to the network's reliable transport
+     * @param endpoint the node's attachment to the network's transport
+     * @param cache    the translation cache's shape, or null to leave it unmodelled (free translation)
      */
     public Nic(Simulator sim, Component parent, String localName, int node, NicCosts costs, PhysicalMemory memory,
-               TransportEndpoint endpoint) {
+               TransportEndpoint endpoint, TranslationCacheConfig cache) {
         super(sim, parent, localName);
         this.node = node;
         this.costs = costs;
-        this.memory = memory;
         this.endpoint = endpoint;
         this.keys = new KeyTable(random());
         for (AccessCheck c : AccessCheck.values()) {
@@ -79,10 +131,24 @@ public final class Nic extends Component {
                         "accesses refused: " + c.name());
             }
         }
-        translationFaults = counter("translation_faults", "packets", "accesses to a non-present translation entry");
-        bytesRead = counter("dma_read_bytes", "bytes", "bytes the DMA engine read from host memory");
-        bytesWritten = counter("dma_write_bytes", "bytes", "bytes the DMA engine wrote to host memory");
         messages = counter("messages", "messages", "messages started by this NIC");
+        unmappedPinned = counter("unmapped_pinned", "accesses",
+                "accesses refused because a pinned region's entry was not present (a model bug)");
+        udNoReceive = counter("ud_dropped_no_receive", "datagrams", "UD datagrams dropped: no receive posted");
+        udNotPresent = counter("ud_dropped_not_present", "datagrams",
+                "UD datagrams dropped: target page not present, or the responder suspended on a fault");
+        udReceived = counter("ud_received", "datagrams", "UD datagrams placed into a receive");
+        prefetches = counter("prefetches", "requests", "prefetch advice passed to the page-fault handler");
+        this.cache = new TranslationCache(cache, sim.randomStream(name() + ".translation_cache"),
+                counter("translation_cache_hits", "lookups", "translation lookups that hit the NIC's cache"),
+                counter("translation_cache_misses", "lookups", "translation lookups that read the translation table"));
+        this.dma = new DmaEngine(memory, this.cache, costs.translationMissPs(),
+                counter("dma_read_bytes", "bytes", "bytes the DMA engine read from host memory"),
+                counter("dma_write_bytes", "bytes", "bytes the DMA engine wrote to host memory"),
+                counter("translation_faults", "packets", "accesses to a non-present translation entry"),
+                counter("translation_miss_uncharged_ps", "ps",
+                        "PCIe read time of translation misses on synchronous DMA paths, not spent in virtual time"));
+        this.faults = new PageFaultUnit(this);
     }
 
     /** The node this NIC sits in. */
@@ -135,40 +201,166 @@ public final class Nic extends Component {
         return keys.register(pd, address, length, access | AccessFlags.ON_DEMAND, implicit);
     }
 
-    /** Installs translations for consecutive pages from {@code pageAddress} (page aligned). */
+    /**
+     * Installs translations for consecutive pages from {@code pageAddress} (page aligned). Cached
+     * copies of these entries take the new values (the update goes through the NIC).
+     */
     public void mapPages(MemoryRegion mr, long pageAddress, long[] frames) {
         boolean writable = (mr.access() & (AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0;
         long first = (pageAddress >>> MemoryRegion.PAGE_SHIFT) - mr.firstPage();
         long flags = Pte.PRESENT | Pte.READABLE | (writable ? Pte.WRITABLE : 0);
         for (int i = 0; i < frames.length; i++) {
-            mr.table().set(first + i, Pte.withFrame(flags, frames[i]));
+            long entry = Pte.withFrame(flags, frames[i]);
+            mr.table().set(first + i, entry);
+            cache.update(mr, first + i, entry);
         }
     }
 
-    /** Removes translations of {@code [address, address + length)} (an invalidation); returns how many were present. */
+    /**
+     * Removes translations of {@code [address, address + length)} (an invalidation), from the
+     * table and the translation cache; returns how many were present.
+     *
+     * <p>It waits for in-flight accesses to the range by construction: every DMA access runs
+     * within one event, so the invalidation takes effect between packets. A message in flight
+     * whose later packets reach the range faults on them (RC responder: RNR; RC requester: the
+     * packet is not sent and the transport resends it after its time-out; UD: dropped).
+     */
     public long zap(MemoryRegion mr, long address, long length) {
         long firstPage = Math.max(address >>> MemoryRegion.PAGE_SHIFT, mr.firstPage());
         long endPage = (address + length + (1L << MemoryRegion.PAGE_SHIFT) - 1) >>> MemoryRegion.PAGE_SHIFT;
         if (endPage <= firstPage) {
             return 0;
         }
+        cache.invalidate(mr, firstPage - mr.firstPage(), endPage - firstPage);
         return mr.table().zap(firstPage - mr.firstPage(), endPage - firstPage);
     }
 
     /** Deregisters a region: its keys stop working and its translations are dropped. */
     public void deregister(MemoryRegion mr) {
         keys.deregister(mr);
+        cache.invalidateRegion(mr);
     }
 
-    /** Creates a queue pair; {@link #connect} links it to a peer. */
+    /** The translation cache (its hit and miss counts). */
+    public TranslationCache translationCache() {
+        return cache;
+    }
+
+    // ---------------------------------------------------------------- on-demand paging
+
+    /** Installs the driver that resolves page faults and serves prefetch advice (null: none). */
+    public void setPageFaultHandler(PageFaultHandler handler) {
+        faults.setHandler(handler);
+    }
+
+    /**
+     * Resumes the QP side suspended on {@code fault} (mlx5's PAGE_FAULT_RESUME). A requester
+     * resumes after fetching its head work request again ({@link NicCosts#wqeProcessingPs()});
+     * a responder takes the peer's next retry.
+     *
+     * @return false if {@code fault} is not outstanding (already resumed)
+     */
+    public boolean resume(PageFault fault) {
+        if (!faults.resolve(fault)) {
+            return false;
+        }
+        if (fault.kind() == PageFaultKind.REQUESTER) {
+            schedule(costs.wqeProcessingPs(), RESUMED, fault.qp().qpn());
+        }
+        return true;
+    }
+
+    /** Resumes every outstanding fault of {@code qp}; returns how many. */
+    public int resume(QueuePair qp) {
+        int n = 0;
+        for (PageFaultKind kind : PageFaultKind.values()) {
+            PageFault f = qp.fault(kind);
+            if (f != null && resume(f)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Page faults of that kind raised so far. */
+    public long pageFaults(PageFaultKind kind) {
+        return faults.faults(kind);
+    }
+
+    /** Picoseconds queue pairs spent suspended on resolved faults of that kind. */
+    public long suspendedPs(PageFaultKind kind) {
+        return faults.suspendedPs(kind);
+    }
+
+    /** Accesses refused because an entry of a pinned region was not present (a model bug). */
+    public long unmappedPinnedAccesses() {
+        return unmappedPinned.value();
+    }
+
+    /**
+     * Asks the page-fault handler to map {@code [address, address + length)} of an on-demand
+     * region ahead of access, as {@code ibv_advise_mr}.
+     *
+     * @param flags one {@link Advice} (PREFETCH, PREFETCH_WRITE, PREFETCH_NO_FAULT), optionally
+     *              with {@link Advice#FLUSH} (synchronous)
+     * @return whether the handler took the advice; false with no handler, for a region that is
+     *         not on-demand or no longer registered, or for a range outside the region
+     * @throws IllegalArgumentException if {@code flags} are not one advice plus optional FLUSH
+     */
+    public boolean advise(MemoryRegion mr, long address, long length, int flags) {
+        return advise(mr, address, length, flags, null);
+    }
+
+    /**
+     * As {@link #advise(MemoryRegion, long, long, int)}, with a completion the handler
+     * completes when the work is done (after mapping, with {@link Advice#FLUSH}): a process
+     * awaits it for a synchronous prefetch.
+     */
+    public boolean advise(MemoryRegion mr, long address, long length, int flags, Completion done) {
+        if (!Advice.valid(flags)) {
+            throw new IllegalArgumentException("advice flags 0x" + Integer.toHexString(flags)
+                    + " are not one of PREFETCH, PREFETCH_WRITE, PREFETCH_NO_FAULT (optionally with FLUSH)");
+        }
+        PageFaultHandler h = faults.handler();
+        if (h == null || !mr.valid() || !mr.onDemand() || !mr.contains(address, length)) {
+            return false;
+        }
+        prefetches.increment();
+        return h.prefetch(this, mr, address, length, flags, done);
+    }
+
+    // ---------------------------------------------------------------- queue pairs
+
+    /**
+     * Creates a queue pair; {@link #connect} links an RC one to a peer. A UD one is ready at once,
+     * with the largest datagram a packet of the network carries as its MTU.
+     */
     public QueuePair createQp(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq) {
-        QueuePair qp = new QueuePair(this, qps.size(), type, pd, sendCq, recvCq);
+        return type == QpType.UD ? createUdQp(pd, sendCq, recvCq, endpoint.datagramCapacity())
+                : add(new QueuePair(this, qps.size(), type, pd, sendCq, recvCq, 0));
+    }
+
+    /** Creates a UD queue pair whose datagrams carry at most {@code mtuBytes} of payload. */
+    public QueuePair createUdQp(ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq, int mtuBytes) {
+        if (mtuBytes <= 0 || mtuBytes > endpoint.datagramCapacity()) {
+            throw new IllegalArgumentException("UD MTU must be in 1.." + endpoint.datagramCapacity()
+                    + " (what a packet carries), got " + mtuBytes);
+        }
+        QueuePair qp = add(new QueuePair(this, qps.size(), QpType.UD, pd, sendCq, recvCq, mtuBytes));
+        endpoint.openDatagram(qp.qpn(), p -> datagram(qp, p));
+        return qp;
+    }
+
+    private QueuePair add(QueuePair qp) {
         qps.add(qp);
         return qp;
     }
 
     /** Connects two RC queue pairs (on two NICs, or one) over the reliable transport. */
     public static void connect(QueuePair a, QueuePair b, TransportConfig transport) {
+        if (a.type() != QpType.RC || b.type() != QpType.RC) {
+            throw new IllegalArgumentException("only RC queue pairs are connected; UD addresses each send");
+        }
         if (a.peerNode() >= 0 || b.peerNode() >= 0) {
             throw new IllegalStateException("queue pair already connected");
         }
@@ -186,19 +378,35 @@ public final class Nic extends Component {
 
     // ---------------------------------------------------------------- requester
 
-    void postSend(QueuePair qp, WorkRequest wr) {
+    void postSend(QueuePair qp, WorkRequest wr, AddressHandle destination) {
         if (wr.opcode() == Opcode.RECV) {
             throw new IllegalArgumentException("receives go to postRecv");
         }
-        if (qp.peerNode() < 0) {
-            throw new IllegalStateException(qp + " is not connected");
+        if (qp.type() == QpType.UD) {
+            if (destination == null) {
+                throw new IllegalArgumentException(qp + " is UD: a send needs an address handle");
+            }
+            if (wr.opcode() != Opcode.SEND) {
+                throw new IllegalArgumentException(qp + " is UD: only sends, not " + wr.opcode());
+            }
+            if (wr.length() > qp.mtu()) {
+                throw new IllegalArgumentException(qp + " is UD: a datagram carries at most " + qp.mtu() + " B, not "
+                        + wr.length());
+            }
+        } else {
+            if (destination != null) {
+                throw new IllegalArgumentException(qp + " is RC: it sends to its connected peer, not an address handle");
+            }
+            if (qp.peerNode() < 0) {
+                throw new IllegalStateException(qp + " is not connected");
+            }
         }
         int needed = wr.opcode() == Opcode.RDMA_READ || wr.opcode().atomic() ? AccessFlags.LOCAL_WRITE : 0;
         MemoryRegion local = keys.byLkey(wr.lkey());
         AccessCheck check = KeyTable.check(local, qp.pd(), wr.localAddress(), wr.length(), needed);
         int wire = WireOp.of(wr.opcode());
         QueuePair.Outgoing out = new QueuePair.Outgoing(qp.nextMessageId++, wr, wire, wr.remoteAddress(),
-                wr.length(), local, wr.localAddress(), wr.compareOrAdd(), wr.swap());
+                wr.length(), local, wr.localAddress(), wr.compareOrAdd(), wr.swap(), destination);
         qp.sendQueue.addLast(out);
         if (qp.error) {
             out.status = CompletionStatus.FLUSHED;
@@ -213,24 +421,94 @@ public final class Nic extends Component {
             return;
         }
         qp.outgoing.put(out.messageId, out);
-        starting.addLast(out);
-        startingQp.addLast(qp);
-        boolean payload = wire == WireOp.WRITE || wire == WireOp.SEND;
-        schedule(costs.doorbellPs() + costs.wqeProcessingPs() + (payload ? costs.dmaReadStartPs() : 0), START, 0);
+        long fetch = costs.doorbellPs() + costs.wqeProcessingPs() + (out.readsLocal() ? costs.dmaReadStartPs() : 0);
+        out.readyAt = sim.now() + fetch;
+        qp.pending.addLast(out);
+        schedule(fetch, START, qp.qpn());
     }
 
-    private void start(QueuePair qp, QueuePair.Outgoing out) {
+    /**
+     * Starts the send queue's ready messages in posting order, until one must wait: for its
+     * translation misses, for a UD datagram to leave, or on a page fault.
+     */
+    private void advance(QueuePair qp) {
+        while (!qp.sendBusy && !qp.sendSuspended()) {
+            QueuePair.Outgoing out = qp.pending.peekFirst();
+            if (out == null || out.readyAt > sim.now()) {
+                return; // a later message fetched sooner waits for its elders; their START comes
+            }
+            if (qp.error || (qp.sender != null && qp.sender.isFailed())) {
+                qp.pending.pollFirst();
+                finish(qp, out, CompletionStatus.FLUSHED);
+                continue;
+            }
+            // Checked on every attempt, also after the misses were fetched: a zap may have run meanwhile.
+            boolean writesLocal = out.needsAnswer();
+            long unmapped = DmaEngine.firstUnmapped(out.source, out.sourceAddress, out.length, writesLocal);
+            if (unmapped >= 0) {
+                if (!out.source.onDemand()) {
+                    unmappedPinned.increment();
+                    qp.pending.pollFirst();
+                    qp.error = true;
+                    finish(qp, out, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                    continue;
+                }
+                faults.raise(PageFaultKind.REQUESTER, qp, out.source, unmapped,
+                        out.sourceAddress + out.length - unmapped, writesLocal);
+                return;
+            }
+            if (!out.translated) {
+                out.translated = true;
+                int misses = out.readsLocal() ? dma.warm(out.source, out.sourceAddress, Math.min(out.length, mtu(qp))) : 0;
+                if (misses > 0) {
+                    qp.sendBusy = true;
+                    schedule(misses * costs.translationMissPs(), TRANSLATED, qp.qpn());
+                    return;
+                }
+            }
+            qp.pending.pollFirst();
+            post(qp, out);
+        }
+    }
+
+    private int mtu(QueuePair qp) {
+        return qp.type() == QpType.UD ? qp.mtu() : qp.sender.config().mtuBytes();
+    }
+
+    /** Ends a message that never reached the wire. */
+    private void finish(QueuePair qp, QueuePair.Outgoing out, CompletionStatus status) {
+        out.status = status;
+        out.transportDone = true;
+        qp.outgoing.remove(out.messageId);
+        completeInOrder(qp);
+    }
+
+    private void post(QueuePair qp, QueuePair.Outgoing out) {
         messages.increment();
-        if (qp.error || qp.sender.isFailed()) {
-            out.status = CompletionStatus.FLUSHED;
-            out.transportDone = true;
-            qp.outgoing.remove(out.messageId);
-            completeInOrder(qp);
+        if (qp.type() == QpType.UD) {
+            sendDatagram(qp, out);
             return;
         }
         long wireLength = out.needsAnswer() ? WireOp.REQUEST_BYTES : out.length;
-        int key = out.wr == null ? 0 : out.wr.rkey();
-        qp.sender.post(out.messageId, wireLength, out.address, out.wireOp, key);
+        qp.sender.post(out.messageId, wireLength, out.address, out.wireOp, out.wr.rkey());
+    }
+
+    /** Sends a UD message as one datagram; the send queue waits until it has left. */
+    private void sendDatagram(QueuePair qp, QueuePair.Outgoing out) {
+        Packet p = endpoint.newDatagram(out.destination.node(), out.destination.qpn());
+        p.opcode = WireOp.SEND;
+        p.messageId = out.messageId;
+        p.address = qp.qpn(); // the source QPN, as the datagram header (DETH) carries it
+        p.length = (int) out.length;
+        if (!dma.read(out.source, out.sourceAddress, p.bytes, 0, p.length)) {
+            // advance() saw every page mapped in this very event, and the cache follows the table.
+            throw new IllegalStateException(qp + ": translation of a checked buffer failed");
+        }
+        p.hasBytes = true;
+        long left = endpoint.sendDatagram(p);
+        qp.sendBusy = true;
+        qp.departing = out;
+        schedule(left - sim.now(), DEPARTED, qp.qpn());
     }
 
     /** The transport's DMA read: fills a packet of one of this QP's messages. */
@@ -241,8 +519,10 @@ public final class Nic extends Component {
         }
         switch (out.wireOp) {
             case WireOp.WRITE, WireOp.SEND, WireOp.READ_RESPONSE -> {
-                if (!dmaRead(out.source, out.sourceAddress + p.offset, p.bytes, 0, p.length)) {
-                    translationFaults.increment();
+                if (!dma.read(out.source, out.sourceAddress + p.offset, p.bytes, 0, p.length)) {
+                    // Zapped after the message started: the transport resends the packet after its time-out.
+                    PageFaultKind kind = out.wr == null ? PageFaultKind.RESPONDER : PageFaultKind.REQUESTER;
+                    unmapped(kind, qp, out.source, dma.faultAddress(), out.sourceAddress + out.length, false);
                     return false;
                 }
             }
@@ -252,6 +532,21 @@ public final class Nic extends Component {
             default -> throw new IllegalStateException("unknown wire op " + out.wireOp);
         }
         p.hasBytes = true;
+        return true;
+    }
+
+    /**
+     * An access met a non-present entry at {@code address}, with the access reaching to
+     * {@code end}: raises a fault for an on-demand region, counts a model bug for a pinned one.
+     *
+     * @return whether the region is on-demand (so the access is to be retried, not refused)
+     */
+    private boolean unmapped(PageFaultKind kind, QueuePair qp, MemoryRegion mr, long address, long end, boolean write) {
+        if (!mr.onDemand()) {
+            unmappedPinned.increment();
+            return false;
+        }
+        faults.raise(kind, qp, mr, address, end - address, write);
         return true;
     }
 
@@ -290,12 +585,17 @@ public final class Nic extends Component {
             qp.outgoing.remove(head.messageId);
             if (head.wr.signaled() || failed) {
                 long bytes = failed ? 0 : head.length;
-                completing.addLast(new WorkCompletion(head.wr.wrId(), head.wr.opcode(), head.status, bytes, qp.qpn(),
-                        sim.now() + costs.completionPs(), head.value));
-                completingCq.addLast(qp.sendCq());
-                schedule(costs.completionPs(), COMPLETE, 0);
+                complete(new WorkCompletion(head.wr.wrId(), head.wr.opcode(), head.status, bytes, qp.qpn(),
+                        sim.now() + costs.completionPs(), head.value), qp.sendCq());
             }
         }
+    }
+
+    /** Writes a completion entry, which lands after {@link NicCosts#completionPs()}. */
+    private void complete(WorkCompletion wc, CompletionQueue cq) {
+        completing.addLast(wc);
+        completingCq.addLast(cq);
+        schedule(costs.completionPs(), COMPLETE, 0);
     }
 
     // ---------------------------------------------------------------- responder
@@ -309,9 +609,15 @@ public final class Nic extends Component {
                 if (c != AccessCheck.OK) {
                     return refuse(c);
                 }
-                return write(mr, p.address + p.offset, p);
+                if (qp.responderSuspended()) {
+                    return SinkVerdict.RECEIVER_NOT_READY;
+                }
+                return write(qp, PageFaultKind.RESPONDER, mr, p.address + p.offset, p.address + p.messageLength, p);
             }
             case WireOp.SEND -> {
+                if (qp.responderSuspended()) {
+                    return SinkVerdict.RECEIVER_NOT_READY;
+                }
                 WorkRequest recv = qp.boundReceives.get(p.messageId);
                 if (recv == null) {
                     recv = qp.recvQueue.pollFirst();
@@ -326,7 +632,8 @@ public final class Nic extends Component {
                 if (c != AccessCheck.OK) {
                     return refuse(c);
                 }
-                return write(mr, recv.localAddress() + p.offset, p);
+                return write(qp, PageFaultKind.RESPONDER, mr, recv.localAddress() + p.offset,
+                        recv.localAddress() + p.messageLength, p);
             }
             case WireOp.READ_REQUEST -> {
                 long length = getLong(p.bytes, 0);
@@ -334,6 +641,14 @@ public final class Nic extends Component {
                 AccessCheck c = KeyTable.check(mr, qp.pd(), p.address, length, AccessFlags.REMOTE_READ);
                 if (c != AccessCheck.OK) {
                     return refuse(c);
+                }
+                if (qp.responderSuspended()) {
+                    return SinkVerdict.RECEIVER_NOT_READY;
+                }
+                // The whole range must be mapped before the response starts (mlx5's RDMA-read responder fault).
+                long unmapped = DmaEngine.firstUnmapped(mr, p.address, length, false);
+                if (unmapped >= 0) {
+                    return retryOrRefuse(unmapped(PageFaultKind.RESPONDER, qp, mr, unmapped, p.address + length, false));
                 }
                 qp.incoming.put(p.messageId, new QueuePair.Incoming(WireOp.READ_RESPONSE, mr, p.address, length));
                 return SinkVerdict.ACCEPT;
@@ -349,7 +664,9 @@ public final class Nic extends Component {
                 if (p.opcode == WireOp.ATOMIC_RESPONSE) {
                     req.value = getLong(p.bytes, 0);
                 }
-                return write(req.source, req.sourceAddress + p.offset, p);
+                // Our own request's local buffer, zapped since it started: a requester fault.
+                return write(qp, PageFaultKind.REQUESTER, req.source, req.sourceAddress + p.offset,
+                        req.sourceAddress + req.length, p);
             }
             default -> {
                 return refuse(AccessCheck.ACCESS_DENIED);
@@ -364,23 +681,25 @@ public final class Nic extends Component {
         if (c != AccessCheck.OK) {
             return refuse(c);
         }
+        if (qp.responderSuspended()) {
+            return SinkVerdict.RECEIVER_NOT_READY;
+        }
         Long done = qp.atomicReplay.get(p.messageId);
         long old;
         if (done != null) {
             old = done; // a retransmitted request: answer again, do not execute twice
         } else {
-            if (!dmaRead(mr, p.address, scratch, 0, 8)) {
-                translationFaults.increment();
-                return SinkVerdict.RECEIVER_NOT_READY;
+            // A write that fails writes nothing, so a read-only page faults here without changing memory.
+            if (!dma.read(mr, p.address, scratch, 0, 8)) {
+                return retryOrRefuse(unmapped(PageFaultKind.RESPONDER, qp, mr, dma.faultAddress(), p.address + 8, true));
             }
             old = getLong(scratch, 0);
             long operand = getLong(p.bytes, 0);
             long next = p.opcode == WireOp.FETCH_AND_ADD ? old + operand
                     : (old == operand ? getLong(p.bytes, 8) : old);
             putLongs(scratch, next, 0);
-            if (!dmaWrite(mr, p.address, scratch, 0, 8)) {
-                translationFaults.increment();
-                return SinkVerdict.RECEIVER_NOT_READY;
+            if (!dma.write(mr, p.address, scratch, 0, 8)) {
+                return retryOrRefuse(unmapped(PageFaultKind.RESPONDER, qp, mr, dma.faultAddress(), p.address + 8, true));
             }
             qp.atomicReplay.put(p.messageId, old);
         }
@@ -388,12 +707,17 @@ public final class Nic extends Component {
         return SinkVerdict.ACCEPT;
     }
 
-    private SinkVerdict write(MemoryRegion mr, long va, Packet p) {
-        if (!dmaWrite(mr, va, p.bytes, 0, p.length)) {
-            translationFaults.increment();
-            return SinkVerdict.RECEIVER_NOT_READY;
+    /** Places a packet at {@code va}; a non-present entry faults the QP side {@code kind}. */
+    private SinkVerdict write(QueuePair qp, PageFaultKind kind, MemoryRegion mr, long va, long end, Packet p) {
+        if (dma.write(mr, va, p.bytes, 0, p.length)) {
+            return SinkVerdict.ACCEPT;
         }
-        return SinkVerdict.ACCEPT;
+        return retryOrRefuse(unmapped(kind, qp, mr, dma.faultAddress(), end, true));
+    }
+
+    /** RC's answer to a non-present entry: RNR while an on-demand fault is resolved, an access error otherwise. */
+    private static SinkVerdict retryOrRefuse(boolean onDemand) {
+        return onDemand ? SinkVerdict.RECEIVER_NOT_READY : SinkVerdict.ACCESS_ERROR;
     }
 
     private SinkVerdict refuse(AccessCheck c) {
@@ -401,15 +725,51 @@ public final class Nic extends Component {
         return SinkVerdict.ACCESS_ERROR;
     }
 
+    /**
+     * A datagram for UD queue pair {@code qp}: placed into the oldest posted receive, or dropped
+     * (no receive; target page not present, which raises a responder fault; responder suspended).
+     * A receive whose buffer is too small or whose key fails is consumed with an error, as verbs
+     * complete it (local length or protection error).
+     */
+    private SinkVerdict datagram(QueuePair qp, Packet p) {
+        if (qp.responderSuspended()) {
+            udNotPresent.increment();
+            return SinkVerdict.DROP;
+        }
+        WorkRequest recv = qp.recvQueue.peekFirst();
+        if (recv == null) {
+            udNoReceive.increment();
+            return SinkVerdict.DROP;
+        }
+        MemoryRegion mr = keys.byLkey(recv.lkey());
+        AccessCheck c = p.length > recv.length() ? AccessCheck.OUT_OF_BOUNDS
+                : KeyTable.check(mr, qp.pd(), recv.localAddress(), p.length, AccessFlags.LOCAL_WRITE);
+        if (c != AccessCheck.OK) {
+            refused[c.ordinal()].increment();
+            qp.recvQueue.pollFirst();
+            complete(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.LOCAL_PROTECTION_ERROR, 0, qp.qpn(),
+                    sim.now() + costs.completionPs(), 0), qp.recvCq());
+            return SinkVerdict.ACCESS_ERROR;
+        }
+        if (!dma.write(mr, recv.localAddress(), p.bytes, 0, p.length)) {
+            unmapped(PageFaultKind.RESPONDER, qp, mr, dma.faultAddress(), recv.localAddress() + p.length, true);
+            udNotPresent.increment();
+            return SinkVerdict.DROP;
+        }
+        qp.recvQueue.pollFirst();
+        udReceived.increment();
+        complete(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.SUCCESS, p.length, qp.qpn(),
+                sim.now() + costs.completionPs(), AddressHandle.pack(p.src, (int) p.address)), qp.recvCq());
+        return SinkVerdict.ACCEPT;
+    }
+
     private void delivered(QueuePair qp, long id, long len, int opcode, long addr) {
         switch (opcode) {
             case WireOp.SEND -> {
                 WorkRequest recv = qp.boundReceives.remove(id);
                 if (recv != null) {
-                    completing.addLast(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.SUCCESS, len,
-                            qp.qpn(), sim.now() + costs.completionPs(), 0));
-                    completingCq.addLast(qp.recvCq());
-                    schedule(costs.completionPs(), COMPLETE, 0);
+                    complete(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.SUCCESS, len, qp.qpn(),
+                            sim.now() + costs.completionPs(), 0), qp.recvCq());
                 }
             }
             case WireOp.READ_REQUEST, WireOp.CMP_AND_SWP, WireOp.FETCH_AND_ADD -> {
@@ -443,7 +803,21 @@ public final class Nic extends Component {
     @Override
     public void handle(int type, long arg) {
         switch (type) {
-            case START -> start(startingQp.pollFirst(), starting.pollFirst());
+            case START, RESUMED -> advance(qps.get((int) arg));
+            case TRANSLATED -> {
+                QueuePair qp = qps.get((int) arg);
+                qp.sendBusy = false;
+                advance(qp);
+            }
+            case DEPARTED -> {
+                QueuePair qp = qps.get((int) arg);
+                QueuePair.Outgoing out = qp.departing;
+                qp.departing = null;
+                qp.sendBusy = false;
+                out.transportDone = true;
+                completeInOrder(qp);
+                advance(qp);
+            }
             case RESPOND -> {
                 QueuePair qp = respondingQp.pollFirst();
                 QueuePair.Outgoing out = responding.pollFirst();
@@ -456,59 +830,6 @@ public final class Nic extends Component {
             case COMPLETE -> completingCq.pollFirst().push(completing.pollFirst());
             default -> throw new IllegalArgumentException("unknown NIC event " + type);
         }
-    }
-
-    // ---------------------------------------------------------------- DMA
-
-    /** Reads through the region's translations; false (nothing read) if a page is not present. */
-    private boolean dmaRead(MemoryRegion mr, long va, byte[] dst, int off, int len) {
-        if (!translated(mr, va, len, false)) {
-            return false;
-        }
-        int done = 0;
-        while (done < len) {
-            long a = va + done;
-            int inPage = (int) (a & ((1 << MemoryRegion.PAGE_SHIFT) - 1));
-            int n = Math.min(len - done, (1 << MemoryRegion.PAGE_SHIFT) - inPage);
-            memory.read(frame(mr, a), inPage, dst, off + done, n);
-            done += n;
-        }
-        bytesRead.add(len);
-        return true;
-    }
-
-    /** Writes through the region's translations; false (nothing written) if a page is not present or read-only. */
-    private boolean dmaWrite(MemoryRegion mr, long va, byte[] src, int off, int len) {
-        if (!translated(mr, va, len, true)) {
-            return false;
-        }
-        int done = 0;
-        while (done < len) {
-            long a = va + done;
-            int inPage = (int) (a & ((1 << MemoryRegion.PAGE_SHIFT) - 1));
-            int n = Math.min(len - done, (1 << MemoryRegion.PAGE_SHIFT) - inPage);
-            memory.write(frame(mr, a), inPage, src, off + done, n);
-            done += n;
-        }
-        bytesWritten.add(len);
-        return true;
-    }
-
-    private boolean translated(MemoryRegion mr, long va, int len, boolean write) {
-        if (len == 0) {
-            return true;
-        }
-        long need = Pte.PRESENT | (write ? Pte.WRITABLE : 0);
-        for (long page = va >>> MemoryRegion.PAGE_SHIFT; page <= (va + len - 1) >>> MemoryRegion.PAGE_SHIFT; page++) {
-            if (!Pte.has(mr.table().get(page - mr.firstPage()), need)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static long frame(MemoryRegion mr, long va) {
-        return Pte.frame(mr.table().get((va >>> MemoryRegion.PAGE_SHIFT) - mr.firstPage()));
     }
 
     private static void putLongs(byte[] b, long x, long y) {

@@ -7,9 +7,14 @@ import org.pagefabric.hw.net.ReliableReceiver;
 import org.pagefabric.hw.net.ReliableSender;
 
 /**
- * A reliable-connected queue pair: a send queue of work requests carried by the transport's
- * sender on channel {@link #qpn()}, a receive queue consumed by incoming sends, and the
- * responder state of the peer's requests.
+ * A queue pair: a send queue of work requests, a receive queue consumed by incoming sends, and
+ * the responder state of the peer's requests. A reliable-connected (RC) QP's messages are
+ * carried by the transport's sender on channel {@link #qpn()}; an unreliable-datagram (UD) QP
+ * sends single-packet datagrams to the {@link AddressHandle} of each work request.
+ *
+ * <p>The NIC starts the send queue's messages one at a time, in posting order: a message whose
+ * local buffer is not mapped (on-demand paging) raises a requester fault and suspends the send
+ * queue, with the message kept at its head, until the fault is resumed.
  *
  * <p>Completions of the send queue are reported in posting order, as verbs require, even when a
  * later write is acknowledged before an earlier read's response has arrived.
@@ -21,6 +26,7 @@ public final class QueuePair {
     private final ProtectionDomain pd;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
+    private final int mtu;
     private int peerNode = -1;
     private int peerQpn = -1;
     ReliableSender sender;
@@ -40,6 +46,17 @@ public final class QueuePair {
     long nextMessageId = 1;
     boolean error;
 
+    /** Posted messages not yet handed to the transport (or the wire, for UD), in posting order. */
+    final ArrayDeque<Outgoing> pending = new ArrayDeque<>();
+    /** The head of {@link #pending} waits for translation misses, or a UD datagram is leaving. */
+    boolean sendBusy;
+    /** The UD datagram on its way out, completed when its last bit has left. */
+    Outgoing departing;
+    private PageFault requesterFault;
+    private PageFault responderFault;
+    private long requesterSuspendedPs;
+    private long responderSuspendedPs;
+
     /** A message this QP sends. */
     static final class Outgoing {
         final long messageId;
@@ -52,6 +69,12 @@ public final class QueuePair {
         final long sourceAddress;
         final long operand0;
         final long operand1;
+        /** UD: where the datagram goes; null on RC. */
+        final AddressHandle destination;
+        /** When the NIC has fetched the work request and may start the message. */
+        long readyAt;
+        /** Whether the start's translation lookups have been done (and their misses charged). */
+        boolean translated;
         boolean transportDone;
         boolean answered;
         CompletionStatus status = CompletionStatus.SUCCESS;
@@ -59,6 +82,12 @@ public final class QueuePair {
 
         Outgoing(long messageId, WorkRequest wr, int wireOp, long address, long length, MemoryRegion source,
                  long sourceAddress, long operand0, long operand1) {
+            this(messageId, wr, wireOp, address, length, source, sourceAddress, operand0, operand1, null);
+        }
+
+        Outgoing(long messageId, WorkRequest wr, int wireOp, long address, long length, MemoryRegion source,
+                 long sourceAddress, long operand0, long operand1, AddressHandle destination) {
+            this.destination = destination;
             this.messageId = messageId;
             this.wr = wr;
             this.wireOp = wireOp;
@@ -73,14 +102,21 @@ public final class QueuePair {
         boolean needsAnswer() {
             return wireOp == WireOp.READ_REQUEST || wireOp == WireOp.CMP_AND_SWP || wireOp == WireOp.FETCH_AND_ADD;
         }
+
+        /** Whether the message's payload is read from the local buffer (write, send). */
+        boolean readsLocal() {
+            return wireOp == WireOp.WRITE || wireOp == WireOp.SEND;
+        }
     }
 
     /** A read or atomic request from the peer, accepted and not yet answered. */
     record Incoming(int wireOp, MemoryRegion region, long address, long length) {
     }
 
-    QueuePair(Nic nic, int qpn, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq) {
+    QueuePair(Nic nic, int qpn, QpType type, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
+              int mtu) {
         this.nic = nic;
+        this.mtu = mtu;
         this.qpn = qpn;
         this.type = type;
         this.pd = pd;
@@ -123,6 +159,47 @@ public final class QueuePair {
         return error;
     }
 
+    /** UD: the largest datagram payload in bytes; 0 on RC (the transport's MTU applies). */
+    public int mtu() {
+        return mtu;
+    }
+
+    /** The outstanding fault of that kind, or null. */
+    public PageFault fault(PageFaultKind kind) {
+        return kind == PageFaultKind.REQUESTER ? requesterFault : responderFault;
+    }
+
+    void setFault(PageFaultKind kind, PageFault f) {
+        if (kind == PageFaultKind.REQUESTER) {
+            requesterFault = f;
+        } else {
+            responderFault = f;
+        }
+    }
+
+    /** Whether the send queue is suspended on a requester fault. */
+    public boolean sendSuspended() {
+        return requesterFault != null;
+    }
+
+    /** Whether the responder is suspended on a responder fault (RC answers RNR, UD drops). */
+    public boolean responderSuspended() {
+        return responderFault != null;
+    }
+
+    /** Picoseconds this QP spent suspended on resolved faults of that kind. */
+    public long suspendedPs(PageFaultKind kind) {
+        return kind == PageFaultKind.REQUESTER ? requesterSuspendedPs : responderSuspendedPs;
+    }
+
+    void addSuspended(PageFaultKind kind, long ps) {
+        if (kind == PageFaultKind.REQUESTER) {
+            requesterSuspendedPs += ps;
+        } else {
+            responderSuspendedPs += ps;
+        }
+    }
+
     /** The connected peer's node, or -1. */
     public int peerNode() {
         return peerNode;
@@ -138,12 +215,22 @@ public final class QueuePair {
         this.peerQpn = qpn;
     }
 
-    /** Posts a send-queue request (write, read, send, atomic). */
+    /** Posts a send-queue request (write, read, send, atomic) on an RC queue pair. */
     public void postSend(WorkRequest wr) {
-        nic.postSend(this, wr);
+        nic.postSend(this, wr, null);
     }
 
-    /** Posts a receive buffer for the peer's sends. */
+    /**
+     * Posts a send on a UD queue pair to {@code destination}.
+     *
+     * @throws IllegalArgumentException if this QP is not UD, the request is not a send, or it is
+     *                                  longer than {@link #mtu()}
+     */
+    public void postSend(WorkRequest wr, AddressHandle destination) {
+        nic.postSend(this, wr, destination);
+    }
+
+    /** Posts a receive buffer for the peer's sends (RC) or for one datagram (UD). */
     public void postRecv(WorkRequest wr) {
         if (wr.opcode() != Opcode.RECV) {
             throw new IllegalArgumentException("postRecv takes RECV requests, not " + wr.opcode());

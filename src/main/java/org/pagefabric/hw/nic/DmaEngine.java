@@ -1,0 +1,146 @@
+package org.pagefabric.hw.nic;
+
+import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.hw.os.Pte;
+import org.pagefabric.sim.stat.Counter;
+
+/**
+ * The NIC's DMA engine: moves bytes between packet buffers and host memory through a region's
+ * translation entries, looked up in the {@link TranslationCache}.
+ *
+ * <p>An access first translates every page it touches and only then copies, so an access that
+ * meets a non-present (or, for a write, read-only) entry moves nothing; {@link #faultAddress()}
+ * then names the first byte that could not be translated.
+ *
+ * <p>Each access runs within one simulator event. That is what makes invalidations safe here:
+ * an invalidation runs in an event of its own, so it always falls between two accesses, never
+ * within one (001: "HW will complete all in-flight memory accesses to an invalidated range
+ * before completing the invalidation").
+ *
+ * <p>Translation misses met here are on the transport's synchronous paths (a packet's payload
+ * read or placement), where the NIC cannot stall the transport: their PCIe read time is counted
+ * in {@code translation_miss_uncharged_ps}, not spent in virtual time.
+ */
+final class DmaEngine {
+    private static final int PAGE = 1 << MemoryRegion.PAGE_SHIFT;
+
+    private final PhysicalMemory memory;
+    private final TranslationCache cache;
+    private final long missPs;
+    private final Counter bytesRead;
+    private final Counter bytesWritten;
+    private final Counter translationFaults;
+    private final Counter unchargedMissPs;
+    /** Frames of the pages of the current access; grown to the largest access seen. */
+    private long[] frames = new long[4];
+    private long faultAddress;
+
+    DmaEngine(PhysicalMemory memory, TranslationCache cache, long missPs, Counter bytesRead, Counter bytesWritten,
+              Counter translationFaults, Counter unchargedMissPs) {
+        this.memory = memory;
+        this.cache = cache;
+        this.missPs = missPs;
+        this.bytesRead = bytesRead;
+        this.bytesWritten = bytesWritten;
+        this.translationFaults = translationFaults;
+        this.unchargedMissPs = unchargedMissPs;
+    }
+
+    /** After a failed access: the first virtual address it could not translate. */
+    long faultAddress() {
+        return faultAddress;
+    }
+
+    /** Reads {@code len} bytes at {@code va}; false (nothing read) if a page is not present. */
+    boolean read(MemoryRegion mr, long va, byte[] dst, int off, int len) {
+        if (!translate(mr, va, len, false)) {
+            return false;
+        }
+        int done = 0;
+        for (int i = 0; done < len; i++) {
+            int inPage = (int) ((va + done) & (PAGE - 1));
+            int n = Math.min(len - done, PAGE - inPage);
+            memory.read(frames[i], inPage, dst, off + done, n);
+            done += n;
+        }
+        bytesRead.add(len);
+        return true;
+    }
+
+    /** Writes {@code len} bytes at {@code va}; false (nothing written) if a page is not present or read-only. */
+    boolean write(MemoryRegion mr, long va, byte[] src, int off, int len) {
+        if (!translate(mr, va, len, true)) {
+            return false;
+        }
+        int done = 0;
+        for (int i = 0; done < len; i++) {
+            int inPage = (int) ((va + done) & (PAGE - 1));
+            int n = Math.min(len - done, PAGE - inPage);
+            memory.write(frames[i], inPage, src, off + done, n);
+            done += n;
+        }
+        bytesWritten.add(len);
+        return true;
+    }
+
+    private boolean translate(MemoryRegion mr, long va, int len, boolean write) {
+        if (len == 0) {
+            return true;
+        }
+        long first = va >>> MemoryRegion.PAGE_SHIFT;
+        int pages = (int) (((va + len - 1) >>> MemoryRegion.PAGE_SHIFT) - first + 1);
+        if (pages > frames.length) {
+            frames = new long[Math.max(pages, frames.length * 2)];
+        }
+        long need = Pte.PRESENT | (write ? Pte.WRITABLE : 0);
+        long missesBefore = cache.misses();
+        try {
+            for (int i = 0; i < pages; i++) {
+                long e = cache.entry(mr, first + i - mr.firstPage());
+                if (!Pte.has(e, need)) {
+                    faultAddress = Math.max(va, (first + i) << MemoryRegion.PAGE_SHIFT);
+                    translationFaults.increment();
+                    return false;
+                }
+                frames[i] = Pte.frame(e);
+            }
+            return true;
+        } finally {
+            unchargedMissPs.add((cache.misses() - missesBefore) * missPs);
+        }
+    }
+
+    /**
+     * Looks up the entries of {@code [va, va + len)} through the cache, as the NIC does when it
+     * starts a message, and returns how many missed: the caller charges them in time.
+     */
+    int warm(MemoryRegion mr, long va, long len) {
+        if (len == 0) {
+            return 0;
+        }
+        long missesBefore = cache.misses();
+        for (long page = va >>> MemoryRegion.PAGE_SHIFT; page <= (va + len - 1) >>> MemoryRegion.PAGE_SHIFT; page++) {
+            cache.entry(mr, page - mr.firstPage());
+        }
+        return (int) (cache.misses() - missesBefore);
+    }
+
+    /**
+     * The first address of {@code [va, va + len)} whose entry does not allow the access, or -1 if
+     * all do. It reads the region's table itself, outside the cache: the NIC's check that a work
+     * request's buffers are mapped before it starts (whose cost is the start's lookups, charged
+     * through {@link #warm}).
+     */
+    static long firstUnmapped(MemoryRegion mr, long va, long len, boolean write) {
+        if (len == 0) {
+            return -1;
+        }
+        long need = Pte.PRESENT | (write ? Pte.WRITABLE : 0);
+        for (long page = va >>> MemoryRegion.PAGE_SHIFT; page <= (va + len - 1) >>> MemoryRegion.PAGE_SHIFT; page++) {
+            if (!Pte.has(mr.table().get(page - mr.firstPage()), need)) {
+                return Math.max(va, page << MemoryRegion.PAGE_SHIFT);
+            }
+        }
+        return -1;
+    }
+}
