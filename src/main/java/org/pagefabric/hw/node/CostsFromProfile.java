@@ -17,6 +17,7 @@ import org.pagefabric.hw.net.Star;
 import org.pagefabric.hw.net.Topology;
 import org.pagefabric.hw.net.TransportConfig;
 import org.pagefabric.hw.nic.NicCosts;
+import org.pagefabric.hw.nic.TranslationCacheConfig;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.KernelConfig;
 import org.pagefabric.hw.os.OsCosts;
@@ -205,6 +206,17 @@ public final class CostsFromProfile {
         return new NicCosts(p.time(NicParameters.DOORBELL), p.time(NicParameters.WQE_PROCESSING),
                 p.time(NicParameters.DMA_READ_START), p.time(NicParameters.COMPLETION),
                 p.time(NicParameters.TRANSLATION_CACHE_MISS));
+    }
+
+    /** The NIC's translation cache: entries and ways from the profile, LRU replacement. */
+    public static TranslationCacheConfig nicTranslationCache(Profile p) {
+        int entries = p.intCount(NicParameters.TRANSLATION_CACHE_ENTRIES);
+        int ways = p.intCount(NicParameters.TRANSLATION_CACHE_WAYS);
+        try {
+            return new TranslationCacheConfig(entries, ways, ReplacementPolicy.LRU);
+        } catch (IllegalArgumentException e) {
+            throw ProfileValues.invalid(p, NicParameters.TRANSLATION_CACHE_WAYS, e.getMessage());
+        }
     }
 
     /** Whether the NIC reaches memory through an IOMMU (PART, Active Access). */

@@ -44,7 +44,7 @@ public final class Node extends Component {
         this.iommu = spec.iommuConfig() == null ? null
                 : new Iommu(sim, this, "iommu", spec.iommuConfig(), spec.iommuCosts());
         this.endpoint = new TransportEndpoint(network, id, this);
-        this.nic = new Nic(sim, this, "nic", id, spec.nic(), memory, endpoint);
+        this.nic = new Nic(sim, this, "nic", id, spec.nic(), memory, endpoint, spec.translationCache());
     }
 
     /** The node's index in its cluster (its network address). */

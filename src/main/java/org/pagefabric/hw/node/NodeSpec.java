@@ -4,6 +4,7 @@ import org.pagefabric.hw.cpu.CpuCosts;
 import org.pagefabric.hw.iommu.IommuConfig;
 import org.pagefabric.hw.iommu.IommuCosts;
 import org.pagefabric.hw.nic.NicCosts;
+import org.pagefabric.hw.nic.TranslationCacheConfig;
 import org.pagefabric.hw.os.KernelConfig;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.pcie.PcieCosts;
@@ -21,17 +22,19 @@ import org.pagefabric.hw.profile.Profile;
  * @param kernel        kernel policy and layout
  * @param pcie          the NIC's bus
  * @param nic           the NIC's processing costs
+ * @param translationCache the NIC's translation cache
  * @param iommuConfig   the IOMMU's structure, or {@code null} when the NIC uses none
  * @param iommuCosts    the IOMMU's costs, or {@code null} when the NIC uses none
  */
 record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCosts os, KernelConfig kernel,
-        PcieCosts pcie, NicCosts nic, IommuConfig iommuConfig, IommuCosts iommuCosts) {
+        PcieCosts pcie, NicCosts nic, TranslationCacheConfig translationCache, IommuConfig iommuConfig,
+        IommuCosts iommuCosts) {
 
     static NodeSpec of(Profile p) {
         boolean iommu = CostsFromProfile.nicUsesIommu(p);
         return new NodeSpec(CostsFromProfile.cores(p), CostsFromProfile.cpu(p), CostsFromProfile.memoryBytes(p),
                 CostsFromProfile.swapSlots(p), CostsFromProfile.os(p), CostsFromProfile.kernelConfig(p),
-                CostsFromProfile.pcie(p), CostsFromProfile.nic(p),
+                CostsFromProfile.pcie(p), CostsFromProfile.nic(p), CostsFromProfile.nicTranslationCache(p),
                 iommu ? CostsFromProfile.iommuConfig(p) : null, iommu ? CostsFromProfile.iommu(p) : null);
     }
 }

@@ -7,20 +7,29 @@ import org.HdrHistogram.Histogram;
  * Latencies in picoseconds, kept in an HdrHistogram with three significant digits and a
  * resolution of one nanosecond: percentiles without storing samples, in memory that grows with
  * the range of values, not their number.
+ *
+ * <p>The histogram is created at the first sample: a cluster of thousands of nodes declares
+ * histograms on every core, and most of them never record anything.
  */
 public final class LatencyHistogram implements Statistic {
     private static final long RESOLUTION_PS = 1_000L;
 
     private final String name;
     private final String description;
-    private final Histogram histogram;
+    private Histogram histogram;
 
     /** A histogram; components declare theirs through the registry. */
     public LatencyHistogram(String name, String description) {
         this.name = name;
         this.description = description;
-        this.histogram = new Histogram(RESOLUTION_PS, 2 * RESOLUTION_PS, 3);
-        this.histogram.setAutoResize(true);
+    }
+
+    private Histogram histogram() {
+        if (histogram == null) {
+            histogram = new Histogram(RESOLUTION_PS, 2 * RESOLUTION_PS, 3);
+            histogram.setAutoResize(true);
+        }
+        return histogram;
     }
 
     /** Records one latency in picoseconds; negative values are a model bug. */
@@ -28,32 +37,32 @@ public final class LatencyHistogram implements Statistic {
         if (ps < 0) {
             throw new IllegalArgumentException("negative latency " + ps + " ps in " + name);
         }
-        histogram.recordValue(ps);
+        histogram().recordValue(ps);
     }
 
     /** Number of recorded latencies. */
     public long count() {
-        return histogram.getTotalCount();
+        return histogram == null ? 0 : histogram.getTotalCount();
     }
 
     /** Mean in picoseconds. */
     public double mean() {
-        return histogram.getTotalCount() == 0 ? 0 : histogram.getMean();
+        return count() == 0 ? 0 : histogram.getMean();
     }
 
     /** The value at a percentile (0-100) in picoseconds, within the histogram's precision. */
     public long percentile(double p) {
-        return histogram.getValueAtPercentile(p);
+        return count() == 0 ? 0 : histogram.getValueAtPercentile(p);
     }
 
     /** Smallest recorded value in picoseconds (within precision). */
     public long min() {
-        return histogram.getTotalCount() == 0 ? 0 : histogram.getMinValue();
+        return count() == 0 ? 0 : histogram.getMinValue();
     }
 
     /** Largest recorded value in picoseconds (within precision). */
     public long max() {
-        return histogram.getMaxValue();
+        return count() == 0 ? 0 : histogram.getMaxValue();
     }
 
     @Override
@@ -73,7 +82,9 @@ public final class LatencyHistogram implements Statistic {
 
     @Override
     public void reset() {
-        histogram.reset();
+        if (histogram != null) {
+            histogram.reset();
+        }
     }
 
     @Override
