@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 /** {@code pagefabric bench ...}: the performance benchmarks behind docs/PERFORMANCE.md. */
 @Command(name = "bench", description = "Measure the simulator's own speed.",
-        subcommands = {BenchCommand.Kernel.class, BenchCommand.ProcessResume.class, BenchCommand.Jmh.class},
+        subcommands = {BenchCommand.Kernel.class, BenchCommand.ProcessResume.class, BenchCommand.Model.class, BenchCommand.Jmh.class},
         synopsisSubcommandLabel = "TARGET")
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
@@ -174,6 +174,51 @@ final class BenchCommand implements Runnable {
             if (format == Format.json) {
                 out.println("[\n  " + String.join(",\n  ", json) + "\n]");
             }
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "model", mixinStandardHelpOptions = true,
+            description = "The simulated machine's speed and size against issue 3's targets.")
+    static final class Model implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--profile", defaultValue = "default",
+                description = "Hardware profile (default: ${DEFAULT-VALUE}).")
+        String profile;
+
+        @Option(names = "--writes", defaultValue = "2000",
+                description = "1 MiB writes in the timed packet-rate run (default: ${DEFAULT-VALUE}).")
+        int writes;
+
+        @Option(names = "--nodes", defaultValue = "4096",
+                description = "Nodes in the idle-cluster footprint check (default: ${DEFAULT-VALUE}).")
+        int nodes;
+
+        @Option(names = "--format", defaultValue = "table",
+                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @Override
+        public Integer call() {
+            if (writes <= 0 || nodes < 2) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive and --nodes at least 2");
+            }
+            org.pagefabric.hw.profile.Profile p;
+            try {
+                p = org.pagefabric.hw.profile.ProfileRegistry.resolve(profile);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            List<java.util.Map<String, Object>> rows = new ArrayList<>();
+            rows.add(org.pagefabric.bench.ModelBenchmark.packetRate(profile, writes));
+            rows.addAll(org.pagefabric.bench.ModelBenchmark.addressSpace(p));
+            rows.add(org.pagefabric.bench.ModelBenchmark.idleCluster(p, nodes));
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(format == Format.json ? RowFormat.json(rows)
+                    : RowFormat.table(rows, List.of("check", "value", "unit", "target", "met")));
             out.flush();
             return ExitCodes.OK;
         }

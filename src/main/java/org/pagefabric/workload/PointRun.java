@@ -57,6 +57,7 @@ public final class PointRun {
         row.put("bandwidth_MBps", round(run.bytesPerSecond() / 1e6));
         row.put("pinned_MiB", round(job.pinnedBytes() / (double) (1 << 20)));
         row.put("setup_us", round(Time.toMicros(job.setUpPs())));
+        row.put("packets", sum(sim, ".dataPackets"));
         row.put("retransmissions", sum(sim, ".retransmittedPackets"));
         row.put("timeouts", sum(sim, ".timeouts"));
         row.put("verified", run.verified());

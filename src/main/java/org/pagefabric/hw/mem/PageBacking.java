@@ -96,6 +96,27 @@ public final class PageBacking {
         }
     }
 
+    /**
+     * Whether bytes {@code [off, off+len)} of the frame are one run of one tag's stream; if so,
+     * stores the tag and the stream position of byte {@code off} in {@code tagAndPos}. Lets a
+     * DMA engine carry bulk data as a tag instead of materializing it.
+     */
+    public boolean tagRun(long frame, int off, int len, long[] tagAndPos) {
+        check(off, len);
+        if (!(get(frame) instanceof TagSegments t)) {
+            return false;
+        }
+        for (int i = 0; i < t.count(); i++) {
+            int so = t.off(i);
+            if (so <= off && off + len <= so + t.len(i)) {
+                tagAndPos[0] = t.tag(i);
+                tagAndPos[1] = t.pos(i) + (off - so);
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Zeroes bytes {@code [off, off+len)}. */
     public void zero(long frame, int off, int len) {
         check(off, len);

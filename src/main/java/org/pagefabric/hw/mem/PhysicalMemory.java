@@ -186,6 +186,11 @@ public final class PhysicalMemory {
         backing.writeTag(frame, off, len, tag, pos);
     }
 
+    /** Whether bytes of a frame are one run of one tag's stream (see {@link PageBacking#tagRun}). */
+    public boolean tagRun(long frame, int off, int len, long[] tagAndPos) {
+        return backing.tagRun(frame, off, len, tagAndPos);
+    }
+
     /** Copies bytes between frames (a DMA or memcpy), keeping tags where it can. */
     public void copy(long src, int srcOff, long dst, int dstOff, int len) {
         noteWrite(dst);

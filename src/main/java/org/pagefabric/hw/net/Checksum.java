@@ -37,6 +37,7 @@ public final class Checksum {
             h = bytes(h, p.bytes, p.length);
         } else {
             h = step(h, p.contentTag);
+            h = step(h, p.tagPosition);
         }
         return h;
     }

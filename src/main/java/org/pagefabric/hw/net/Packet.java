@@ -67,6 +67,8 @@ public final class Packet {
     public boolean hasBytes;
     /** Names the payload's content for bulk traffic (e.g. buffer, offset and version mixed). */
     public long contentTag;
+    /** Stream position of the payload's first byte within {@link #contentTag}'s byte stream. */
+    public long tagPosition;
     /**
      * ACK: all blocks before this block sequence number (selective) or all packets before this
      * packet sequence number (go-back-N) have arrived.
@@ -116,6 +118,7 @@ public final class Packet {
         length = 0;
         hasBytes = false;
         contentTag = 0;
+        tagPosition = 0;
         cumulative = 0;
         blockComplete = false;
         checksum = 0;

@@ -1,6 +1,7 @@
 package org.pagefabric.hw.nic;
 
 import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.sim.stat.Counter;
 
@@ -80,6 +81,81 @@ final class DmaEngine {
             done += n;
         }
         bytesWritten.add(len);
+        return true;
+    }
+
+    /**
+     * Reads a packet's payload at {@code va}. Bulk data written as one content-tag stream travels
+     * as that tag and stream position (nobody reads it on the way, and the receiver writes the
+     * same tag run), anything else as bytes; false (nothing read) if a page is not present.
+     */
+    boolean readPacket(MemoryRegion mr, long va, Packet p) {
+        int len = p.length;
+        if (!translate(mr, va, len, false)) {
+            return false;
+        }
+        if (len > 0 && asTagRun(va, len)) {
+            p.hasBytes = false;
+            p.contentTag = tagAndPos[0];
+            p.tagPosition = runStart;
+        } else {
+            int done = 0;
+            for (int i = 0; done < len; i++) {
+                int inPage = (int) ((va + done) & (PAGE - 1));
+                int n = Math.min(len - done, PAGE - inPage);
+                memory.read(frames[i], inPage, p.bytes, done, n);
+                done += n;
+            }
+            p.hasBytes = true;
+        }
+        bytesRead.add(len);
+        return true;
+    }
+
+    /** Places a packet's payload (bytes or a tag run) at {@code va}; false (nothing written) if a page is not writable. */
+    boolean writePacket(MemoryRegion mr, long va, Packet p) {
+        if (p.hasBytes) {
+            return write(mr, va, p.bytes, 0, p.length);
+        }
+        int len = p.length;
+        if (!translate(mr, va, len, true)) {
+            return false;
+        }
+        int done = 0;
+        for (int i = 0; done < len; i++) {
+            int inPage = (int) ((va + done) & (PAGE - 1));
+            int n = Math.min(len - done, PAGE - inPage);
+            memory.writeTag(frames[i], inPage, n, p.contentTag, p.tagPosition + done);
+            done += n;
+        }
+        bytesWritten.add(len);
+        return true;
+    }
+
+    private final long[] tagAndPos = new long[2];
+    private long runStart;
+
+    /** Whether the translated pages of {@code [va, va+len)} hold one contiguous run of one tag stream. */
+    private boolean asTagRun(long va, int len) {
+        int done = 0;
+        long tag = 0;
+        long expect = 0;
+        for (int i = 0; done < len; i++) {
+            int inPage = (int) ((va + done) & (PAGE - 1));
+            int n = Math.min(len - done, PAGE - inPage);
+            if (!memory.tagRun(frames[i], inPage, n, tagAndPos)) {
+                return false;
+            }
+            if (i == 0) {
+                tag = tagAndPos[0];
+                runStart = tagAndPos[1];
+            } else if (tagAndPos[0] != tag || tagAndPos[1] != expect) {
+                return false;
+            }
+            expect = tagAndPos[1] + n;
+            done += n;
+        }
+        tagAndPos[0] = tag;
         return true;
     }
 

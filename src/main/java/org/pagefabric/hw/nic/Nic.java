@@ -519,12 +519,13 @@ public final class Nic extends Component {
         }
         switch (out.wireOp) {
             case WireOp.WRITE, WireOp.SEND, WireOp.READ_RESPONSE -> {
-                if (!dma.read(out.source, out.sourceAddress + p.offset, p.bytes, 0, p.length)) {
+                if (!dma.readPacket(out.source, out.sourceAddress + p.offset, p)) {
                     // Zapped after the message started: the transport resends the packet after its time-out.
                     PageFaultKind kind = out.wr == null ? PageFaultKind.RESPONDER : PageFaultKind.REQUESTER;
                     unmapped(kind, qp, out.source, dma.faultAddress(), out.sourceAddress + out.length, false);
                     return false;
                 }
+                return true;
             }
             case WireOp.READ_REQUEST -> putLongs(p.bytes, out.length, 0);
             case WireOp.CMP_AND_SWP, WireOp.FETCH_AND_ADD -> putLongs(p.bytes, out.operand0, out.operand1);
@@ -709,7 +710,7 @@ public final class Nic extends Component {
 
     /** Places a packet at {@code va}; a non-present entry faults the QP side {@code kind}. */
     private SinkVerdict write(QueuePair qp, PageFaultKind kind, MemoryRegion mr, long va, long end, Packet p) {
-        if (dma.write(mr, va, p.bytes, 0, p.length)) {
+        if (dma.writePacket(mr, va, p)) {
             return SinkVerdict.ACCEPT;
         }
         return retryOrRefuse(unmapped(kind, qp, mr, dma.faultAddress(), end, true));

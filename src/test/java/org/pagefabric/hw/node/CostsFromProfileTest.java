@@ -54,7 +54,8 @@ class CostsFromProfileTest {
         assertEquals(0, t.faultWaitTimeoutPs());
         TransportConfig ib = CostsFromProfile.transport(DEFAULT);
         assertEquals(RetransmissionMode.GO_BACK_N, ib.mode());
-        assertEquals(4096, ib.blockBytes());
+        assertEquals(64 * 1024, ib.blockBytes());
+        assertEquals(4096, ib.mtuBytes());
         assertEquals(7, ib.retryLimit());
         assertFalse(ib.nackCorrupt());
         assertEquals(640 * Time.US, ib.rnrBackoffPs());
