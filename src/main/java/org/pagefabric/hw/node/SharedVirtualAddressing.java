@@ -1,0 +1,41 @@
+package org.pagefabric.hw.node;
+
+import org.pagefabric.hw.iommu.Iommu;
+import org.pagefabric.hw.iommu.ProcessPageTable;
+import org.pagefabric.hw.os.AddressSpace;
+
+/**
+ * Binds a process's own page table to an IOMMU context (shared virtual addressing, as PART's
+ * SMMU does, 000 §III-B): the device walks the same page table the CPU uses, so there is no
+ * second translation to keep in sync, and a page the kernel unmaps or moves is seen by the
+ * device at its next walk (after the IOTLB is invalidated).
+ */
+public final class SharedVirtualAddressing implements ProcessPageTable {
+    private final AddressSpace process;
+
+    private SharedVirtualAddressing(AddressSpace process) {
+        this.process = process;
+    }
+
+    /** Makes {@code process}'s page table the IOMMU's context {@code pdid}. */
+    public static SharedVirtualAddressing bind(Iommu iommu, int pdid, AddressSpace process) {
+        SharedVirtualAddressing table = new SharedVirtualAddressing(process);
+        iommu.bind(pdid, table);
+        return table;
+    }
+
+    /** The bound process. */
+    public AddressSpace process() {
+        return process;
+    }
+
+    @Override
+    public long leafEntry(long va) {
+        return process.translate(va);
+    }
+
+    @Override
+    public int levelsWalked(long va) {
+        return process.pageTable().walkDepth(va);
+    }
+}
