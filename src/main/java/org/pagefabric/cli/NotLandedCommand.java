@@ -45,14 +45,6 @@ abstract class NotLandedCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "info", description = "List profiles, policies and workloads (lands with issue 4).")
-    static final class Info extends NotLandedCommand {
-        @Override
-        String landsWith() {
-            return "issue 4 (experiments, results and reports)";
-        }
-    }
-
     @Command(name = "calibrate", description = "Measure pinning and page-fault costs on this host (lands with issue 8).")
     static final class Calibrate extends NotLandedCommand {
         @Override

@@ -77,6 +77,34 @@ final class RowFormat {
         return b.toString();
     }
 
+    /** A left-aligned table: for text columns such as sources and descriptions. */
+    static String leftTable(List<Map<String, Object>> rows, List<String> cols) {
+        int[] w = new int[cols.size()];
+        for (int i = 0; i < cols.size(); i++) {
+            w[i] = cols.get(i).length();
+            for (Map<String, Object> r : rows) {
+                w[i] = Math.max(w[i], String.valueOf(r.get(cols.get(i))).length());
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < cols.size(); i++) {
+            b.append(i == 0 ? "" : "  ").append(i == cols.size() - 1 ? cols.get(i) : padRight(cols.get(i), w[i]));
+        }
+        b.append('\n');
+        for (Map<String, Object> r : rows) {
+            for (int i = 0; i < cols.size(); i++) {
+                String v = String.valueOf(r.get(cols.get(i)));
+                b.append(i == 0 ? "" : "  ").append(i == cols.size() - 1 ? v : padRight(v, w[i]));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String padRight(String s, int width) {
+        return s + " ".repeat(Math.max(0, width - s.length()));
+    }
+
     private static String pad(String s, int width) {
         return " ".repeat(Math.max(0, width - s.length())) + s;
     }

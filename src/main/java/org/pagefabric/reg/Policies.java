@@ -10,9 +10,25 @@ import org.pagefabric.reg.pin.PinEverything;
 /** The registration policies that exist, by name, each built from a profile. */
 public final class Policies {
     private static final Map<String, Function<Profile, RegistrationPolicy>> BY_NAME = new LinkedHashMap<>();
+    private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
 
     static {
-        BY_NAME.put(PinEverything.NAME, PinEverything::new);
+        register(PinEverything.NAME, "pin and register each rank's whole communication segment once, at start",
+                PinEverything::new);
+    }
+
+    private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory) {
+        BY_NAME.put(name, factory);
+        DESCRIPTIONS.put(name, description);
+    }
+
+    /** One line saying what the policy does. */
+    public static String description(String name) {
+        String d = DESCRIPTIONS.get(name);
+        if (d == null) {
+            throw new IllegalArgumentException("unknown policy '" + name + "'; valid: " + String.join(", ", names()));
+        }
+        return d;
     }
 
     private Policies() {

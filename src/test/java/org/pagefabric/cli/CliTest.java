@@ -47,7 +47,7 @@ class CliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"reproduce", "compare", "info", "calibrate"})
+    @ValueSource(strings = {"reproduce", "compare", "calibrate"})
     void commandsThatHaveNotLandedSaySoInOneLineAndExit2(String command) {
         Result r = run(command, "latency", "--policy", "pin", "--bogus");
         assertEquals(2, r.code());
@@ -173,6 +173,31 @@ class CliTest {
         assertEquals(2, run("run", "latency", "--sizes", "8..x").code());
         assertEquals(2, run("run", "latency", "--policy", "magic").code());
         assertFalse(run("run", "latency", "--policy", "magic").err().contains("\tat "));
+    }
+
+    @Test
+    void infoListsWhatExistsFromTheRegistries() {
+        Result all = run("info");
+        assertEquals(0, all.code(), all.err());
+        assertTrue(all.out().contains("part-forth") && all.out().contains("pin-all") && all.out().contains("pingpong"));
+        Result params = run("info", "parameters");
+        assertEquals(0, params.code());
+        for (org.pagefabric.hw.profile.Parameter p : org.pagefabric.hw.profile.ParameterRegistry.all()) {
+            assertTrue(params.out().contains(p.name()), "every registered parameter is listed: " + p.name());
+        }
+        Result mtu = run("info", "transport.mtu");
+        assertEquals(0, mtu.code());
+        assertTrue(mtu.out().contains("256 B") && mtu.out().contains("000 §III-A"), mtu.out());
+        Result profile = run("info", "odp-connectx");
+        assertEquals(0, profile.code());
+        assertTrue(profile.out().contains("extends: odp-connectx < default"), profile.out());
+    }
+
+    @Test
+    void infoOnAnUnknownNameSuggestsAndExits2() {
+        Result r = run("info", "trnsport.mtu");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("transport.mtu"), r.err());
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -1,0 +1,170 @@
+package org.pagefabric.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.pagefabric.hw.profile.Parameter;
+import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.reg.Policies;
+import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.Workloads;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code pagefabric info}: what exists, generated from the metadata the code itself uses (the
+ * parameter registry, the bundled profiles, the policy and workload registries), so there is
+ * no second list to keep in sync.
+ */
+@Command(name = "info", mixinStandardHelpOptions = true,
+        description = "What exists: profiles, policies, workloads, parameters, or one of them by NAME.")
+final class InfoCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "WHAT",
+            description = "profiles, policies, workloads, parameters, or a NAME (profile, policy, workload, parameter).")
+    String what;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        String w = what == null ? "" : what;
+        switch (w) {
+            case "" -> overview(out);
+            case "profiles" -> out.print(RowFormat.leftTable(profiles(), List.of("profile", "extends", "description")));
+            case "policies" -> out.print(RowFormat.leftTable(policies(), List.of("policy", "description")));
+            case "workloads" -> out.print(RowFormat.leftTable(workloads(), List.of("workload", "main_metric", "description")));
+            case "parameters" -> out.print(RowFormat.leftTable(parameters(), List.of("parameter", "dimension", "default", "doc")));
+            default -> {
+                if (!named(out, w)) {
+                    List<String> close = new ArrayList<>(ParameterRegistry.closestNames(w, 3));
+                    throw new CommandLine.ParameterException(spec.commandLine(), "nothing is called '" + w
+                            + "'; try: profiles, policies, workloads, parameters"
+                            + (close.isEmpty() ? "" : ", or " + String.join(", ", close)));
+                }
+            }
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private void overview(PrintWriter out) {
+        out.println("profiles:   " + String.join(", ", ProfileRegistry.bundledNames()));
+        out.println("policies:   " + String.join(", ", Policies.names()));
+        out.println("workloads:  " + String.join(", ", Workloads.names()));
+        out.println("parameters: " + ParameterRegistry.all().size() + " (pagefabric info parameters)");
+        out.println("Details: pagefabric info profiles|policies|workloads|parameters|NAME");
+    }
+
+    private static List<Map<String, Object>> profiles() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String name : ProfileRegistry.bundledNames()) {
+            Profile p = ProfileRegistry.load(name);
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("profile", name);
+            List<String> chain = p.chain();
+            r.put("extends", chain.size() > 1 ? String.join(" < ", chain.subList(1, chain.size())) : "-");
+            r.put("description", p.description());
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    private static List<Map<String, Object>> policies() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String name : Policies.names()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("policy", name);
+            r.put("description", Policies.description(name));
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    private static List<Map<String, Object>> workloads() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Workload wl : Workloads.all()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("workload", wl.name());
+            r.put("main_metric", wl.mainMetric());
+            r.put("description", wl.description());
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    private static List<Map<String, Object>> parameters() {
+        Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (Parameter p : ParameterRegistry.all()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("parameter", p.name());
+            r.put("dimension", p.dimension().name().toLowerCase(java.util.Locale.ROOT));
+            r.put("default", defaults.setting(p).written());
+            r.put("doc", p.doc());
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    /** Prints what is called {@code name}; false if nothing is. */
+    private static boolean named(PrintWriter out, String name) {
+        if (ProfileRegistry.bundledNames().contains(name)) {
+            Profile p = ProfileRegistry.load(name);
+            out.println(name + ": " + p.description());
+            out.println("extends: " + String.join(" < ", p.chain()));
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (ResolvedSetting s : p.settings()) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("parameter", s.parameter().name());
+                r.put("value", s.written());
+                r.put("from", s.profile());
+                r.put("source", s.source());
+                rows.add(r);
+            }
+            out.print(RowFormat.leftTable(rows, List.of("parameter", "value", "from", "source")));
+            return true;
+        }
+        if (Policies.names().contains(name)) {
+            out.println(name + ": " + Policies.description(name));
+            return true;
+        }
+        if (Workloads.names().contains(name)) {
+            Workload wl = Workloads.byName(name);
+            out.println(name + ": " + wl.description());
+            out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
+            out.println("ranks: " + wl.ranks());
+            return true;
+        }
+        Optional<Parameter> param = ParameterRegistry.find(name);
+        if (param.isPresent()) {
+            Parameter p = param.get();
+            out.println(p.name() + " (" + p.dimension().name().toLowerCase(java.util.Locale.ROOT) + "): " + p.doc());
+            if (!p.choices().isEmpty()) {
+                out.println("choices: " + String.join(", ", p.choices()));
+            }
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (String prof : ProfileRegistry.bundledNames()) {
+                ResolvedSetting s = ProfileRegistry.load(prof).setting(p);
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("profile", prof);
+                r.put("value", s.written());
+                r.put("set in", s.profile());
+                r.put("source", s.source());
+                rows.add(r);
+            }
+            out.print(RowFormat.leftTable(rows, List.of("profile", "value", "set in", "source")));
+            return true;
+        }
+        return false;
+    }
+}
