@@ -37,14 +37,6 @@ abstract class NotLandedCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "compare", description = "Compare every policy on one workload (lands with issue 4).")
-    static final class Compare extends NotLandedCommand {
-        @Override
-        String landsWith() {
-            return "issue 4 (experiments, results and reports)";
-        }
-    }
-
     @Command(name = "calibrate", description = "Measure pinning and page-fault costs on this host (lands with issue 8).")
     static final class Calibrate extends NotLandedCommand {
         @Override

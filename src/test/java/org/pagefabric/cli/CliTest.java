@@ -47,7 +47,7 @@ class CliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"reproduce", "compare", "calibrate"})
+    @ValueSource(strings = {"reproduce", "calibrate"})
     void commandsThatHaveNotLandedSaySoInOneLineAndExit2(String command) {
         Result r = run(command, "latency", "--policy", "pin", "--bogus");
         assertEquals(2, r.code());
@@ -191,6 +191,21 @@ class CliTest {
         Result profile = run("info", "odp-connectx");
         assertEquals(0, profile.code());
         assertTrue(profile.out().contains("extends: odp-connectx < default"), profile.out());
+    }
+
+    @Test
+    void compareRanksEveryPolicyPerSize() throws Exception {
+        Result r = run("compare", "latency", "--sizes", "64,64K", "--iterations", "3", "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode rows = new ObjectMapper().readTree(r.out());
+        int policies = org.pagefabric.reg.Policies.names().size();
+        assertEquals(2 * policies, rows.size());
+        assertEquals(1, rows.get(0).get("rank").asInt());
+        assertEquals(64, rows.get(0).get("size_B").asLong());
+        for (JsonNode row : rows) {
+            assertTrue(row.get("verified").asBoolean(), row.toString());
+        }
+        assertEquals(2, run("compare", "nosuch").code());
     }
 
     @Test
