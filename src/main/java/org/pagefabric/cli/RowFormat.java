@@ -54,31 +54,17 @@ final class RowFormat {
         }
     }
 
-    /** A right-aligned table of the given columns. */
+    /** A right-aligned table of the given columns: for numbers. */
     static String table(List<Map<String, Object>> rows, List<String> cols) {
-        int[] w = new int[cols.size()];
-        for (int i = 0; i < cols.size(); i++) {
-            w[i] = cols.get(i).length();
-            for (Map<String, Object> r : rows) {
-                w[i] = Math.max(w[i], String.valueOf(r.get(cols.get(i))).length());
-            }
-        }
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < cols.size(); i++) {
-            b.append(i == 0 ? "" : "  ").append(pad(cols.get(i), w[i]));
-        }
-        b.append('\n');
-        for (Map<String, Object> r : rows) {
-            for (int i = 0; i < cols.size(); i++) {
-                b.append(i == 0 ? "" : "  ").append(pad(String.valueOf(r.get(cols.get(i))), w[i]));
-            }
-            b.append('\n');
-        }
-        return b.toString();
+        return render(rows, cols, true);
     }
 
     /** A left-aligned table: for text columns such as sources and descriptions. */
     static String leftTable(List<Map<String, Object>> rows, List<String> cols) {
+        return render(rows, cols, false);
+    }
+
+    private static String render(List<Map<String, Object>> rows, List<String> cols, boolean right) {
         int[] w = new int[cols.size()];
         for (int i = 0; i < cols.size(); i++) {
             w[i] = cols.get(i).length();
@@ -87,18 +73,20 @@ final class RowFormat {
             }
         }
         StringBuilder b = new StringBuilder();
-        for (int i = 0; i < cols.size(); i++) {
-            b.append(i == 0 ? "" : "  ").append(i == cols.size() - 1 ? cols.get(i) : padRight(cols.get(i), w[i]));
-        }
-        b.append('\n');
+        line(b, cols, w, right);
         for (Map<String, Object> r : rows) {
-            for (int i = 0; i < cols.size(); i++) {
-                String v = String.valueOf(r.get(cols.get(i)));
-                b.append(i == 0 ? "" : "  ").append(i == cols.size() - 1 ? v : padRight(v, w[i]));
-            }
-            b.append('\n');
+            line(b, cols.stream().map(c -> String.valueOf(r.get(c))).toList(), w, right);
         }
         return b.toString();
+    }
+
+    private static void line(StringBuilder b, List<String> cells, int[] w, boolean right) {
+        for (int i = 0; i < cells.size(); i++) {
+            String v = cells.get(i);
+            boolean last = i == cells.size() - 1;
+            b.append(i == 0 ? "" : "  ").append(right ? pad(v, w[i]) : last ? v : padRight(v, w[i]));
+        }
+        b.append('\n');
     }
 
     private static String padRight(String s, int width) {

@@ -45,7 +45,7 @@ public final class Simulator {
     private final FutureEventSet heap;
     private final EventSlab slab;
     private final HandlerTable handlers = new HandlerTable();
-    private final IntRing[] fifo = new IntRing[Band.COUNT];
+    private final IntDeque[] fifo = new IntDeque[Band.COUNT];
     private int fifoMask;
     private int deadInHeap;
     private final long[] runnersUp = new long[1];
@@ -83,7 +83,7 @@ public final class Simulator {
         this.heap = futureEventSet;
         this.slab = new EventSlab(expectedPending);
         for (int b = 0; b < Band.COUNT; b++) {
-            fifo[b] = new IntRing();
+            fifo[b] = new IntDeque();
         }
         this.statistics = new StatisticsRegistry(this::now);
     }
@@ -151,7 +151,7 @@ public final class Simulator {
         if (!toHeap) {
             // Every heap entry due now was scheduled before the clock reached now, so it comes
             // before anything in the same band's FIFO: the FIFO needs no sequence number.
-            fifo[band].add(slot);
+            fifo[band].addLast(slot);
             fifoMask |= 1 << band;
         } else {
             if (seq == SEQ_LIMIT) {
@@ -299,8 +299,8 @@ public final class Simulator {
     }
 
     private void runFifoHead(EventSlab s, int band) {
-        IntRing q = fifo[band];
-        int slot = q.poll();
+        IntDeque q = fifo[band];
+        int slot = q.pollFirst();
         if (q.isEmpty()) {
             fifoMask &= ~(1 << band);
         }

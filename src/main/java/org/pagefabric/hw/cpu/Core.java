@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.EventHandler;
+import org.pagefabric.sim.IntDeque;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.stat.Counter;

@@ -1,25 +1,31 @@
-package org.pagefabric.hw.cpu;
+package org.pagefabric.sim;
 
-/** A growable double-ended queue of primitive ints: run queues without boxing. */
-final class IntDeque {
+/**
+ * A growable double-ended queue of primitive ints, for queues on hot paths (the kernel's
+ * same-time FIFOs, cores' run queues) that must not box or allocate per element.
+ */
+public final class IntDeque {
     private int[] buf = new int[16];
     private int head;
     private int size;
 
-    void addLast(int v) {
+    /** Appends at the tail. */
+    public void addLast(int v) {
         grow();
         buf[(head + size) & (buf.length - 1)] = v;
         size++;
     }
 
-    void addFirst(int v) {
+    /** Prepends at the head (e.g. a preempted item returning to the front). */
+    public void addFirst(int v) {
         grow();
         head = (head - 1) & (buf.length - 1);
         buf[head] = v;
         size++;
     }
 
-    int pollFirst() {
+    /** Removes and returns the head; the queue must not be empty. */
+    public int pollFirst() {
         if (size == 0) {
             throw new IllegalStateException("empty queue");
         }
@@ -29,11 +35,13 @@ final class IntDeque {
         return v;
     }
 
-    boolean isEmpty() {
+    /** Whether the queue is empty. */
+    public boolean isEmpty() {
         return size == 0;
     }
 
-    int size() {
+    /** Elements queued. */
+    public int size() {
         return size;
     }
 
