@@ -189,7 +189,8 @@ public final class SpecReader {
             profile = ProfileRegistry.resolve(profileRef);
         } catch (ProfileException e) {
             // A missing bundled name is reported at the spec's line; a broken profile file names its own place.
-            throw error(top, "profile", e.file().equals("(command line)") ? e.problem() : e.getMessage());
+            boolean here = e.file().equals("(command line)") || e.file().equals(profileRef) && e.line() == 0;
+            throw error(top, "profile", here ? e.problem() : e.getMessage());
         }
         long seed = top.entries().containsKey("seed") ? integer(top, "seed", 0, Long.MAX_VALUE / 2, "") : 1;
         int repetitions = top.entries().containsKey("repetitions")
