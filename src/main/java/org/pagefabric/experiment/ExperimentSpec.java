@@ -59,17 +59,13 @@ public record ExperimentSpec(String file, String id, String title, String paper,
      *               canonical unit the key and that unit ({@code transport.mtu_B})
      * @param values the values: workload values in their stored form ({@link Long},
      *               {@link Boolean}); profile values as written ({@code "4 KiB"})
-     * @param line   the line of the key, for errors that come later (e.g. from {@code --set})
+     * @param file   where the axis was written: the spec file, or {@code --set}
+     * @param line   the line of the key in {@code file}, or 0; a profile value's source names both
      */
-    public record Axis(String key, AxisKind kind, String column, List<Object> values, int line) {
+    public record Axis(String key, AxisKind kind, String column, List<Object> values, String file, int line) {
         /** Copies the values. */
         public Axis {
             values = List.copyOf(values);
-        }
-
-        /** The same axis with other values. */
-        public Axis withValues(List<Object> newValues, int newLine) {
-            return new Axis(key, kind, column, newValues, newLine);
         }
     }
 

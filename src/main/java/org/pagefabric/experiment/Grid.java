@@ -99,7 +99,7 @@ public final class Grid {
                     workloadValues.put(a.key(), v);
                 } else {
                     profileValues.put(a.key(), (String) v);
-                    overrides.add(new ProfileOverride(a.key(), (String) v, spec.file(), a.line()));
+                    overrides.add(new ProfileOverride(a.key(), (String) v, a.file(), a.line()));
                 }
                 label.append(a.key()).append('=').append(v).append(' ');
             }

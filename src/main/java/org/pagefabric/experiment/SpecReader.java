@@ -297,7 +297,7 @@ public final class SpecReader {
                     throw new SpecException(file, lines.get(i), where, e.getMessage());
                 }
             }
-            return new Axis(key, AxisKind.WORKLOAD, key, coerced, keyLine);
+            return new Axis(key, AxisKind.WORKLOAD, key, coerced, file, keyLine);
         }
         Parameter p = ParameterRegistry.find(key).orElse(null);
         if (p == null) {
@@ -315,7 +315,7 @@ public final class SpecReader {
             }
             texts.add(text);
         }
-        return new Axis(key, AxisKind.PROFILE, profileColumn(p), texts, keyLine);
+        return new Axis(key, AxisKind.PROFILE, profileColumn(p), texts, file, keyLine);
     }
 
     /** A profile parameter's column: its name, with the canonical unit appended when it has one. */
