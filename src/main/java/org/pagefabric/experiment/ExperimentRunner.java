@@ -75,8 +75,16 @@ public final class ExperimentRunner {
         }
     }
 
+    /** Runs one point into its row; a seam so tests can make points fail or block. */
+    @FunctionalInterface
+    interface PointFunction {
+        /** The row of point {@code p}. */
+        Map<String, Object> row(ExperimentPoint p);
+    }
+
     private final ExperimentSpec spec;
     private final Options options;
+    private final PointFunction pointFunction;
     private final List<ExperimentPoint> points;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
@@ -92,6 +100,15 @@ public final class ExperimentRunner {
         this.options = Objects.requireNonNull(options, "options");
         this.spec = Grid.effective(spec, options.quick(), options.overrides());
         this.points = Grid.expand(this.spec);
+        this.pointFunction = this::row;
+    }
+
+    /** A runner whose points run through {@code pointFunction} instead of a simulation (tests). */
+    ExperimentRunner(ExperimentSpec spec, Options options, PointFunction pointFunction) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.spec = Grid.effective(spec, options.quick(), options.overrides());
+        this.points = Grid.expand(this.spec);
+        this.pointFunction = pointFunction;
     }
 
     /** Runs {@code spec} with {@code options} (no interrupt handling). */
@@ -141,7 +158,7 @@ public final class ExperimentRunner {
                     return;
                 }
                 try {
-                    rows[i] = row(points.get(i));
+                    rows[i] = pointFunction.row(points.get(i));
                 } catch (Throwable e) {
                     failures[i] = e;
                     firstFailure.accumulateAndGet(i, Math::min);
