@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import java.util.List;
+import java.util.Map;
 import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.Time;
@@ -29,8 +31,18 @@ public final class BandwidthWorkload implements Workload {
         return 2;
     }
 
+    /** Size default 65536: ib_write_bw's default message size. */
+    private static final List<WorkloadParameter> PARAMETERS =
+            List.of(StandardParameters.size(65536), StandardParameters.iterations());
+
     @Override
-    public long segmentBytes(long size) {
+    public List<WorkloadParameter> parameters() {
+        return PARAMETERS;
+    }
+
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        long size = StandardParameters.size(params);
         return Math.max(size, Rank.PAGE);
     }
 
@@ -45,7 +57,9 @@ public final class BandwidthWorkload implements Workload {
     }
 
     @Override
-    public Run start(Job job, long size, int iterations, LatencyHistogram latencies) {
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        long size = StandardParameters.size(params);
+        int iterations = StandardParameters.iterations(params);
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
         DataCheck.fill(src, 0, size, 0xB4000000L + size);

@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import java.util.List;
+import java.util.Map;
 import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.Time;
@@ -28,8 +30,18 @@ public final class PingPongWorkload implements Workload {
         return 2;
     }
 
+    /** Size default 8: the smallest size of the default sweep, as latency benchmarks start. */
+    private static final List<WorkloadParameter> PARAMETERS =
+            List.of(StandardParameters.size(8), StandardParameters.iterations());
+
     @Override
-    public long segmentBytes(long size) {
+    public List<WorkloadParameter> parameters() {
+        return PARAMETERS;
+    }
+
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        long size = StandardParameters.size(params);
         return 2 * Math.max(size, Rank.PAGE);
     }
 
@@ -44,7 +56,9 @@ public final class PingPongWorkload implements Workload {
     }
 
     @Override
-    public Run start(Job job, long size, int iterations, LatencyHistogram latencies) {
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        long size = StandardParameters.size(params);
+        int iterations = StandardParameters.iterations(params);
         Rank a = job.rank(0);
         Rank b = job.rank(1);
         long half = Math.max(size, Rank.PAGE);

@@ -1,6 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.Policies;
@@ -13,7 +14,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.sim.stat.Statistic;
 
 /**
- * One measurement: a workload at one message size under one policy and profile, in a
+ * One measurement: a workload at one set of parameter values under one policy and profile, in a
  * simulation of its own (so points are independent and can run on any thread), reported as
  * one tidy row: every parameter and every metric a column, units in the metric names.
  */
@@ -21,26 +22,53 @@ public final class PointRun {
     private PointRun() {
     }
 
+    /** The metric columns every point produces, in row order, units in the names. */
+    public static final List<String> METRICS = List.of("latency_us", "latency_p50_us", "latency_min_us",
+            "latency_max_us", "bandwidth_MBps", "pinned_MiB", "setup_us", "packets", "retransmissions", "timeouts",
+            "verified", "events", "simulated_us");
+
+    /** The identity columns that come before the workload's parameters. */
+    public static final List<String> IDENTITY = List.of("workload", "policy", "profile", "seed");
+
     /**
-     * Runs the point and returns its row.
+     * Runs the point at one message size and iteration count (what {@code pagefabric run} sweeps)
+     * and returns its row.
+     *
+     * @param profile    the hardware profile
+     * @param policyName the registration policy
+     * @param workload   the workload; it must declare {@code size_B} and {@code iterations}
+     * @param size       message size in bytes
+     * @param iterations timed iterations
+     * @param seed       master seed
+     * @throws IllegalArgumentException if the size or iteration count is out of range
+     */
+    public static Map<String, Object> run(Profile profile, String policyName, Workload workload, long size,
+                                          int iterations, long seed) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put(StandardParameters.SIZE, size);
+        params.put(StandardParameters.ITERATIONS, iterations);
+        return run(profile, policyName, workload, params, seed);
+    }
+
+    /**
+     * Runs the point and returns its row: {@link #IDENTITY} columns, then every declared
+     * workload parameter in declaration order, then {@link Workload#metrics()}.
      *
      * @param profile    the hardware profile
      * @param policyName the registration policy
      * @param workload   the workload
-     * @param size       message size in bytes
-     * @param iterations timed iterations
+     * @param params     parameter values as written; missing ones take their defaults
      * @param seed       master seed
+     * @throws IllegalArgumentException if a parameter is unknown or its value invalid
      */
-    public static Map<String, Object> run(Profile profile, String policyName, Workload workload, long size,
-                                          int iterations, long seed) {
-        if (size <= 0 || iterations <= 0) {
-            throw new IllegalArgumentException("size and iterations must be positive");
-        }
+    public static Map<String, Object> run(Profile profile, String policyName, Workload workload,
+                                          Map<String, ?> params, long seed) {
+        Map<String, Object> values = workload.resolve(params);
         Simulator sim = new Simulator(seed);
         RegistrationPolicy policy = Policies.create(policyName, profile);
-        Job job = new Job(sim, profile, workload.ranks(), workload.segmentBytes(size), policy);
+        Job job = new Job(sim, profile, workload.ranks(), workload.segmentBytes(values), policy);
         LatencyHistogram lat = sim.statistics().latency("workload.latency", "latency of each timed operation");
-        Workload.Run run = workload.start(job, size, iterations, lat);
+        Workload.Run run = workload.start(job, values, lat);
         sim.run();
         SimProcess.checkNoDeadlock(sim);
         Map<String, Object> row = new LinkedHashMap<>();
@@ -48,8 +76,7 @@ public final class PointRun {
         row.put("policy", policy.name());
         row.put("profile", profile.name());
         row.put("seed", seed);
-        row.put("size_B", size);
-        row.put("iterations", iterations);
+        row.putAll(values);
         row.put("latency_us", round(Time.toMicros(Math.round(lat.mean()))));
         row.put("latency_p50_us", round(Time.toMicros(lat.percentile(50))));
         row.put("latency_min_us", round(Time.toMicros(lat.min())));

@@ -1,10 +1,17 @@
 package org.pagefabric.workload;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
- * A microbenchmark or application kernel that runs on a {@link Job} at one message size. It
- * starts its ranks' processes; the runner runs the simulation and collects the results.
+ * A microbenchmark or application kernel that runs on a {@link Job}. It declares its parameters
+ * ({@link #parameters()}: message size, iterations, ...) and runs from a map of their values, so
+ * that experiment grids, {@code --set} and {@code info} are driven by the declarations rather
+ * than by code that knows each workload. It starts its ranks' processes; the runner runs the
+ * simulation and collects the results.
  */
 public interface Workload {
     /** The command-line name. */
@@ -16,8 +23,11 @@ public interface Workload {
     /** Ranks the workload needs. */
     int ranks();
 
-    /** Segment bytes each rank needs for messages of {@code size} bytes. */
-    long segmentBytes(long size);
+    /** The parameters the workload takes, in the order they appear as columns. */
+    List<WorkloadParameter> parameters();
+
+    /** Segment bytes each rank needs for these (resolved) parameter values. */
+    long segmentBytes(Map<String, Object> params);
 
     /** The metric the workload is judged by, e.g. {@code latency_us}. */
     String mainMetric();
@@ -25,15 +35,64 @@ public interface Workload {
     /** Whether a larger main metric is better (bandwidth) or worse (latency). */
     boolean higherIsBetter();
 
+    /** The metric columns a point of this workload produces, units in the names. */
+    default List<String> metrics() {
+        return PointRun.METRICS;
+    }
+
     /**
      * Starts the workload's processes on {@code job}.
      *
-     * @param size       message size in bytes
-     * @param iterations timed iterations (after warm-up)
-     * @param latencies  where each iteration's latency goes (picoseconds)
+     * @param params    resolved parameter values (see {@link #resolve}): every declared name
+     *                  present, with its stored type
+     * @param latencies where each timed operation's latency goes (picoseconds)
      * @return what the runner reads once the simulation ends
      */
-    Run start(Job job, long size, int iterations, LatencyHistogram latencies);
+    Run start(Job job, Map<String, Object> params, LatencyHistogram latencies);
+
+    /** The declared parameter called {@code name}, or {@code null}. */
+    default WorkloadParameter parameter(String name) {
+        for (WorkloadParameter p : parameters()) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** Every declared parameter name, in declaration order. */
+    default List<String> parameterNames() {
+        List<String> names = new ArrayList<>();
+        parameters().forEach(p -> names.add(p.name()));
+        return names;
+    }
+
+    /**
+     * Checks given values against the declarations and fills in defaults.
+     *
+     * @param given values by parameter name, as written (numbers, booleans, strings)
+     * @return every declared parameter, in declaration order, with its stored value
+     * @throws IllegalArgumentException naming the parameter and what would be valid, for an
+     *                                  unknown name or a bad value
+     */
+    default Map<String, Object> resolve(Map<String, ?> given) {
+        for (String key : given.keySet()) {
+            if (parameter(key) == null) {
+                throw new IllegalArgumentException("workload '" + name() + "' has no parameter '" + key
+                        + "'; its parameters: " + String.join(", ", parameterNames()));
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (WorkloadParameter p : parameters()) {
+            Object v = given.containsKey(p.name()) ? given.get(p.name()) : p.defaultValue();
+            try {
+                out.put(p.name(), p.coerce(v));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(p.name() + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
 
     /** What a started workload reports once the simulation has ended. */
     interface Run {

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Locale;
 
 /** "Did you mean" for misspelt names: edit distance, with names sharing the typed prefix first. */
-final class NameSuggestions {
+public final class NameSuggestions {
     private NameSuggestions() {
     }
 
     /** Up to {@code max} of {@code known}, closest to {@code typed} first; ties break by name. */
-    static List<String> closest(String typed, Collection<String> known, int max) {
+    public static List<String> closest(String typed, Collection<String> known, int max) {
         String t = typed.toLowerCase(Locale.ROOT);
         record Scored(String name, int score) {
         }

@@ -142,6 +142,34 @@ public final class Profile {
         return new ArrayList<>(settings.values());
     }
 
+    /**
+     * A derived profile with some parameters set to other values, e.g. a grid point's
+     * {@code link.loss: "1%"} or a {@code --set transport.mtu=4KiB}. Each value is converted and
+     * checked as in a profile file (units, constraints, the same messages), and its source is
+     * {@code override: <where>}. The derived profile keeps this profile's name (rows say which
+     * testbed the point ran on; the overridden value is a column of its own) and puts
+     * {@code override} first in its {@link #chain()}.
+     *
+     * @param settings parameter name → value with unit as one string ({@code "4 KiB"}, {@code "0.01"})
+     * @param where    where the values were written, e.g. {@code --set}; the errors' file and the source
+     * @throws ProfileException naming {@code where} and the parameter if a name or value is bad
+     */
+    public Profile withOverrides(Map<String, String> settings, String where) {
+        List<ProfileOverride> list = new ArrayList<>();
+        settings.forEach((k, v) -> list.add(new ProfileOverride(k, v, where, 0)));
+        return withOverrides(list);
+    }
+
+    /**
+     * A derived profile with the given overrides applied in order (a later one for the same
+     * parameter wins); see {@link #withOverrides(Map, String)}.
+     *
+     * @throws ProfileException naming the override's file, line and parameter if it is bad
+     */
+    public Profile withOverrides(List<ProfileOverride> overrides) {
+        return ProfileResolver.override(this, overrides);
+    }
+
     /** The resolved profile as a YAML profile that loads back to the same values; see {@link ProfileDump}. */
     public String dump() {
         return ProfileDump.yaml(this);

@@ -14,6 +14,7 @@ public final class ProfileException extends IllegalArgumentException {
     private final int line;
     private final int column;
     private final String field;
+    private final String problem;
 
     /**
      * @param file the profile file (or bundled resource) the problem is in
@@ -28,6 +29,7 @@ public final class ProfileException extends IllegalArgumentException {
         this.line = line;
         this.column = column;
         this.field = field;
+        this.problem = problem;
     }
 
     private static String format(String file, int line, int column, String field, String problem) {
@@ -63,5 +65,13 @@ public final class ProfileException extends IllegalArgumentException {
     /** The field or parameter at fault, or {@code null}. */
     public String field() {
         return field;
+    }
+
+    /**
+     * What is wrong and what would be valid, without the file, line and field: for callers that
+     * report the problem at a place of their own (an experiment spec that overrides a parameter).
+     */
+    public String problem() {
+        return problem;
     }
 }

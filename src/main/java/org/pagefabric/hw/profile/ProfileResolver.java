@@ -59,6 +59,47 @@ final class ProfileResolver {
         return new Profile(leaf.name(), leaf.description(), names, ordered);
     }
 
+    /** A number followed by an optional unit: "4 KiB", "150ns", "1%", "1e-3", "0.01". */
+    private static final java.util.regex.Pattern NUMBER_UNIT =
+            java.util.regex.Pattern.compile("\\s*([-+0-9._eE]+?)\\s*([A-Za-z\u00b5\u03bc%/]*)\\s*");
+
+    /** The name derived profiles record in their chain, before the profile they override. */
+    static final String OVERRIDE = "override";
+
+    /**
+     * A profile with some values replaced, each converted and checked exactly as a profile file's
+     * value is (same units, constraints and messages), so a bad override fails like a bad profile.
+     */
+    static Profile override(Profile base, List<ProfileOverride> overrides) {
+        if (overrides.isEmpty()) {
+            return base;
+        }
+        Map<Parameter, ResolvedSetting> values = new LinkedHashMap<>();
+        for (ResolvedSetting s : base.settings()) {
+            values.put(s.parameter(), s);
+        }
+        for (ProfileOverride o : overrides) {
+            Parameter p = ParameterRegistry.find(o.parameter()).orElseThrow(() -> new ProfileException(o.file(),
+                    o.line(), 0, o.parameter(), "unknown parameter; closest known: "
+                            + String.join(", ", ParameterRegistry.closestNames(o.parameter(), 3))));
+            String text = o.value().strip();
+            String unit = "";
+            java.util.regex.Matcher m = NUMBER_UNIT.matcher(text);
+            if (p.dimension().numeric() && m.matches()) {
+                text = m.group(1);
+                unit = m.group(2);
+            }
+            ProfileDocument doc = new ProfileDocument(o.file(), OVERRIDE, "experiment override", null, 0, List.of());
+            ProfileDocument.Setting s = new ProfileDocument.Setting(o.parameter(), text, unit, o.source(), o.line(), 0,
+                    o.line(), o.line());
+            values.put(p, convert(doc, s));
+        }
+        List<String> chain = new ArrayList<>();
+        chain.add(OVERRIDE);
+        chain.addAll(base.chain());
+        return new Profile(base.name(), base.description(), chain, values);
+    }
+
     /** The documents from the leaf up to the root. */
     private static List<ProfileDocument> chain(ProfileDocument leaf, Locator locator) {
         List<ProfileDocument> chain = new ArrayList<>();

@@ -4,7 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where a value comes from, parsed from its {@code source} text. Three kinds, told apart by the
+ * Where a value comes from, parsed from its {@code source} text. Four kinds, told apart by the
  * text's start so that a reader (and the outcome-leakage test) sees at once whether a number is
  * an input taken from a seed, an assumption, or a measurement:
  *
@@ -12,7 +12,10 @@ import java.util.regex.Pattern;
  *   <li>{@code 000 §III-A: R5 co-processor adds about 3 us} — a seed (three digits), where in it
  *       (section, table, figure or slide), and what it says;</li>
  *   <li>{@code assumed: <why this value is reasonable>};</li>
- *   <li>{@code measured: <on what host, how>}, e.g. by {@code pagefabric calibrate}.</li>
+ *   <li>{@code measured: <on what host, how>}, e.g. by {@code pagefabric calibrate};</li>
+ *   <li>{@code override: <where>} — a value an experiment set for one run (a grid key or
+ *       {@code --set}), see {@link Profile#withOverrides}; a dumped derived profile says so,
+ *       and still loads back.</li>
  * </ul>
  *
  * @param kind which of the three
@@ -22,16 +25,18 @@ import java.util.regex.Pattern;
  */
 public record SourceCitation(Kind kind, String seed, String location, String text) {
     private static final Pattern SEED = Pattern.compile("(\\d{3}) ([^:]{1,80}?): (\\S.*)", Pattern.DOTALL);
-    private static final Pattern OTHER = Pattern.compile("(assumed|measured): (\\S.*)", Pattern.DOTALL);
+    private static final Pattern OTHER = Pattern.compile("(assumed|measured|override): (\\S.*)", Pattern.DOTALL);
 
-    /** The three kinds of provenance. */
+    /** The kinds of provenance. */
     public enum Kind {
         /** A value a seed states as an input cost of its testbed. */
         SEED,
         /** A value the seeds do not give, chosen for a stated reason. */
         ASSUMED,
         /** A value measured on a real host. */
-        MEASURED
+        MEASURED,
+        /** A value an experiment set for one run, on top of a profile. */
+        OVERRIDE
     }
 
     /** What a valid source looks like, for error messages. */
@@ -41,7 +46,7 @@ public record SourceCitation(Kind kind, String seed, String location, String tex
     /**
      * Parses a source text.
      *
-     * @return the citation, or {@code null} if the text has none of the three forms
+     * @return the citation, or {@code null} if the text has none of the forms
      */
     public static SourceCitation parse(String source) {
         if (source == null) {
@@ -54,7 +59,11 @@ public record SourceCitation(Kind kind, String seed, String location, String tex
         }
         m = OTHER.matcher(s);
         if (m.matches()) {
-            Kind k = m.group(1).equals("assumed") ? Kind.ASSUMED : Kind.MEASURED;
+            Kind k = switch (m.group(1)) {
+                case "assumed" -> Kind.ASSUMED;
+                case "measured" -> Kind.MEASURED;
+                default -> Kind.OVERRIDE;
+            };
             return new SourceCitation(k, null, null, m.group(2).strip());
         }
         return null;

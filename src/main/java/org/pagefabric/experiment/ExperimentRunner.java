@@ -1,0 +1,310 @@
+package org.pagefabric.experiment;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.pagefabric.experiment.ExperimentSpec.Axis;
+import org.pagefabric.experiment.ExperimentSpec.AxisKind;
+import org.pagefabric.hw.profile.Parameter;
+import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.workload.PointRun;
+
+/**
+ * Runs an experiment's points on worker threads, each point single-threaded in its own
+ * simulation, and collects one row per point in run order. Like
+ * {@link org.pagefabric.sim.ParallelRuns}, points are handed out in index order and results
+ * stored by index, so the rows do not depend on the thread count; unlike it, a run can be
+ * stopped ({@link #cancel()}, or Ctrl-C through {@link #runHandlingInterrupt}) and keeps what
+ * finished: workers take no new point, the points in flight finish (a simulation does not poll
+ * for interrupts), and since points are taken in order the finished ones are a prefix of the
+ * plan.
+ *
+ * <pre>{@code
+ * ExperimentRunner runner = new ExperimentRunner(SpecReader.resolve("part.fig7"),
+ *         new ExperimentRunner.Options(threads, quick, true, sets));
+ * runner.runHandlingInterrupt(result -> ResultWriter.write(result, outDir));
+ * }</pre>
+ */
+public final class ExperimentRunner {
+    /** Wall time after which a progress bar appears: short runs stay quiet. */
+    static final Duration PROGRESS_DELAY = Duration.ofSeconds(2);
+
+    /**
+     * How to run.
+     *
+     * @param threads   worker threads, at least 1 (results do not depend on it)
+     * @param quick     apply the spec's {@code quick} overrides
+     * @param progress  allow a progress bar (shown only on a console and after
+     *                  {@link #PROGRESS_DELAY})
+     * @param overrides {@code --set key=value} pairs: grid keys, {@code seed}, {@code repetitions}
+     */
+    public record Options(int threads, boolean quick, boolean progress, Map<String, String> overrides) {
+        /** Checks the thread count and copies the overrides. */
+        public Options {
+            if (threads < 1) {
+                throw new IllegalArgumentException("--threads must be at least 1, not " + threads);
+            }
+            overrides = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
+        }
+
+        /** One thread per processor, full grid, progress allowed, no overrides. */
+        public static Options defaults() {
+            return new Options(Runtime.getRuntime().availableProcessors(), false, true, Map.of());
+        }
+    }
+
+    /** A point threw: a model bug or an impossible configuration; names the point. */
+    public static final class PointFailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * @param point the point that failed
+         * @param cause what it threw
+         */
+        public PointFailedException(ExperimentPoint point, Throwable cause) {
+            super("point " + point.index() + " (" + point.label() + ") failed: " + cause, cause);
+        }
+    }
+
+    /** Runs one point into its row; a seam so tests can make points fail or block. */
+    @FunctionalInterface
+    interface PointFunction {
+        /** The row of point {@code p}. */
+        Map<String, Object> row(ExperimentPoint p);
+    }
+
+    private final ExperimentSpec spec;
+    private final Options options;
+    private final PointFunction pointFunction;
+    private final List<ExperimentPoint> points;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
+    private volatile boolean cancelled;
+
+    /**
+     * Applies the options to the spec and expands its grid, so every spec and {@code --set}
+     * error comes before anything runs.
+     *
+     * @throws SpecException for a bad {@code --set} key or value
+     */
+    public ExperimentRunner(ExperimentSpec spec, Options options) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.spec = Grid.effective(spec, options.quick(), options.overrides());
+        this.points = Grid.expand(this.spec);
+        this.pointFunction = this::row;
+    }
+
+    /** A runner whose points run through {@code pointFunction} instead of a simulation (tests). */
+    ExperimentRunner(ExperimentSpec spec, Options options, PointFunction pointFunction) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.spec = Grid.effective(spec, options.quick(), options.overrides());
+        this.points = Grid.expand(this.spec);
+        this.pointFunction = pointFunction;
+    }
+
+    /** Runs {@code spec} with {@code options} (no interrupt handling). */
+    public static ExperimentResult run(ExperimentSpec spec, Options options) {
+        return new ExperimentRunner(spec, options).run();
+    }
+
+    /** The spec as run: quick and {@code --set} applied. */
+    public ExperimentSpec spec() {
+        return spec;
+    }
+
+    /** Every planned point, in run order. */
+    public List<ExperimentPoint> points() {
+        return points;
+    }
+
+    /**
+     * Stops the run cleanly: no new point starts; points in flight finish and are kept. Safe
+     * from any thread, any number of times.
+     */
+    public void cancel() {
+        cancelled = true;
+    }
+
+    /** How many points have finished so far. */
+    public int finished() {
+        return done.get();
+    }
+
+    /**
+     * Runs every point (or until {@link #cancel()}), on {@code options.threads()} workers.
+     *
+     * @return the rows of the finished points in run order; {@code complete} is false if stopped
+     * @throws PointFailedException if a point threw; the lowest failing index is reported
+     */
+    public ExperimentResult run() {
+        int n = points.size();
+        @SuppressWarnings("unchecked")
+        Map<String, Object>[] rows = new Map[n];
+        Throwable[] failures = new Throwable[n];
+        AtomicInteger firstFailure = new AtomicInteger(n);
+        Runnable work = () -> {
+            while (!cancelled) {
+                int i = next.getAndIncrement();
+                if (i >= n || i >= firstFailure.get()) {
+                    return;
+                }
+                try {
+                    rows[i] = pointFunction.row(points.get(i));
+                } catch (Throwable e) {
+                    failures[i] = e;
+                    firstFailure.accumulateAndGet(i, Math::min);
+                }
+                done.incrementAndGet();
+            }
+        };
+        int threads = Math.max(1, Math.min(options.threads(), n));
+        Thread[] workers = new Thread[threads];
+        for (int w = 0; w < threads; w++) {
+            workers[w] = new Thread(work, "pagefabric-point-" + w);
+            workers[w].start();
+        }
+        waitFor(workers, n);
+        int failed = firstFailure.get();
+        if (failed < n) {
+            throw new PointFailedException(points.get(failed), failures[failed]);
+        }
+        // Points are taken in index order and every taken one finishes, so finished = a prefix.
+        List<Map<String, Object>> out = new java.util.ArrayList<>();
+        for (Map<String, Object> r : rows) {
+            if (r == null) {
+                break;
+            }
+            out.add(r);
+        }
+        return new ExperimentResult(spec, options.quick(), options.overrides(), n, out, out.size() == n);
+    }
+
+    /**
+     * Runs like {@link #run()}, but turns Ctrl-C into a clean stop: a shutdown hook cancels the
+     * run and holds the JVM until {@code finish} has handled the partial result (written it,
+     * with the manifest saying {@code complete: false}); no stack trace. Without Ctrl-C the hook
+     * is removed and {@code finish} sees the complete result.
+     *
+     * @param finish what to do with the result (write it, print it); called exactly once
+     * @return the result
+     */
+    public ExperimentResult runHandlingInterrupt(Consumer<ExperimentResult> finish) {
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            cancel();
+            try {
+                // The JVM exits when the hook returns: wait until the results are on disk.
+                finished.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "pagefabric-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            ExperimentResult result = run();
+            finish.accept(result);
+            return result;
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C came: the hook is running and has just been released.
+            }
+        }
+    }
+
+    /** Joins the workers, showing a progress bar once the run has taken long enough. */
+    private void waitFor(Thread[] workers, int total) {
+        long start = System.nanoTime();
+        boolean interrupted = false;
+        boolean console = System.console() != null;
+        ProgressBar bar = null;
+        try {
+            for (Thread t : workers) {
+                while (t.isAlive()) {
+                    try {
+                        t.join(200);
+                    } catch (InterruptedException e) {
+                        // An interrupt of the waiting thread is a request to stop, like Ctrl-C.
+                        cancel();
+                        interrupted = true;
+                    }
+                    long elapsed = System.nanoTime() - start;
+                    if (bar == null && options.progress() && console && elapsed >= PROGRESS_DELAY.toNanos()
+                            && done.get() < total) {
+                        bar = new ProgressBarBuilder().setTaskName(spec.id()).setInitialMax(total)
+                                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500)
+                                .startsFrom(done.get(), Duration.ofNanos(elapsed)).build();
+                    }
+                    if (bar != null) {
+                        bar.stepTo(done.get());
+                    }
+                }
+            }
+        } finally {
+            if (bar != null) {
+                bar.stepTo(done.get());
+                bar.close();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Runs one point and builds its row: experiment, point, repetition, then the point run's
+     * identity and workload-parameter columns, the profile axes' values, then the metrics.
+     */
+    Map<String, Object> row(ExperimentPoint p) {
+        Map<String, Object> run = PointRun.run(p.profile(), p.policy(), spec.workload(), p.workloadValues(), p.seed());
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("experiment", spec.id());
+        row.put("point", p.point());
+        row.put("repetition", p.repetition());
+        List<String> metrics = spec.workload().metrics();
+        run.forEach((k, v) -> {
+            if (!metrics.contains(k)) {
+                row.put(k, v);
+            }
+        });
+        addProfileColumns(p, row);
+        run.forEach((k, v) -> {
+            if (metrics.contains(k)) {
+                row.put(k, v);
+            }
+        });
+        return row;
+    }
+
+    /** The profile axes' values as the derived profile holds them, in canonical units. */
+    private void addProfileColumns(ExperimentPoint p, Map<String, Object> row) {
+        for (Axis a : spec.grid()) {
+            if (a.kind() != AxisKind.PROFILE) {
+                continue;
+            }
+            Parameter param = ParameterRegistry.find(a.key()).orElseThrow();
+            ResolvedSetting s = p.profile().setting(param);
+            Object v;
+            if (s.canonical() == null) {
+                v = param.dimension() == org.pagefabric.hw.profile.Dimension.BOOLEAN
+                        ? Boolean.valueOf(s.text()) : s.text();
+            } else if (param.dimension().integral()) {
+                v = s.canonical().longValueExact();
+            } else {
+                v = s.canonical().doubleValue();
+            }
+            row.put(a.column(), v);
+        }
+    }
+}

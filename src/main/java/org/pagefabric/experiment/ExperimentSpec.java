@@ -1,0 +1,181 @@
+package org.pagefabric.experiment;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.workload.Workload;
+
+/**
+ * One experiment as its YAML spec describes it (see {@code docs/SPEC-FORMAT.md}), validated and
+ * with defaults filled in: what to run (workload, policies, profile, grid), how often
+ * (seed, repetitions), what to report (metrics, plot) and what the paper published
+ * (reference). Built by {@link SpecReader}; expanded into points by {@link Grid}.
+ *
+ * @param file            where the spec was read from (a path or {@code experiments/<id>.yaml})
+ * @param id              the stable id, e.g. {@code part.fig7}
+ * @param title           one line saying what is measured
+ * @param paper           the seed reproduced ({@code "000"}..), or {@code null} for a user experiment
+ * @param where           the figure or table in the seed, or {@code null}
+ * @param requires        unmet prerequisites, one-line reasons; empty when the experiment can run
+ * @param workload        the workload
+ * @param policies        the registration policies, each a series
+ * @param profileRef      the profile as the spec names it (a bundled name or an absolute path)
+ * @param profile         that profile, resolved
+ * @param seed            the seed of repetition 0
+ * @param repetitions     how many seeds each grid point runs with
+ * @param grid            the grid axes in the order written
+ * @param quick           what {@code --quick} changes, or {@code null} if the spec says nothing
+ * @param metrics         the metrics the experiment reports
+ * @param plot            the plot, or {@code null}
+ * @param reference       the paper's published values, for comparison only
+ */
+public record ExperimentSpec(String file, String id, String title, String paper, String where, List<String> requires,
+        Workload workload, List<String> policies, String profileRef, Profile profile, long seed, int repetitions,
+        List<Axis> grid, Quick quick, List<String> metrics, Plot plot, List<Reference> reference) {
+
+    /** Copies the lists, so a spec is immutable. */
+    public ExperimentSpec {
+        requires = List.copyOf(requires);
+        policies = List.copyOf(policies);
+        grid = List.copyOf(grid);
+        metrics = List.copyOf(metrics);
+        reference = List.copyOf(reference);
+    }
+
+    /** Whether an axis sets a workload parameter or a profile parameter. */
+    public enum AxisKind {
+        /** A parameter the workload declares ({@code size_B}). */
+        WORKLOAD,
+        /** A profile parameter ({@code link.loss}), applied as an override. */
+        PROFILE
+    }
+
+    /**
+     * One grid key and its values.
+     *
+     * @param key    the key as written ({@code size_B}, {@code link.loss})
+     * @param kind   workload or profile parameter
+     * @param column the row column its value goes to: the key, or for a profile parameter with a
+     *               canonical unit the key and that unit ({@code transport.mtu_B})
+     * @param values the values: workload values in their stored form ({@link Long},
+     *               {@link Boolean}); profile values as written ({@code "4 KiB"})
+     * @param file   where the axis was written: the spec file, or {@code --set}
+     * @param line   the line of the key in {@code file}, or 0; a profile value's source names both
+     */
+    public record Axis(String key, AxisKind kind, String column, List<Object> values, String file, int line) {
+        /** Copies the values. */
+        public Axis {
+            values = List.copyOf(values);
+        }
+    }
+
+    /**
+     * What {@code --quick} overrides.
+     *
+     * @param repetitions repetitions under {@code --quick}, or 0 to keep the spec's
+     * @param grid        axes whose values replace (or, for a new key, join) the grid's
+     */
+    public record Quick(int repetitions, List<Axis> grid) {
+        /** Copies the axes. */
+        public Quick {
+            grid = List.copyOf(grid);
+        }
+    }
+
+    /**
+     * The figure: which columns go on which axis.
+     *
+     * @param x      the column on the x axis
+     * @param y      the metric on the y axis
+     * @param series the column whose values are the series (usually {@code policy})
+     * @param logx   logarithmic x axis
+     * @param logy   logarithmic y axis
+     * @param title  the figure title
+     */
+    public record Plot(String x, String y, String series, boolean logx, boolean logy, String title) {
+    }
+
+    /**
+     * One value the paper publishes.
+     *
+     * @param series the paper's series label
+     * @param x      the x value in the plot's x units ({@link Long}, {@link Double} or text)
+     * @param metric the metric it is a value of
+     * @param value  the number, or {@code null} when the seed withholds it
+     * @param where  where in the seed, or {@code null}
+     */
+    public record Reference(String series, Object x, String metric, Double value, String where) {
+        /** Whether the seed withholds the number (we print ours only). */
+        public boolean withheld() {
+            return value == null;
+        }
+    }
+
+    /** Whether the spec has unmet prerequisites and cannot be reproduced yet. */
+    public boolean runnable() {
+        return requires.isEmpty();
+    }
+
+    /** The axis with this key or column name, or {@code null}. */
+    public Axis axis(String keyOrColumn) {
+        for (Axis a : grid) {
+            if (a.key().equals(keyOrColumn) || a.column().equals(keyOrColumn)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The parameter columns every row of this experiment has, in row order: the identity
+     * columns, the workload's parameters, then the profile axes' columns.
+     */
+    public List<String> parameterColumns() {
+        List<String> cols = new ArrayList<>(List.of("experiment", "point", "repetition", "workload", "policy",
+                "profile", "seed"));
+        cols.addAll(workload.parameterNames());
+        for (Axis a : grid) {
+            if (a.kind() == AxisKind.PROFILE) {
+                cols.add(a.column());
+            }
+        }
+        return cols;
+    }
+
+    /**
+     * This spec as {@code --quick} runs it: the quick repetitions, and each quick axis replacing
+     * the grid axis with its key (in place) or joining the grid at its end.
+     */
+    public ExperimentSpec quickened() {
+        if (quick == null) {
+            return this;
+        }
+        List<Axis> axes = new ArrayList<>(grid);
+        for (Axis q : quick.grid()) {
+            int at = indexOf(axes, q.key());
+            if (at >= 0) {
+                axes.set(at, q);
+            } else {
+                axes.add(q);
+            }
+        }
+        int reps = quick.repetitions() > 0 ? quick.repetitions() : repetitions;
+        return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
+                reps, axes, null, metrics, plot, reference);
+    }
+
+    /** This spec with other axes, seed and repetitions (for {@code --set}). */
+    ExperimentSpec with(List<Axis> axes, long newSeed, int newRepetitions) {
+        return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile,
+                newSeed, newRepetitions, axes, quick, metrics, plot, reference);
+    }
+
+    static int indexOf(List<Axis> axes, String key) {
+        for (int i = 0; i < axes.size(); i++) {
+            if (axes.get(i).key().equals(key)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

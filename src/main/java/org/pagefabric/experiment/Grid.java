@@ -1,0 +1,117 @@
+package org.pagefabric.experiment;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.experiment.ExperimentSpec.Axis;
+import org.pagefabric.experiment.ExperimentSpec.AxisKind;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.ProfileOverride;
+
+/**
+ * Turns a spec into the ordered list of runs: the cartesian product of the grid axes in the
+ * order written (the first axis varies slowest), then the policies, then the repetitions
+ * (seed, seed+1, ...). The order is a pure function of the spec, so row {@code i} is the same
+ * run whatever the thread count. Also applies {@code --quick} and {@code --set} to a spec.
+ */
+public final class Grid {
+    /** The file name errors about {@code --set} values use. */
+    public static final String SET = "--set";
+
+    private Grid() {
+    }
+
+    /**
+     * The spec as the options make it: {@code --quick} first, then each {@code --set key=value}
+     * (a grid key, set to the one value; or {@code seed} or {@code repetitions}).
+     *
+     * @throws SpecException naming {@code --set} and the key if a key or value is bad
+     */
+    public static ExperimentSpec effective(ExperimentSpec spec, boolean quick, Map<String, String> sets) {
+        ExperimentSpec s = quick ? spec.quickened() : spec;
+        List<Axis> axes = new ArrayList<>(s.grid());
+        long seed = s.seed();
+        int repetitions = s.repetitions();
+        SpecReader reader = SpecReader.forOverrides(SET);
+        for (Map.Entry<String, String> e : sets.entrySet()) {
+            String key = e.getKey();
+            String value = e.getValue();
+            switch (key) {
+                case "seed" -> seed = parse(key, value, 0, Long.MAX_VALUE / 2);
+                case "repetitions" -> repetitions = (int) parse(key, value, 1, SpecReader.MAX_REPETITIONS);
+                default -> {
+                    Axis a = reader.axis(key, List.of(value), List.of(0), 0, "", s.workload(), s.profile());
+                    int at = ExperimentSpec.indexOf(axes, key);
+                    if (at >= 0) {
+                        axes.set(at, a);
+                    } else {
+                        axes.add(a);
+                    }
+                }
+            }
+        }
+        return s.with(axes, seed, repetitions);
+    }
+
+    private static long parse(String key, String value, long min, long max) {
+        try {
+            long v = Long.parseLong(value.strip());
+            if (v >= min && v <= max) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the valid range
+        }
+        throw new SpecException(SET, 0, key, "'" + value + "' is not valid; a whole number from " + min + " to " + max);
+    }
+
+    /** Every run of the spec, in run order. */
+    public static List<ExperimentPoint> expand(ExperimentSpec spec) {
+        List<Axis> axes = spec.grid();
+        long combinations = 1;
+        for (Axis a : axes) {
+            combinations *= a.values().size();
+        }
+        long total = combinations * spec.policies().size() * spec.repetitions();
+        if (total > Integer.MAX_VALUE / 2) {
+            throw new SpecException(spec.file(), 0, "grid", "expands to " + total + " runs; that is not an experiment");
+        }
+        List<ExperimentPoint> out = new ArrayList<>((int) total);
+        int[] digit = new int[axes.size()];
+        int point = 0;
+        for (long c = 0; c < combinations; c++) {
+            // Mixed-radix counter with the last axis fastest: the first axis written varies slowest.
+            long rest = c;
+            for (int i = axes.size() - 1; i >= 0; i--) {
+                int n = axes.get(i).values().size();
+                digit[i] = (int) (rest % n);
+                rest /= n;
+            }
+            Map<String, Object> workloadValues = new LinkedHashMap<>();
+            Map<String, String> profileValues = new LinkedHashMap<>();
+            List<ProfileOverride> overrides = new ArrayList<>();
+            StringBuilder label = new StringBuilder();
+            for (int i = 0; i < axes.size(); i++) {
+                Axis a = axes.get(i);
+                Object v = a.values().get(digit[i]);
+                if (a.kind() == AxisKind.WORKLOAD) {
+                    workloadValues.put(a.key(), v);
+                } else {
+                    profileValues.put(a.key(), (String) v);
+                    overrides.add(new ProfileOverride(a.key(), (String) v, a.file(), a.line()));
+                }
+                label.append(a.key()).append('=').append(v).append(' ');
+            }
+            Profile profile = spec.profile().withOverrides(overrides);
+            for (String policy : spec.policies()) {
+                for (int r = 0; r < spec.repetitions(); r++) {
+                    out.add(new ExperimentPoint(out.size(), point, r, spec.seed() + r, policy, workloadValues,
+                            profileValues, profile, label + "policy=" + policy + " rep=" + r));
+                }
+                point++;
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,88 @@
+package org.pagefabric.experiment;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.experiment.ExperimentSpec.Reference;
+
+/**
+ * Puts what the paper published beside what we measured, for reading only (the model never sees
+ * the paper's numbers). One row per reference entry: series, x, metric, the paper's value (or
+ * {@value #WITHHELD}), ours (the mean over the matching rows: the plot's series column equals
+ * the reference's series and the plot's x column equals its x; blank when nothing matches, e.g.
+ * a paper series we have no policy for yet), and ours/paper (blank when either is missing or the
+ * paper's value is 0).
+ */
+public final class ReferenceComparison {
+    /** What the paper column says for a number the seed withholds. */
+    public static final String WITHHELD = "[withheld]";
+
+    private ReferenceComparison() {
+    }
+
+    /**
+     * The comparison rows, in the spec's reference order. Columns: {@code series}, {@code x},
+     * {@code metric}, {@code paper}, {@code ours}, {@code ratio}, {@code where}; blank cells are
+     * {@code null}.
+     */
+    public static List<Map<String, Object>> compare(ExperimentSpec spec, ExperimentResult result) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Reference ref : spec.reference()) {
+            Double ours = ours(spec, result.rows(), ref);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("series", ref.series());
+            row.put("x", ref.x());
+            row.put("metric", ref.metric());
+            row.put("paper", ref.withheld() ? WITHHELD : ref.value());
+            row.put("ours", ours);
+            row.put("ratio", ours == null || ref.withheld() || ref.value() == 0 ? null : round(ours / ref.value()));
+            row.put("where", ref.where());
+            out.add(row);
+        }
+        return out;
+    }
+
+    /** The mean of the metric over the rows this reference entry matches, or {@code null}. */
+    private static Double ours(ExperimentSpec spec, List<Map<String, Object>> rows, Reference ref) {
+        double sum = 0;
+        int n = 0;
+        for (Map<String, Object> r : rows) {
+            if (same(r.get(spec.plot().series()), ref.series()) && same(r.get(spec.plot().x()), ref.x())
+                    && r.get(ref.metric()) instanceof Number v) {
+                sum += v.doubleValue();
+                n++;
+            }
+        }
+        return n == 0 ? null : round(sum / n);
+    }
+
+    /** Numbers compare by value (8 equals 8.0); anything else by its text. */
+    static boolean same(Object ours, Object theirs) {
+        if (ours == null || theirs == null) {
+            return false;
+        }
+        BigDecimal a = number(ours);
+        BigDecimal b = number(theirs);
+        if (a != null && b != null) {
+            return a.compareTo(b) == 0;
+        }
+        return String.valueOf(ours).equals(String.valueOf(theirs));
+    }
+
+    private static BigDecimal number(Object o) {
+        if (o instanceof Number || o instanceof String) {
+            try {
+                return new BigDecimal(String.valueOf(o));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 1000.0) / 1000.0;
+    }
+}

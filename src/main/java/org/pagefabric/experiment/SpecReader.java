@@ -1,0 +1,551 @@
+package org.pagefabric.experiment;
+
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.pagefabric.experiment.ExperimentSpec.Axis;
+import org.pagefabric.experiment.ExperimentSpec.AxisKind;
+import org.pagefabric.experiment.YamlNode.ListNode;
+import org.pagefabric.experiment.YamlNode.MapNode;
+import org.pagefabric.experiment.YamlNode.Scalar;
+import org.pagefabric.hw.profile.NameSuggestions;
+import org.pagefabric.hw.profile.Parameter;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.ProfileException;
+import org.pagefabric.hw.profile.ProfileOverride;
+import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.reg.Policies;
+import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.WorkloadParameter;
+import org.pagefabric.workload.Workloads;
+
+/**
+ * Reads experiment specs (the format of {@code docs/SPEC-FORMAT.md}) from a file or from the
+ * bundled {@code experiments/} resources, validates everything that can be checked before a run
+ * (names, grid keys and values, metrics, plot axes, references) and fills in defaults. Every
+ * problem is a {@link SpecException} naming the file, line, field and the valid values: a bad
+ * spec must fail in a second, not after an hour of simulation.
+ */
+public final class SpecReader {
+    /** Top-level fields, in the order the format documents them. */
+    static final List<String> FIELDS = List.of("id", "title", "paper", "where", "requires", "workload", "policies",
+            "profile", "seed", "repetitions", "grid", "quick", "metrics", "plot", "reference");
+    private static final List<String> QUICK_FIELDS = List.of("repetitions", "grid");
+    private static final List<String> PLOT_FIELDS = List.of("x", "y", "series", "logx", "logy", "title");
+    private static final List<String> REFERENCE_FIELDS = List.of("series", "x", "metric", "value", "where");
+    private static final Pattern ID = Pattern.compile("[a-z0-9._-]+");
+    private static final Pattern PAPER = Pattern.compile("\\d{3}");
+    /** A bound that catches typos (a million seeds) while allowing any real study. */
+    static final int MAX_REPETITIONS = 10_000;
+    private static final String DIR = "experiments/";
+    private static final String INDEX = DIR + "index.txt";
+
+    private final String file;
+    private final Path baseDir;
+    private final boolean bundled;
+
+    private SpecReader(String file, Path baseDir, boolean bundled) {
+        this.file = file;
+        this.baseDir = baseDir;
+        this.bundled = bundled;
+    }
+
+    /**
+     * Reads a spec file; a profile path in it is relative to the file's directory.
+     *
+     * @throws SpecException if the file is missing, malformed or invalid
+     */
+    public static ExperimentSpec read(Path path) {
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new SpecException(path.toString(), 0, null, "spec file does not exist");
+        } catch (IOException e) {
+            throw new SpecException(path.toString(), 0, null, "cannot be read: " + e.getMessage());
+        }
+        Path dir = path.toAbsolutePath().getParent();
+        return new SpecReader(path.toString(), dir, false).spec(text);
+    }
+
+    /** A reader whose errors name {@code source} (e.g. {@code --set}), for axes given outside a file. */
+    static SpecReader forOverrides(String source) {
+        return new SpecReader(source, null, false);
+    }
+
+    /**
+     * Reads spec text (tests, tools); profile paths are relative to {@code baseDir}.
+     *
+     * @param file    the name errors use
+     * @param text    the YAML
+     * @param baseDir the directory relative profile paths start from
+     */
+    public static ExperimentSpec parse(String file, String text, Path baseDir) {
+        return new SpecReader(file, baseDir, false).spec(text);
+    }
+
+    /**
+     * A bundled spec by id, from {@code experiments/<id>.yaml} on the class path.
+     *
+     * @throws SpecException if there is no such bundled spec (listing the closest ids) or it is invalid
+     */
+    public static ExperimentSpec bundled(String id) {
+        String path = DIR + id + ".yaml";
+        try (InputStream in = SpecReader.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                List<String> ids = bundledIds();
+                throw new SpecException("(command line)", 0, null, "no bundled experiment '" + id + "'"
+                        + (ids.isEmpty() ? "; none are bundled yet" : "; closest: "
+                        + String.join(", ", NameSuggestions.closest(id, ids, 3)) + " (bundled: " + String.join(", ", ids)
+                        + ")") + "; or give a path to a .yaml spec");
+            }
+            ExperimentSpec spec = new SpecReader(path, null, true).spec(new String(in.readAllBytes(),
+                    StandardCharsets.UTF_8));
+            if (!spec.id().equals(id)) {
+                throw new SpecException(path, 1, "id", "is '" + spec.id()
+                        + "' but a bundled spec's id must match its file name '" + id + "'");
+            }
+            return spec;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The ids of the bundled specs, in the order of {@code experiments/index.txt}; empty if there is no index. */
+    public static List<String> bundledIds() {
+        try (InputStream in = SpecReader.class.getClassLoader().getResourceAsStream(INDEX)) {
+            if (in == null) {
+                return List.of();
+            }
+            List<String> ids = new ArrayList<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                String s = line.strip();
+                if (!s.isEmpty() && !s.startsWith("#")) {
+                    ids.add(s);
+                }
+            }
+            return List.copyOf(ids);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads a spec if {@code idOrPath} looks like a path (contains a slash or ends in
+     * {@code .yaml}/{@code .yml}), otherwise a bundled spec: what {@code reproduce ID|FILE} takes.
+     */
+    public static ExperimentSpec resolve(String idOrPath) {
+        boolean path = idOrPath.contains("/") || idOrPath.endsWith(".yaml") || idOrPath.endsWith(".yml");
+        return path ? read(Path.of(idOrPath)) : bundled(idOrPath);
+    }
+
+    private ExperimentSpec spec(String text) {
+        YamlNode root = YamlNode.parse(file, text);
+        if (root == null) {
+            throw new SpecException(file, 0, null, "the file is empty; a spec is a mapping with fields "
+                    + String.join(", ", FIELDS));
+        }
+        if (!(root instanceof MapNode top)) {
+            throw new SpecException(file, root.line(), null, "a spec is a mapping with fields "
+                    + String.join(", ", FIELDS) + ", not a " + root.kind());
+        }
+        checkFields(top, "", FIELDS);
+        String id = requiredText(top, "id");
+        if (!ID.matcher(id).matches()) {
+            throw error(top, "id", "'" + id + "' is not a valid id; use lower-case letters, digits, '.', '_' and '-'");
+        }
+        String title = requiredText(top, "title");
+        String paper = optionalText(top, "paper");
+        if (paper != null && !PAPER.matcher(paper).matches()) {
+            throw error(top, "paper", "'" + paper + "' is not a seed id; write three digits in quotes, e.g. \"000\"");
+        }
+        String where = optionalText(top, "where");
+        List<String> requires = textList(top, "requires", false);
+        String workloadName = requiredText(top, "workload");
+        Workload workload;
+        try {
+            workload = Workloads.byName(workloadName);
+        } catch (IllegalArgumentException e) {
+            throw error(top, "workload", "unknown workload '" + workloadName + "'; valid: "
+                    + String.join(", ", Workloads.names()));
+        }
+        List<String> policies = policies(top);
+        String profileRef = top.entries().containsKey("profile") ? requiredText(top, "profile") : ProfileRegistry.ROOT;
+        Profile profile;
+        try {
+            profileRef = profileReference(profileRef, top);
+            profile = ProfileRegistry.resolve(profileRef);
+        } catch (ProfileException e) {
+            // A missing bundled name is reported at the spec's line; a broken profile file names its own place.
+            boolean here = e.file().equals("(command line)") || e.file().equals(profileRef) && e.line() == 0;
+            throw error(top, "profile", here ? e.problem() : e.getMessage());
+        }
+        long seed = top.entries().containsKey("seed") ? integer(top, "seed", 0, Long.MAX_VALUE / 2, "") : 1;
+        int repetitions = top.entries().containsKey("repetitions")
+                ? (int) integer(top, "repetitions", 1, MAX_REPETITIONS, "") : 1;
+        List<Axis> grid = grid(top.entries().get("grid"), "grid", workload, profile);
+        ExperimentSpec.Quick quick = quick(top.entries().get("quick"), workload, profile);
+        List<String> metrics = metrics(top, workload);
+        ExperimentSpec.Plot plot = plot(top.entries().get("plot"), title, workload, grid, metrics);
+        List<ExperimentSpec.Reference> reference = references(top.entries().get("reference"), workload, plot);
+        return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
+                repetitions, grid, quick, metrics, plot, reference);
+    }
+
+    private String profileReference(String ref, MapNode top) {
+        boolean path = ref.contains("/") || ref.endsWith(".yaml") || ref.endsWith(".yml");
+        if (!path) {
+            return ref;
+        }
+        if (bundled) {
+            throw error(top, "profile", "a bundled spec must name a bundled profile, not the path '" + ref + "'");
+        }
+        Path p = Path.of(ref);
+        return (p.isAbsolute() || baseDir == null ? p : baseDir.resolve(p)).normalize().toString();
+    }
+
+    private List<String> policies(MapNode top) {
+        List<String> names = textList(top, "policies", true);
+        if (names.isEmpty()) {
+            throw error(top, "policies", "is empty; name at least one policy; valid: " + String.join(", ",
+                    Policies.names()));
+        }
+        Set<String> seen = new HashSet<>();
+        ListNode list = (ListNode) top.entries().get("policies");
+        for (int i = 0; i < names.size(); i++) {
+            String n = names.get(i);
+            int line = list.items().get(i).line();
+            if (!Policies.names().contains(n)) {
+                throw new SpecException(file, line, "policies", "unknown policy '" + n + "'; valid: "
+                        + String.join(", ", Policies.names()));
+            }
+            if (!seen.add(n)) {
+                throw new SpecException(file, line, "policies", "'" + n + "' appears twice");
+            }
+        }
+        return names;
+    }
+
+    private List<Axis> grid(YamlNode node, String field, Workload workload, Profile profile) {
+        if (node == null || node instanceof Scalar s && s.token() == JsonToken.VALUE_NULL) {
+            return List.of();
+        }
+        if (!(node instanceof MapNode m)) {
+            throw new SpecException(file, node.line(), field, "must be a mapping from parameter names to a value or a"
+                    + " list of values, not a " + node.kind());
+        }
+        List<Axis> axes = new ArrayList<>();
+        for (Map.Entry<String, YamlNode> e : m.entries().entrySet()) {
+            String key = e.getKey();
+            int keyLine = m.keyLines().get(key);
+            YamlNode v = e.getValue();
+            List<YamlNode> items;
+            if (v instanceof ListNode l) {
+                if (l.items().isEmpty()) {
+                    throw new SpecException(file, keyLine, field + "." + key,
+                            "an empty list sweeps nothing; give at least one value");
+                }
+                items = l.items();
+            } else {
+                items = List.of(v);
+            }
+            List<Object> values = new ArrayList<>();
+            List<String> texts = new ArrayList<>();
+            for (YamlNode item : items) {
+                if (!(item instanceof Scalar s) || s.token() == JsonToken.VALUE_NULL) {
+                    throw new SpecException(file, item.line(), field + "." + key,
+                            "must be a value or a list of values, not a " + item.kind());
+                }
+                if (texts.contains(s.text())) {
+                    throw new SpecException(file, s.line(), field + "." + key, "value " + s.text() + " appears twice");
+                }
+                texts.add(s.text());
+                values.add(s.value());
+            }
+            axes.add(axis(key, values, items.stream().map(YamlNode::line).toList(), keyLine, field, workload, profile));
+        }
+        return axes;
+    }
+
+    /**
+     * Builds and checks one axis: a workload parameter's values are coerced to their stored
+     * form; a profile parameter's values are applied to the profile once each, so a bad unit or
+     * an out-of-range value fails here with the profile's own message.
+     */
+    Axis axis(String key, List<Object> values, List<Integer> lines, int keyLine, String field, Workload workload,
+              Profile profile) {
+        String where = field.isEmpty() ? key : field + "." + key;
+        WorkloadParameter wp = workload.parameter(key);
+        if (wp != null) {
+            List<Object> coerced = new ArrayList<>();
+            for (int i = 0; i < values.size(); i++) {
+                try {
+                    coerced.add(wp.coerce(values.get(i)));
+                } catch (IllegalArgumentException e) {
+                    throw new SpecException(file, lines.get(i), where, e.getMessage());
+                }
+            }
+            return new Axis(key, AxisKind.WORKLOAD, key, coerced, file, keyLine);
+        }
+        Parameter p = ParameterRegistry.find(key).orElse(null);
+        if (p == null) {
+            throw new SpecException(file, keyLine, where, "unknown grid key; workload '" + workload.name() + "' takes: "
+                    + String.join(", ", workload.parameterNames()) + "; closest profile parameters: "
+                    + String.join(", ", ParameterRegistry.closestNames(key, 3)));
+        }
+        List<Object> texts = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            String text = String.valueOf(values.get(i));
+            try {
+                profile.withOverrides(List.of(new ProfileOverride(key, text, file, lines.get(i))));
+            } catch (ProfileException e) {
+                throw new SpecException(file, lines.get(i), where, e.problem());
+            }
+            texts.add(text);
+        }
+        return new Axis(key, AxisKind.PROFILE, profileColumn(p), texts, file, keyLine);
+    }
+
+    /** A profile parameter's column: its name, with the canonical unit appended when it has one. */
+    static String profileColumn(Parameter p) {
+        return switch (p.dimension()) {
+            case TIME, SIZE, FREQUENCY -> p.name() + "_" + p.dimension().canonicalUnit();
+            case BANDWIDTH -> p.name() + "_Bps";
+            default -> p.name();
+        };
+    }
+
+    private ExperimentSpec.Quick quick(YamlNode node, Workload workload, Profile profile) {
+        if (node == null) {
+            return null;
+        }
+        if (!(node instanceof MapNode m)) {
+            throw new SpecException(file, node.line(), "quick", "must be a mapping with fields "
+                    + String.join(", ", QUICK_FIELDS) + ", not a " + node.kind());
+        }
+        checkFields(m, "quick.", QUICK_FIELDS);
+        int reps = m.entries().containsKey("repetitions") ? (int) integer(m, "repetitions", 1, MAX_REPETITIONS, "quick.") : 0;
+        return new ExperimentSpec.Quick(reps, grid(m.entries().get("grid"), "quick.grid", workload, profile));
+    }
+
+    private List<String> metrics(MapNode top, Workload workload) {
+        if (!top.entries().containsKey("metrics")) {
+            return List.of(workload.mainMetric());
+        }
+        List<String> names = textList(top, "metrics", true);
+        if (names.isEmpty()) {
+            throw error(top, "metrics", "is empty; name at least one of: " + String.join(", ", workload.metrics()));
+        }
+        ListNode list = (ListNode) top.entries().get("metrics");
+        for (int i = 0; i < names.size(); i++) {
+            checkMetric(names.get(i), list.items().get(i).line(), "metrics", workload);
+        }
+        return names;
+    }
+
+    private void checkMetric(String name, int line, String field, Workload workload) {
+        if (!workload.metrics().contains(name)) {
+            throw new SpecException(file, line, field, "unknown metric '" + name + "'; workload '" + workload.name()
+                    + "' produces: " + String.join(", ", workload.metrics()));
+        }
+    }
+
+    private ExperimentSpec.Plot plot(YamlNode node, String title, Workload workload, List<Axis> grid,
+                                     List<String> metrics) {
+        if (node == null) {
+            return null;
+        }
+        if (!(node instanceof MapNode m)) {
+            throw new SpecException(file, node.line(), "plot", "must be a mapping with fields "
+                    + String.join(", ", PLOT_FIELDS) + ", not a " + node.kind());
+        }
+        checkFields(m, "plot.", PLOT_FIELDS);
+        List<String> columns = new ArrayList<>(List.of("policy"));
+        columns.addAll(workload.parameterNames());
+        for (Axis a : grid) {
+            if (a.kind() == AxisKind.PROFILE) {
+                columns.add(a.column());
+            }
+        }
+        if (!m.entries().containsKey("x")) {
+            throw new SpecException(file, m.line(), "plot.x", "missing; name the column on the x axis, one of: "
+                    + String.join(", ", columns));
+        }
+        String x = column(m, "x", columns, grid);
+        String series = m.entries().containsKey("series") ? column(m, "series", columns, grid) : "policy";
+        String y = metrics.get(0);
+        if (m.entries().containsKey("y")) {
+            y = text(m, "y", "plot.");
+            checkMetric(y, m.keyLines().get("y"), "plot.y", workload);
+        }
+        boolean logx = m.entries().containsKey("logx") && bool(m, "logx");
+        boolean logy = m.entries().containsKey("logy") && bool(m, "logy");
+        String plotTitle = m.entries().containsKey("title") ? text(m, "title", "plot.") : title;
+        return new ExperimentSpec.Plot(x, y, series, logx, logy, plotTitle);
+    }
+
+    /** A plot axis: a column name, or a profile grid key, which is normalised to its column. */
+    private String column(MapNode m, String key, List<String> columns, List<Axis> grid) {
+        String v = text(m, key, "plot.");
+        for (Axis a : grid) {
+            if (a.key().equals(v)) {
+                return a.column();
+            }
+        }
+        if (!columns.contains(v)) {
+            throw new SpecException(file, m.keyLines().get(key), "plot." + key, "'" + v
+                    + "' is not a column of this experiment; valid: " + String.join(", ", columns));
+        }
+        return v;
+    }
+
+    private List<ExperimentSpec.Reference> references(YamlNode node, Workload workload, ExperimentSpec.Plot plot) {
+        if (node == null) {
+            return List.of();
+        }
+        if (!(node instanceof ListNode list)) {
+            throw new SpecException(file, node.line(), "reference", "must be a list of {series, x, metric, value,"
+                    + " where}, not a " + node.kind());
+        }
+        if (!list.items().isEmpty() && plot == null) {
+            throw new SpecException(file, node.line(), "reference",
+                    "needs a plot: plot.x says which column the reference x values are in");
+        }
+        List<ExperimentSpec.Reference> out = new ArrayList<>();
+        for (int i = 0; i < list.items().size(); i++) {
+            YamlNode item = list.items().get(i);
+            String f = "reference[" + i + "].";
+            if (!(item instanceof MapNode m)) {
+                throw new SpecException(file, item.line(), "reference[" + i + "]",
+                        "must be a mapping {series, x, metric, value, where}, not a " + item.kind());
+            }
+            checkFields(m, f, REFERENCE_FIELDS);
+            for (String required : List.of("series", "x", "metric", "value")) {
+                if (!m.entries().containsKey(required)) {
+                    throw new SpecException(file, m.line(), f + required, "missing; a reference needs "
+                            + "series, x, metric and value (a number, or withheld)");
+                }
+            }
+            String series = text(m, "series", f);
+            Object x = scalar(m, "x", f).value();
+            String metric = text(m, "metric", f);
+            checkMetric(metric, m.keyLines().get("metric"), f + "metric", workload);
+            Scalar v = scalar(m, "value", f);
+            Double value;
+            if (v.isNumber()) {
+                value = Double.parseDouble(v.text().replace("_", ""));
+            } else if (v.text().equals("withheld")) {
+                value = null;
+            } else {
+                throw new SpecException(file, v.line(), f + "value", "'" + v.text()
+                        + "' is not a number; write the published number, or withheld");
+            }
+            String where = m.entries().containsKey("where") ? text(m, "where", f) : null;
+            out.add(new ExperimentSpec.Reference(series, x, metric, value, where));
+        }
+        return out;
+    }
+
+    // ---- small typed readers; each names the field and what it must be ----
+
+    private void checkFields(MapNode m, String prefix, List<String> valid) {
+        for (String key : m.entries().keySet()) {
+            if (!valid.contains(key)) {
+                throw new SpecException(file, m.keyLines().get(key), prefix + key,
+                        "unknown field; valid fields: " + String.join(", ", valid));
+            }
+        }
+    }
+
+    private Scalar scalar(MapNode m, String key, String prefix) {
+        YamlNode n = m.entries().get(key);
+        if (!(n instanceof Scalar s) || s.token() == JsonToken.VALUE_NULL) {
+            throw new SpecException(file, m.keyLines().get(key), prefix + key,
+                    "must be a single value, not a " + n.kind());
+        }
+        return s;
+    }
+
+    private String text(MapNode m, String key, String prefix) {
+        return scalar(m, key, prefix).text();
+    }
+
+    private String requiredText(MapNode top, String key) {
+        if (!top.entries().containsKey(key)) {
+            throw new SpecException(file, top.line(), key, "missing; every spec needs "
+                    + "id, title, workload and policies");
+        }
+        String t = text(top, key, "");
+        if (t.isBlank()) {
+            throw error(top, key, "is empty");
+        }
+        return t;
+    }
+
+    private String optionalText(MapNode top, String key) {
+        YamlNode n = top.entries().get(key);
+        if (n == null || n instanceof Scalar s && s.token() == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        return text(top, key, "");
+    }
+
+    private List<String> textList(MapNode top, String key, boolean required) {
+        YamlNode n = top.entries().get(key);
+        if (n == null) {
+            if (required) {
+                throw new SpecException(file, top.line(), key, "missing; every spec needs "
+                        + "id, title, workload and policies");
+            }
+            return List.of();
+        }
+        if (!(n instanceof ListNode l)) {
+            throw error(top, key, "must be a list, e.g. [a, b], not a " + n.kind());
+        }
+        List<String> out = new ArrayList<>();
+        for (YamlNode item : l.items()) {
+            if (!(item instanceof Scalar s) || s.token() == JsonToken.VALUE_NULL) {
+                throw new SpecException(file, item.line(), key, "items must be single values, not a " + item.kind());
+            }
+            out.add(s.text());
+        }
+        return out;
+    }
+
+    private long integer(MapNode m, String key, long min, long max, String prefix) {
+        Scalar s = scalar(m, key, prefix);
+        if (s.token() != JsonToken.VALUE_NUMBER_INT || !(s.value() instanceof Long v)) {
+            throw new SpecException(file, s.line(), prefix + key, "'" + s.text() + "' is not a whole number");
+        }
+        if (v < min || v > max) {
+            throw new SpecException(file, s.line(), prefix + key, v + " is out of range; valid: " + min + " to " + max);
+        }
+        return v;
+    }
+
+    private boolean bool(MapNode m, String key) {
+        Scalar s = scalar(m, key, "plot.");
+        if (s.token() != JsonToken.VALUE_TRUE
+                && s.token() != JsonToken.VALUE_FALSE) {
+            throw new SpecException(file, s.line(), "plot." + key, "'" + s.text() + "' is not a boolean; valid values:"
+                    + " true, false");
+        }
+        return s.token() == JsonToken.VALUE_TRUE;
+    }
+
+    private SpecException error(MapNode m, String key, String problem) {
+        return new SpecException(file, m.keyLines().getOrDefault(key, m.line()), key, problem);
+    }
+}

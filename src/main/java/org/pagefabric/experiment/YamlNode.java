@@ -1,0 +1,161 @@
+package org.pagefabric.experiment;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * A YAML document as a small tree that remembers the line of every node. Jackson's object
+ * binding loses positions and its tree model has none, so the spec reader walks the streaming
+ * parser once into this tree and validates the tree; every error can then name its line.
+ */
+sealed interface YamlNode {
+    /** The 1-based line the node starts on. */
+    int line();
+
+    /** What the node is, for messages ("mapping", "list", "number", "text", ...). */
+    String kind();
+
+    /**
+     * A mapping, keys in document order.
+     *
+     * @param line    the line of the mapping
+     * @param entries key → value
+     * @param keyLines key → the line of the key
+     */
+    record MapNode(int line, Map<String, YamlNode> entries, Map<String, Integer> keyLines) implements YamlNode {
+        @Override
+        public String kind() {
+            return "mapping";
+        }
+    }
+
+    /**
+     * A sequence.
+     *
+     * @param line  the line of the sequence
+     * @param items the items in order
+     */
+    record ListNode(int line, List<YamlNode> items) implements YamlNode {
+        @Override
+        public String kind() {
+            return "list";
+        }
+    }
+
+    /**
+     * A scalar: the text as written and what YAML made of it.
+     *
+     * @param line  its line
+     * @param text  the text as written ({@code 000}, {@code 4 KiB}, {@code 0.01})
+     * @param token the scalar token ({@code VALUE_NUMBER_INT}, {@code VALUE_STRING}, ...)
+     */
+    record Scalar(int line, String text, JsonToken token) implements YamlNode {
+        @Override
+        public String kind() {
+            return switch (token) {
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number";
+                case VALUE_TRUE, VALUE_FALSE -> "boolean";
+                case VALUE_NULL -> "null";
+                default -> "text";
+            };
+        }
+
+        /** Whether YAML read a number. */
+        boolean isNumber() {
+            return token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT;
+        }
+
+        /** The value in Java terms: Long, Double, Boolean, String, or null. */
+        Object value() {
+            return switch (token) {
+                case VALUE_NUMBER_INT -> {
+                    try {
+                        yield Long.parseLong(text.replace("_", ""));
+                    } catch (NumberFormatException e) {
+                        yield text;   // octal/hex/huge: keep the text, validation reports it
+                    }
+                }
+                case VALUE_NUMBER_FLOAT -> Double.parseDouble(text.replace("_", ""));
+                case VALUE_TRUE -> Boolean.TRUE;
+                case VALUE_FALSE -> Boolean.FALSE;
+                case VALUE_NULL -> null;
+                default -> text;
+            };
+        }
+    }
+
+    /**
+     * Parses one YAML document.
+     *
+     * @param file the name errors use
+     * @param text the YAML text
+     * @return the root node, or {@code null} for an empty document
+     * @throws SpecException for malformed YAML, a repeated key, or more than one document
+     */
+    static YamlNode parse(String file, String text) {
+        try (JsonParser p = YAMLFactory.builder().build().createParser(text)) {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                return null;
+            }
+            YamlNode root = node(file, p, t);
+            if (p.nextToken() != null) {
+                throw new SpecException(file, p.currentTokenLocation().getLineNr(), null,
+                        "only one YAML document per spec file");
+            }
+            return root;
+        } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
+                Mark m = y.getProblemMark();
+                // SnakeYAML's own message spans lines and repeats the input; keep the problem.
+                throw new SpecException(file, m.getLine() + 1, null, "not valid YAML: "
+                        + (y.getContext() != null ? y.getContext() + ": " : "") + y.getProblem());
+            }
+            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new SpecException(file, line, null, "not valid YAML: " + e.getOriginalMessage().replace('\n', ' '));
+        } catch (IOException e) {
+            throw new SpecException(file, 0, null, "cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static YamlNode node(String file, JsonParser p, JsonToken t) throws IOException {
+        int line = p.currentTokenLocation().getLineNr();
+        switch (t) {
+            case START_OBJECT -> {
+                Map<String, YamlNode> entries = new LinkedHashMap<>();
+                Map<String, Integer> lines = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    int keyLine = p.currentTokenLocation().getLineNr();
+                    if (entries.containsKey(key)) {
+                        throw new SpecException(file, keyLine, key, "appears twice");
+                    }
+                    lines.put(key, keyLine);
+                    entries.put(key, node(file, p, p.nextToken()));
+                }
+                return new MapNode(line, Collections.unmodifiableMap(entries), Collections.unmodifiableMap(lines));
+            }
+            case START_ARRAY -> {
+                List<YamlNode> items = new ArrayList<>();
+                JsonToken n;
+                while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
+                    items.add(node(file, p, n));
+                }
+                return new ListNode(line, List.copyOf(items));
+            }
+            default -> {
+                return new Scalar(line, t == JsonToken.VALUE_NULL ? "" : p.getText(), t);
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package org.pagefabric.workload;
+
+import java.util.Map;
+
+/**
+ * The parameters the point-to-point microbenchmarks share, declared once so that every one of
+ * them names, documents and bounds its message size and iteration count the same way.
+ */
+public final class StandardParameters {
+    /** Column name of the message size. */
+    public static final String SIZE = "size_B";
+    /** Column name of the number of timed iterations. */
+    public static final String ITERATIONS = "iterations";
+
+    private StandardParameters() {
+    }
+
+    /**
+     * The message-size parameter with a workload's own default.
+     *
+     * @param defaultBytes the default size in bytes
+     */
+    public static WorkloadParameter size(long defaultBytes) {
+        // 1 GiB bound: segments are real mapped memory in the simulated address space.
+        return WorkloadParameter.integer(SIZE, defaultBytes, "B", "message size in bytes", 1, 1L << 30);
+    }
+
+    /** The timed-iteration parameter (warm-up iterations come on top). */
+    public static WorkloadParameter iterations() {
+        // 20 as in `pagefabric run`; the bound keeps per-iteration arrays within an int index.
+        return WorkloadParameter.integer(ITERATIONS, 20, "", "timed iterations after the warm-up", 1,
+                Integer.MAX_VALUE - 64);
+    }
+
+    /** The message size of resolved parameters. */
+    public static long size(Map<String, Object> params) {
+        return (Long) params.get(SIZE);
+    }
+
+    /** The iteration count of resolved parameters. */
+    public static int iterations(Map<String, Object> params) {
+        return Math.toIntExact((Long) params.get(ITERATIONS));
+    }
+}

@@ -1,0 +1,133 @@
+package org.pagefabric.workload;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.pagefabric.hw.profile.Dimension;
+
+/**
+ * One parameter a workload declares: name (with its unit in the name, as every column is),
+ * type, default, unit and one line of documentation, plus the range a value must lie in. The
+ * declarations drive the validation of experiment grids and {@code --set} values, and what
+ * {@code info} prints, in the manner of SST's declared component parameters.
+ *
+ * @param name         the parameter and column name, e.g. {@code size_B}
+ * @param type         what kind of value it takes
+ * @param defaultValue the value used when a spec or command line does not give one
+ * @param unit         the unit of the value ({@code B}), or empty for a plain number
+ * @param doc          one line saying what the parameter controls
+ * @param min          the smallest accepted value (integers only)
+ * @param max          the largest accepted value (integers only)
+ */
+public record WorkloadParameter(String name, Type type, Object defaultValue, String unit, String doc, long min,
+        long max) {
+    private static final Pattern NUMBER_AND_UNIT = Pattern.compile("\\s*([0-9][0-9_]*)\\s*([A-Za-z]*)\\s*");
+
+    /** The kinds of value a workload parameter takes. */
+    public enum Type {
+        /** A whole number, stored as a {@link Long}. */
+        INTEGER,
+        /** A switch, stored as a {@link Boolean}. */
+        BOOLEAN
+    }
+
+    /** Checks the declaration itself: a bad default is a programming error, found at class load. */
+    public WorkloadParameter {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(unit, "unit");
+        if (doc == null || doc.isBlank()) {
+            throw new IllegalArgumentException("workload parameter " + name + " needs one line of documentation");
+        }
+        if (min > max) {
+            throw new IllegalArgumentException("workload parameter " + name + ": min " + min + " > max " + max);
+        }
+    }
+
+    /** Declares a whole-number parameter in {@code [min, max]}. */
+    public static WorkloadParameter integer(String name, long defaultValue, String unit, String doc, long min, long max) {
+        WorkloadParameter p = new WorkloadParameter(name, Type.INTEGER, defaultValue, unit, doc, min, max);
+        p.coerce(defaultValue);
+        return p;
+    }
+
+    /** Declares a switch. */
+    public static WorkloadParameter flag(String name, boolean defaultValue, String doc) {
+        return new WorkloadParameter(name, Type.BOOLEAN, defaultValue, "", doc, 0, 0);
+    }
+
+    /**
+     * Converts a value as written (a YAML number, boolean or string; a {@code --set} string) to
+     * this parameter's stored form, checking its range. An integer in bytes may carry a size unit
+     * ({@code "4 KiB"}), with the units and factors profiles use.
+     *
+     * @return a {@link Long} or {@link Boolean}
+     * @throws IllegalArgumentException with a one-line problem that says what would be valid
+     */
+    public Object coerce(Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException("needs a value; " + expected());
+        }
+        return switch (type) {
+            case BOOLEAN -> {
+                if (value instanceof Boolean b) {
+                    yield b;
+                }
+                String s = String.valueOf(value).strip();
+                if (s.equals("true") || s.equals("false")) {
+                    yield Boolean.valueOf(s);
+                }
+                throw new IllegalArgumentException("'" + value + "' is not a boolean; " + expected());
+            }
+            case INTEGER -> {
+                BigInteger v = integerValue(value);
+                if (v.compareTo(BigInteger.valueOf(min)) < 0 || v.compareTo(BigInteger.valueOf(max)) > 0) {
+                    throw new IllegalArgumentException(value + " is out of range; " + expected());
+                }
+                yield v.longValueExact();
+            }
+        };
+    }
+
+    private BigInteger integerValue(Object value) {
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            return BigInteger.valueOf(((Number) value).longValue());
+        }
+        if (value instanceof BigInteger b) {
+            return b;
+        }
+        if (value instanceof String s) {
+            Matcher m = NUMBER_AND_UNIT.matcher(s);
+            if (m.matches()) {
+                BigInteger n = new BigInteger(m.group(1).replace("_", ""));
+                String u = m.group(2);
+                if (u.isEmpty() || u.equals(unit)) {
+                    return n;
+                }
+                // Sizes may be written with the profile units (4 KiB, 1 MiB), so grids read like papers.
+                BigDecimal factor = unit.equals("B") ? Dimension.SIZE.factor(u) : null;
+                if (factor != null) {
+                    return factor.multiply(new BigDecimal(n)).toBigIntegerExact();
+                }
+            }
+        }
+        throw new IllegalArgumentException("'" + value + "' is not a whole number; " + expected());
+    }
+
+    /** What a valid value looks like, for error messages. */
+    public String expected() {
+        return switch (type) {
+            case BOOLEAN -> "valid values: true, false";
+            case INTEGER -> "a whole number" + (unit.isEmpty() ? "" : " of " + unit)
+                    + (unit.equals("B") ? " (or with a unit: KiB, MiB, GiB, KB, MB, GB)" : "")
+                    + " from " + min + " to " + max;
+        };
+    }
+
+    /** The type as written in {@code info} and resolved specs. */
+    public String typeName() {
+        return type.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,114 @@
+package org.pagefabric.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pagefabric.hw.profile.ParameterRegistry;
+
+class SpecReaderTest {
+    @Test
+    void readsTheDocumentedExampleWithItsDefaults() {
+        ExperimentSpec s = Specs.parse("""
+                id: part.fig7
+                title: RDMA write latency without page faults
+                paper: "000"
+                where: "Fig. 7"
+                requires: ["PART policy (issue 6)"]
+                workload: latency
+                policies: [pin-all]
+                profile: part-forth
+                seed: 1
+                repetitions: 5
+                grid:
+                  size_B: [8, 64, 512, 4096, 16384, 65536, 262144, 1048576]
+                  iterations: 20
+                quick:
+                  repetitions: 1
+                  grid: {size_B: [8, 4096, 1048576], iterations: 5}
+                metrics: [latency_us]
+                plot: {x: size_B, y: latency_us, series: policy, logx: true, logy: false, title: "Latency vs size"}
+                reference:
+                  - {series: "Transfer-Only", x: 8, metric: latency_us, value: 4.1, where: "Fig. 7"}
+                  - {series: "Touch-NoPres", x: 4096, metric: latency_us, value: withheld, where: "Fig. 7"}
+                """);
+        assertEquals("000", s.paper());
+        assertEquals(List.of("PART policy (issue 6)"), s.requires());
+        assertEquals(false, s.runnable());
+        assertEquals("part-forth", s.profile().name());
+        assertEquals(8 * 5, Grid.expand(s).size());
+        assertEquals(3, Grid.expand(s.quickened()).size());
+        assertEquals(new ExperimentSpec.Plot("size_B", "latency_us", "policy", true, false, "Latency vs size"),
+                s.plot());
+        assertEquals(new ExperimentSpec.Reference("Transfer-Only", 8L, "latency_us", 4.1, "Fig. 7"),
+                s.reference().get(0));
+        assertTrue(s.reference().get(1).withheld());
+    }
+
+    @Test
+    void plotDefaultsComeFromTheSpec() {
+        ExperimentSpec s = Specs.parse("""
+                id: t.plot
+                title: Bandwidth
+                workload: bandwidth
+                policies: [pin-all]
+                metrics: [bandwidth_MBps, latency_us]
+                plot: {x: size_B}
+                """);
+        assertEquals(new ExperimentSpec.Plot("size_B", "bandwidth_MBps", "policy", false, false, "Bandwidth"),
+                s.plot());
+        assertNull(s.paper());
+    }
+
+    @Test
+    void aProfilePathIsRelativeToTheSpecFile(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("profiles"));
+        Files.writeString(dir.resolve("profiles/slow.yaml"), """
+                name: slow
+                description: a slower link
+                extends: default
+                parameters:
+                  link.latency: {value: 9, unit: us, source: "assumed: a test profile"}
+                """);
+        Path spec = dir.resolve("exp.yaml");
+        Files.writeString(spec, """
+                id: t.path
+                title: Profile path
+                workload: latency
+                policies: [pin-all]
+                profile: profiles/slow.yaml
+                """);
+        ExperimentSpec s = SpecReader.read(spec);
+        assertEquals("slow", s.profile().name());
+        assertEquals(9_000_000L, s.profile().time(ParameterRegistry.find("link.latency").orElseThrow()));
+        assertEquals(dir.resolve("profiles/slow.yaml").toAbsolutePath().normalize().toString(), s.profileRef());
+        assertEquals(spec.toString(), s.file());
+    }
+
+    @Test
+    void aBrokenProfileFileIsReportedAtItsOwnLine(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("bad.yaml"), """
+                name: bad
+                description: broken
+                parameters:
+                  link.latency: {value: fast, unit: us, source: "assumed: test"}
+                """);
+        SpecException e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class, () -> SpecReader.parse(
+                "exp.yaml", "id: t\ntitle: t\nworkload: latency\npolicies: [pin-all]\nprofile: bad.yaml\n", dir));
+        assertEquals("exp.yaml:5: profile: " + dir.resolve("bad.yaml") + ":4: link.latency.value: 'fast' is not a"
+                + " number; write a decimal number such as 150, 2.33 or 1e-3", e.getMessage());
+    }
+
+    @Test
+    void everyBundledSpecReads() {
+        // Empty until the bundled specs land; from then on, each must parse and keep its id.
+        for (String id : SpecReader.bundledIds()) {
+            assertEquals(id, SpecReader.bundled(id).id());
+        }
+    }
+}
