@@ -11,16 +11,21 @@ import org.pagefabric.workload.Workload;
  * (seed, repetitions), what to report (metrics, plot) and what the paper published
  * (reference). Built by {@link SpecReader}; expanded into points by {@link Grid}.
  *
+ * <p>A spec with unmet prerequisites ({@code requires} not empty) describes an experiment whose
+ * workload or policies do not exist yet: only its identity and prerequisites are read, so that
+ * {@code info} can list it and {@code reproduce} refuse it with its reason; its workload,
+ * profile and plot are then {@code null} and its grid, metrics and reference empty.
+ *
  * @param file            where the spec was read from (a path or {@code experiments/<id>.yaml})
  * @param id              the stable id, e.g. {@code part.fig7}
  * @param title           one line saying what is measured
  * @param paper           the seed reproduced ({@code "000"}..), or {@code null} for a user experiment
  * @param where           the figure or table in the seed, or {@code null}
  * @param requires        unmet prerequisites, one-line reasons; empty when the experiment can run
- * @param workload        the workload
+ * @param workload        the workload ({@code null} while prerequisites are unmet)
  * @param policies        the registration policies, each a series
  * @param profileRef      the profile as the spec names it (a bundled name or an absolute path)
- * @param profile         that profile, resolved
+ * @param profile         that profile, resolved ({@code null} while prerequisites are unmet)
  * @param seed            the seed of repetition 0
  * @param repetitions     how many seeds each grid point runs with
  * @param grid            the grid axes in the order written

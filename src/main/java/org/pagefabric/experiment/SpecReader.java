@@ -173,6 +173,12 @@ public final class SpecReader {
         }
         String where = optionalText(top, "where");
         List<String> requires = textList(top, "requires", false);
+        if (!requires.isEmpty()) {
+            // Its workload and policies are what a later issue brings: validate them then.
+            String profileText = top.entries().containsKey("profile") ? requiredText(top, "profile") : ProfileRegistry.ROOT;
+            return new ExperimentSpec(file, id, title, paper, where, requires, null, pendingList(top, "policies"),
+                    profileText, null, 1, 1, List.of(), null, List.of(), null, List.of());
+        }
         String workloadName = requiredText(top, "workload");
         Workload workload;
         try {
@@ -202,6 +208,19 @@ public final class SpecReader {
         List<ExperimentSpec.Reference> reference = references(top.entries().get("reference"), workload, plot);
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
                 repetitions, grid, quick, metrics, plot, reference);
+    }
+
+    /** A list of names as written, unchecked (for a spec whose names do not exist yet). */
+    private static List<String> pendingList(MapNode top, String field) {
+        YamlNode n = top.entries().get(field);
+        if (n instanceof YamlNode.ListNode list) {
+            List<String> out = new java.util.ArrayList<>();
+            for (YamlNode item : list.items()) {
+                out.add(item instanceof YamlNode.Scalar sc ? sc.text() : item.kind());
+            }
+            return out;
+        }
+        return List.of();
     }
 
     private String profileReference(String ref, MapNode top) {
