@@ -226,14 +226,16 @@ public final class Plots {
             }
         }
         st.setYAxisLogarithmicDecadeOnly(lo > 0 && hi / lo >= 100);
+        // XChart's log axis writes 10000 as "1E4"; figures in the seeds write plain numbers.
+        st.setYAxisDecimalPattern("#,##0.###");
     }
 
     private static String describeData(PlotSpec spec, PlotData data, boolean clipped) {
         StringBuilder b = new StringBuilder();
-        b.append(AxisLabels.title(spec.y())).append(spec.logy() ? " (log scale)" : "")
+        b.append(AxisLabels.title(spec.y())).append(spec.logy() ? " on a log scale" : "")
                 .append(" against ").append(AxisLabels.title(spec.x()));
         if (spec.logx()) {
-            b.append(AxisLabels.isBytes(spec.x()) && data.numericX() ? " (log2 scale)" : " (log scale)");
+            b.append(AxisLabels.isBytes(spec.x()) && data.numericX() ? " on a log2 scale" : " on a log scale");
         }
         List<String> names = data.series().stream().map(PlotData.Series::name).toList();
         b.append(spec.hasSeries() ? "; " + spec.series() + ": " + String.join(", ", names) : "").append(". ");
