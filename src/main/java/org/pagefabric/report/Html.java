@@ -1,7 +1,10 @@
 package org.pagefabric.report;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -77,7 +80,7 @@ final class Html {
 
     /** A table of the given columns; numbers right-aligned, cells rendered by {@code cell}. */
     static void table(StringBuilder b, String cssClass, List<String> columns, List<Map<String, Object>> rows,
-            java.util.function.BiFunction<String, Object, String> cell) {
+            BiFunction<String, Object, String> cell) {
         b.append("<div class=\"scroll\"><table class=\"").append(cssClass).append("\">\n<thead><tr>");
         for (String c : columns) {
             b.append("<th>").append(escape(c)).append("</th>");
@@ -103,7 +106,7 @@ final class Html {
         String s = svg.substring(svg.indexOf("<svg"));
         s = s.replaceFirst(" xmlns:xlink=\"[^\"]*\"", "").replaceFirst(" xmlns=\"[^\"]*\"", "");
         Matcher m = ID.matcher(s);
-        java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+        Set<String> ids = new LinkedHashSet<>();
         while (m.find()) {
             ids.add(m.group(1));
         }

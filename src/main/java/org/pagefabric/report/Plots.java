@@ -148,11 +148,8 @@ public final class Plots {
                     }
                     xs[i] = log2x ? Math.log(x) / Math.log(2) : x;
                     ys[i] = positiveOnLog(spec, s, p);
-                    errors[i] = p.stddev();
-                    if (spec.logy() && p.mean() - errors[i] <= 0) {
-                        errors[i] = p.mean() * 0.999;
-                        clipped = true;
-                    }
+                    errors[i] = clippedError(spec, p);
+                    clipped |= errors[i] != p.stddev();
                 }
                 XYSeries series = data.hasRepetitions() ? xy.addSeries(s.name(), xs, ys, errors)
                         : xy.addSeries(s.name(), xs, ys);
@@ -166,14 +163,19 @@ public final class Plots {
             bars.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
             List<Object> categories = data.xValues();
             for (PlotData.Series s : data.series()) {
-                // A bar chart needs every category in every series; a category a series lacks is a
-                // zero-height bar (the table below the figure shows that the row is absent).
+                // XChart needs every category in every series; a category a series lacks gets no bar
+                // (null), not a zero bar that would read as a measured zero.
                 List<Double> ys = new ArrayList<>();
                 List<Double> errors = new ArrayList<>();
                 for (Object c : categories) {
                     PlotData.Point p = s.points().stream().filter(q -> q.x().equals(c)).findFirst().orElse(null);
-                    ys.add(p == null ? 0 : positiveOnLog(spec, s, p));
-                    errors.add(p == null ? 0 : p.stddev());
+                    if (p == null && spec.logy()) {
+                        // XChart rejects a missing bar on a log axis with an exception naming no column.
+                        throw new IllegalArgumentException("plot " + spec.y() + ": a logarithmic y axis with bars "
+                                + "needs every series to have every " + spec.x() + ", but " + s.name() + " has no " + c);
+                    }
+                    ys.add(p == null ? null : positiveOnLog(spec, s, p));
+                    errors.add(p == null ? null : clippedError(spec, p));
                 }
                 if (data.hasRepetitions()) {
                     bars.addSeries(s.name(), categories, ys, errors);
@@ -185,6 +187,11 @@ public final class Plots {
         }
         ((AxesChartStyler) chart.getStyler()).setYAxisLogarithmic(spec.logy());
         return new Built(chart, describeData(spec, data, clipped));
+    }
+
+    /** The error bar, shortened on a log y axis so that its lower end stays above zero (see class doc). */
+    private static double clippedError(PlotSpec spec, PlotData.Point p) {
+        return spec.logy() && p.mean() - p.stddev() <= 0 ? p.mean() * 0.999 : p.stddev();
     }
 
     private static double positiveOnLog(PlotSpec spec, PlotData.Series s, PlotData.Point p) {

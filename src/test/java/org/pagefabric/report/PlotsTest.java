@@ -123,6 +123,28 @@ class PlotsTest {
     }
 
     @Test
+    void errorBarsOnALogAxisStayAboveZero() throws Exception {
+        List<Map<String, Object>> rows = List.of(
+                Map.of("policy", "pin", "size_B", 8, "latency_us", 1.0),
+                Map.of("policy", "pin", "size_B", 8, "latency_us", 100.0),
+                Map.of("policy", "pin", "size_B", 64, "latency_us", 5.0));
+        String svg = Plots.svg(LATENCY, rows, 800, 500);
+        SvgLines.parse(svg);
+        assertTrue(svg.contains("shortened where they would reach zero"));
+        assertTrue(!svg.contains("NaN") && !svg.contains("Infinity"));
+    }
+
+    @Test
+    void aBarMissingFromOneSeriesIsLeftOutNotDrawnAsZero() {
+        List<Map<String, Object>> rows = new ArrayList<>(SampleRows.breakdown());
+        rows.add(Map.of("policy", "pin", "step", "tasklet", "time_us", 2.0));
+        PlotSpec spec = PlotSpec.of("step", "time_us", "policy");
+        assertTrue(Plots.png(spec, rows, 600, 400).length > 0);
+        var e = assertThrows(IllegalArgumentException.class, () -> Plots.png(spec.withLog(false, true), rows, 600, 400));
+        assertTrue(e.getMessage().contains("pin has no first packet"), e.getMessage());
+    }
+
+    @Test
     void rowsReadBackFromCsvAsStringsStillPlot() {
         List<Map<String, Object>> rows = List.of(
                 Map.of("policy", "pin", "size_B", "8", "latency_us", "4.5"),
