@@ -101,7 +101,7 @@ public final class Plots {
      * the points and error bars are. Used as the SVG's description and as the caption in HTML reports.
      */
     public static String caption(PlotSpec spec, List<Map<String, Object>> rows) {
-        return describeData(spec, PlotData.of(spec, rows), false);
+        return describeData(spec, PlotData.of(spec, rows));
     }
 
     /** The colour of the series at this index in the legend (the palette repeats after eight). */
@@ -116,7 +116,6 @@ public final class Plots {
         if (width < 100 || height < 100) {
             throw new IllegalArgumentException("plot size " + width + "x" + height + " is too small (at least 100x100)");
         }
-        boolean clipped = false;
         Chart<?, ?> chart;
         if (data.numericX()) {
             XYChart xy = new XYChartBuilder().width(width).height(height).title(spec.title())
@@ -128,9 +127,11 @@ public final class Plots {
                 xy.getStyler().setXAxisLogarithmic(true);
             }
             if (log2x) {
-                // XChart's log axes are base 10 only: plot log2(size) on a linear axis, label each data
-                // point's tick with the size it stands for (8, 64, 1K, ...), as the seeds' figures do.
-                xy.setCustomXAxisTickLabelsFormatter(v -> AxisLabels.bytes(Math.pow(2, v)));
+                // XChart's log axes are base 10 only: plot log2(size) on a linear axis and label the ticks
+                // at whole powers of two with the size they stand for (8, 64, 1K, ...), as the seeds'
+                // figures do; ticks XChart puts between powers keep their grid line but no label.
+                xy.setCustomXAxisTickLabelsFormatter(v -> Math.abs(v - Math.rint(v)) < 1e-9
+                        ? AxisLabels.bytes(Math.pow(2, Math.rint(v))) : "");
             } else if (AxisLabels.isBytes(spec.x())) {
                 xy.getStyler().setxAxisTickLabelsFormattingFunction(AxisLabels::bytes);
             }
@@ -149,7 +150,6 @@ public final class Plots {
                     xs[i] = log2x ? Math.log(x) / Math.log(2) : x;
                     ys[i] = positiveOnLog(spec, s, p);
                     errors[i] = clippedError(spec, p);
-                    clipped |= errors[i] != p.stddev();
                 }
                 XYSeries series = data.hasRepetitions() ? xy.addSeries(s.name(), xs, ys, errors)
                         : xy.addSeries(s.name(), xs, ys);
@@ -186,7 +186,7 @@ public final class Plots {
             chart = bars;
         }
         ((AxesChartStyler) chart.getStyler()).setYAxisLogarithmic(spec.logy());
-        return new Built(chart, describeData(spec, data, clipped));
+        return new Built(chart, describeData(spec, data));
     }
 
     /** The error bar, shortened on a log y axis so that its lower end stays above zero (see class doc). */
@@ -237,7 +237,9 @@ public final class Plots {
         st.setYAxisDecimalPattern("#,##0.###");
     }
 
-    private static String describeData(PlotSpec spec, PlotData data, boolean clipped) {
+    private static String describeData(PlotSpec spec, PlotData data) {
+        boolean clipped = data.series().stream()
+                .anyMatch(s -> s.points().stream().anyMatch(p -> clippedError(spec, p) != p.stddev()));
         StringBuilder b = new StringBuilder();
         b.append(AxisLabels.title(spec.y())).append(spec.logy() ? " on a log scale" : "")
                 .append(" against ").append(AxisLabels.title(spec.x()));
