@@ -1,0 +1,180 @@
+package org.pagefabric.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One self-contained HTML page per experiment: title, what it reproduces, status, figures, comparison
+ * with the paper, the tidy rows and the manifest.
+ *
+ * <p>Self-contained means the page needs no other file and no network: the stylesheet is inline, the
+ * figures are inline SVG, there is no script and no URL with a scheme. The only link is the relative
+ * {@code rows.csv} next to the report, given when the page shows fewer rows than the results hold and
+ * that file exists. The same inputs give the same bytes, so reports can be diffed across commits.
+ */
+public final class HtmlReport {
+    /** The report's file name inside the experiment's directory. */
+    public static final String FILE_NAME = "report.html";
+    /** The most rows the page lists; beyond this a browser slows down and a reader wants the CSV. */
+    public static final int MAX_ROWS = 500;
+    /** Name of the runner's CSV of all rows, linked when the page shows only some. */
+    public static final String ROWS_CSV = "rows.csv";
+
+    private static final List<String> COMPARISON_COLUMNS = List.of("series", "x", "metric", "paper", "ours", "ratio");
+    private static final String WITHHELD = "[withheld]";
+
+    private HtmlReport() {
+    }
+
+    /**
+     * Writes {@value #FILE_NAME} into {@code dir} (created if needed) and returns its path.
+     *
+     * @param dir        the experiment's results directory
+     * @param meta       identity, status and manifest
+     * @param rows       the tidy rows
+     * @param plots      the figures to draw from the rows, in order
+     * @param comparison rows with columns series, x, metric, paper, ours, ratio (paper may be
+     *                   {@code "[withheld]"}); empty when the experiment has nothing to compare
+     */
+    public static Path write(Path dir, ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<Map<String, Object>> comparison) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(FILE_NAME);
+        String html = render(meta, rows, plots, comparison, Files.isRegularFile(dir.resolve(ROWS_CSV)));
+        Files.writeString(file, html, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /**
+     * The report as a string.
+     *
+     * @param rowsCsvExists whether {@value #ROWS_CSV} sits beside the report, so the page may link it
+     */
+    public static String render(ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<Map<String, Object>> comparison, boolean rowsCsvExists) {
+        StringBuilder b = new StringBuilder(Html.head(meta.title() + " \u2014 PageFabric"));
+        b.append("<header>\n<h1>").append(Html.escape(meta.title())).append("</h1>\n");
+        b.append("<p class=\"reproduces\">Experiment <code>").append(Html.escape(meta.id())).append("</code>");
+        if (!meta.reproduces().isBlank()) {
+            b.append(" reproduces ").append(Html.escape(meta.reproduces()));
+        }
+        b.append(". Status: ").append(badge(meta.status())).append("</p>\n");
+        if (!meta.requires().isEmpty()) {
+            b.append("<p>It did not run because these prerequisites are not met:</p>\n<ul class=\"requires\">\n");
+            meta.requires().forEach(r -> b.append("<li>").append(Html.escape(r)).append("</li>\n"));
+            b.append("</ul>\n");
+        } else if (!meta.complete()) {
+            b.append("<p class=\"note\">The run stopped before the whole parameter grid was measured; figures and "
+                    + "tables show the rows that were.</p>\n");
+        }
+        b.append("</header>\n");
+
+        figures(b, rows, plots);
+        comparison(b, comparison);
+        rows(b, rows, rowsCsvExists);
+        manifest(b, meta);
+        return b.append(Html.foot()).toString();
+    }
+
+    static String badge(RunStatus status) {
+        return "<span class=\"status " + status.cssClass() + "\">" + status.label() + "</span>";
+    }
+
+    private static void figures(StringBuilder b, List<Map<String, Object>> rows, List<PlotSpec> plots) {
+        if (plots.isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"figures\">\n<h2>Figures</h2>\n");
+        int n = 0;
+        for (PlotSpec spec : plots) {
+            n++;
+            b.append("<figure id=\"figure-").append(n).append("\">\n");
+            if (rows.isEmpty()) {
+                b.append("<p class=\"note\">No rows to plot ").append(Html.escape(spec.y())).append(" from.</p>\n");
+            } else {
+                try {
+                    String svg = Plots.svg(spec, rows, Plots.WIDTH, Plots.HEIGHT);
+                    b.append(Html.inlineSvg(svg, "f" + n + "-")).append('\n');
+                    b.append("<figcaption>Figure ").append(n).append(". ")
+                            .append(Html.escape(Plots.caption(spec, rows))).append("</figcaption>\n");
+                } catch (IllegalArgumentException e) {
+                    // A bad plot description must not cost the reader the rest of the report.
+                    b.append("<p class=\"note\">Figure ").append(n).append(" could not be drawn: ")
+                            .append(Html.escape(e.getMessage())).append("</p>\n");
+                }
+            }
+            b.append("</figure>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    private static void comparison(StringBuilder b, List<Map<String, Object>> comparison) {
+        if (comparison == null || comparison.isEmpty()) {
+            return;
+        }
+        b.append("<section id=\"comparison\">\n<h2>Comparison with the paper</h2>\n");
+        b.append("<p class=\"note\">ratio = ours / paper. Values the seed withholds are shown as "
+                + "<span class=\"withheld\">[withheld]</span>: the model must reproduce them without seeing them.</p>\n");
+        List<String> columns = new ArrayList<>(COMPARISON_COLUMNS);
+        columns.removeIf(c -> comparison.stream().noneMatch(r -> r.containsKey(c)));
+        columns(comparison).stream().filter(c -> !columns.contains(c)).forEach(columns::add);
+        Html.table(b, "comparison", columns, comparison, (column, v) -> {
+            if (v == null) {
+                return "\u2014";
+            }
+            if (WITHHELD.equals(v)) {
+                return "<span class=\"withheld\">" + WITHHELD + "</span>";
+            }
+            if (v instanceof Number num && !column.equals("x")) {
+                return Html.escape(AxisLabels.number(num.doubleValue(), column.equals("ratio") ? 3 : 4));
+            }
+            return Html.escape(AxisLabels.cell(v));
+        });
+        b.append("</section>\n");
+    }
+
+    private static void rows(StringBuilder b, List<Map<String, Object>> rows, boolean rowsCsvExists) {
+        b.append("<section id=\"rows\">\n<h2>Results</h2>\n");
+        if (rows.isEmpty()) {
+            b.append("<p class=\"note\">No rows.</p>\n</section>\n");
+            return;
+        }
+        List<Map<String, Object>> shown = rows.size() > MAX_ROWS ? rows.subList(0, MAX_ROWS) : rows;
+        b.append("<p class=\"note\">");
+        if (shown.size() < rows.size()) {
+            b.append("The first ").append(shown.size()).append(" of ").append(rows.size()).append(" rows. ");
+        } else {
+            b.append("All ").append(rows.size()).append(rows.size() == 1 ? " row" : " rows").append(". ");
+        }
+        b.append("Fractions are rounded to 6 significant digits");
+        if (rowsCsvExists) {
+            b.append("; every row at full precision is in <a href=\"").append(ROWS_CSV).append("\">")
+                    .append(ROWS_CSV).append("</a>");
+        }
+        b.append(".</p>\n");
+        Html.table(b, "rows", columns(rows), shown, (column, v) -> Html.escape(AxisLabels.cell(v)));
+        b.append("</section>\n");
+    }
+
+    private static void manifest(StringBuilder b, ReportMetadata meta) {
+        b.append("<section id=\"manifest\">\n<h2>Manifest</h2>\n<table class=\"manifest\">\n<tbody>\n");
+        b.append("<tr><th>experiment</th><td>").append(Html.escape(meta.id())).append("</td></tr>\n");
+        b.append("<tr><th>status</th><td>").append(meta.status().label()).append("</td></tr>\n");
+        meta.manifest().forEach((k, v) -> b.append("<tr><th>").append(Html.escape(k)).append("</th><td>")
+                .append(Html.escape(AxisLabels.cell(v))).append("</td></tr>\n"));
+        b.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    private static List<String> columns(List<Map<String, Object>> rows) {
+        Set<String> cols = new LinkedHashSet<>();
+        rows.forEach(r -> cols.addAll(r.keySet()));
+        return new ArrayList<>(cols);
+    }
+}

@@ -1,0 +1,273 @@
+package org.pagefabric.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Figures from tidy rows, drawn with XChart as PNG or SVG in the style of the seeds' figures: message
+ * sizes on a base-2 axis labelled 8, 64, 1K, 64K, 1M; axis titles with units derived from the column
+ * names; one line with its own colour and marker per series, and a legend.
+ *
+ * <p>Each point is the mean of the rows sharing its (series, x); where a point has more than one
+ * repetition the plot carries error bars of plus or minus one sample standard deviation ({@link
+ * PlotData}). Standard deviation rather than min/max because XChart draws symmetric error bars only.
+ * On a logarithmic y axis a bar that would reach zero or below is shortened on both sides to 99.9% of the
+ * mean, because log(0) cannot be drawn; the SVG's description says so when it happens.
+ *
+ * <p>Output is deterministic: the same rows and spec give byte-identical PNG and SVG on the same machine.
+ * XChart draws text as glyph outlines, so the SVG holds no {@code <text>}; its {@code <title>},
+ * {@code <desc>} and {@code aria-label} carry the chart title, axis titles and series names instead.
+ * Those outlines come from the installed fonts, so a machine with different fonts produces a different
+ * (equally deterministic) file.
+ */
+public final class Plots {
+    /** Default width of a figure, in pixels. */
+    public static final int WIDTH = 800;
+    /** Default height of a figure, in pixels. */
+    public static final int HEIGHT = 500;
+
+    /**
+     * Series colours: the Okabe-Ito palette, distinguishable with the common colour-vision deficiencies,
+     * opaque so that a series' colour is exactly the same in the legend, lines and markers.
+     */
+    static final Color[] PALETTE = {
+        new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
+        new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000), new Color(0x8C564B)};
+
+    /** Markers per series, different shapes so that a greyscale print still separates the lines. */
+    private static final Marker[] MARKERS = {
+        SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP,
+        SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL};
+
+    private Plots() {
+    }
+
+    /** The figure as PNG bytes of the given size in pixels. */
+    public static byte[] png(PlotSpec spec, List<Map<String, Object>> rows, int width, int height) {
+        try {
+            return BitmapEncoder.getBitmapBytes(build(spec, PlotData.of(spec, rows), width, height).chart(),
+                    BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("PNG encoding of plot " + spec.y() + " failed", e);
+        }
+    }
+
+    /** The figure as a standalone SVG document of the given size in pixels. */
+    public static String svg(PlotSpec spec, List<Map<String, Object>> rows, int width, int height) {
+        Built built = build(spec, PlotData.of(spec, rows), width, height);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            VectorGraphicsEncoder.saveVectorGraphic(built.chart(), out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("SVG encoding of plot " + spec.y() + " failed", e);
+        }
+        return describe(out.toString(StandardCharsets.UTF_8), built.description(), spec.title());
+    }
+
+    /** Writes the figure as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
+    public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows) throws IOException {
+        Files.write(file, png(spec, rows, WIDTH, HEIGHT));
+    }
+
+    /** Writes the figure as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
+    public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows) throws IOException {
+        Files.writeString(file, svg(spec, rows, WIDTH, HEIGHT), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * One sentence saying what the figure shows and how: axes and their scales, the series, and what
+     * the points and error bars are. Used as the SVG's description and as the caption in HTML reports.
+     */
+    public static String caption(PlotSpec spec, List<Map<String, Object>> rows) {
+        return describeData(spec, PlotData.of(spec, rows));
+    }
+
+    /** The colour of the series at this index in the legend (the palette repeats after eight). */
+    static Color seriesColor(int index) {
+        return PALETTE[index % PALETTE.length];
+    }
+
+    private record Built(Chart<?, ?> chart, String description) {
+    }
+
+    private static Built build(PlotSpec spec, PlotData data, int width, int height) {
+        if (width < 100 || height < 100) {
+            throw new IllegalArgumentException("plot size " + width + "x" + height + " is too small (at least 100x100)");
+        }
+        Chart<?, ?> chart;
+        if (data.numericX()) {
+            XYChart xy = new XYChartBuilder().width(width).height(height).title(spec.title())
+                    .xAxisTitle(AxisLabels.title(spec.x())).yAxisTitle(AxisLabels.title(spec.y())).build();
+            style(xy.getStyler(), data);
+            xy.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+            boolean log2x = spec.logx() && AxisLabels.isBytes(spec.x());
+            if (spec.logx() && !log2x) {
+                xy.getStyler().setXAxisLogarithmic(true);
+            }
+            if (log2x) {
+                // XChart's log axes are base 10 only: plot log2(size) on a linear axis and label the ticks
+                // at whole powers of two with the size they stand for (8, 64, 1K, ...), as the seeds'
+                // figures do; ticks XChart puts between powers keep their grid line but no label.
+                xy.setCustomXAxisTickLabelsFormatter(v -> Math.abs(v - Math.rint(v)) < 1e-9
+                        ? AxisLabels.bytes(Math.pow(2, Math.rint(v))) : "");
+            } else if (AxisLabels.isBytes(spec.x())) {
+                xy.getStyler().setxAxisTickLabelsFormattingFunction(AxisLabels::bytes);
+            }
+            for (PlotData.Series s : data.series()) {
+                int n = s.points().size();
+                double[] xs = new double[n];
+                double[] ys = new double[n];
+                double[] errors = new double[n];
+                for (int i = 0; i < n; i++) {
+                    PlotData.Point p = s.points().get(i);
+                    double x = (Double) p.x();
+                    if (spec.logx() && x <= 0) {
+                        throw new IllegalArgumentException("plot " + spec.y() + ": logarithmic x needs " + spec.x()
+                                + " > 0, but series " + s.name() + " has " + AxisLabels.cell(x));
+                    }
+                    xs[i] = log2x ? Math.log(x) / Math.log(2) : x;
+                    ys[i] = positiveOnLog(spec, s, p);
+                    errors[i] = clippedError(spec, p);
+                }
+                XYSeries series = data.hasRepetitions() ? xy.addSeries(s.name(), xs, ys, errors)
+                        : xy.addSeries(s.name(), xs, ys);
+                series.setLineStyle(new BasicStroke(1.5f));
+            }
+            chart = xy;
+        } else {
+            CategoryChart bars = new CategoryChartBuilder().width(width).height(height).title(spec.title())
+                    .xAxisTitle(AxisLabels.title(spec.x())).yAxisTitle(AxisLabels.title(spec.y())).build();
+            style(bars.getStyler(), data);
+            bars.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+            List<Object> categories = data.xValues();
+            for (PlotData.Series s : data.series()) {
+                // XChart needs every category in every series; a category a series lacks gets no bar
+                // (null), not a zero bar that would read as a measured zero.
+                List<Double> ys = new ArrayList<>();
+                List<Double> errors = new ArrayList<>();
+                for (Object c : categories) {
+                    PlotData.Point p = s.points().stream().filter(q -> q.x().equals(c)).findFirst().orElse(null);
+                    if (p == null && spec.logy()) {
+                        // XChart rejects a missing bar on a log axis with an exception naming no column.
+                        throw new IllegalArgumentException("plot " + spec.y() + ": a logarithmic y axis with bars "
+                                + "needs every series to have every " + spec.x() + ", but " + s.name() + " has no " + c);
+                    }
+                    ys.add(p == null ? null : positiveOnLog(spec, s, p));
+                    errors.add(p == null ? null : clippedError(spec, p));
+                }
+                if (data.hasRepetitions()) {
+                    bars.addSeries(s.name(), categories, ys, errors);
+                } else {
+                    bars.addSeries(s.name(), categories, ys);
+                }
+            }
+            chart = bars;
+        }
+        ((AxesChartStyler) chart.getStyler()).setYAxisLogarithmic(spec.logy());
+        return new Built(chart, describeData(spec, data));
+    }
+
+    /** The error bar, shortened on a log y axis so that its lower end stays above zero (see class doc). */
+    private static double clippedError(PlotSpec spec, PlotData.Point p) {
+        return spec.logy() && p.mean() - p.stddev() <= 0 ? p.mean() * 0.999 : p.stddev();
+    }
+
+    private static double positiveOnLog(PlotSpec spec, PlotData.Series s, PlotData.Point p) {
+        if (spec.logy() && p.mean() <= 0) {
+            throw new IllegalArgumentException("plot " + spec.y() + ": logarithmic y needs values > 0, but series "
+                    + s.name() + " at " + spec.x() + "=" + AxisLabels.cell(p.x()) + " has mean "
+                    + AxisLabels.cell(p.mean()));
+        }
+        return p.mean();
+    }
+
+    /** A paper-like look: white background, light grid, readable fonts, fixed colours and markers. */
+    private static void style(AxesChartStyler st, PlotData data) {
+        st.setChartBackgroundColor(Color.WHITE);
+        st.setPlotBackgroundColor(Color.WHITE);
+        st.setPlotBorderColor(Color.DARK_GRAY);
+        st.setPlotGridLinesColor(new Color(0xDDDDDD));
+        st.setLegendBorderColor(new Color(0xBBBBBB));
+        st.setChartFontColor(Color.BLACK);
+        st.setAxisTickLabelsColor(Color.BLACK);
+        st.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
+        st.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+        st.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        st.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        st.setChartTitleVisible(true);
+        st.setChartTitleBoxVisible(false);
+        st.setSeriesColors(PALETTE);
+        st.setSeriesMarkers(MARKERS);
+        st.setMarkerSize(8);
+        st.setErrorBarsColorSeriesColor(true);
+        st.setLegendVisible(true);
+        // Decade-only labels leave a log axis unlabelled when the data span less than a decade.
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (PlotData.Series s : data.series()) {
+            for (PlotData.Point p : s.points()) {
+                lo = Math.min(lo, p.mean());
+                hi = Math.max(hi, p.mean());
+            }
+        }
+        st.setYAxisLogarithmicDecadeOnly(lo > 0 && hi / lo >= 100);
+        // XChart's log axis writes 10000 as "1E4"; figures in the seeds write plain numbers.
+        st.setYAxisDecimalPattern("#,##0.###");
+    }
+
+    private static String describeData(PlotSpec spec, PlotData data) {
+        boolean clipped = data.series().stream()
+                .anyMatch(s -> s.points().stream().anyMatch(p -> clippedError(spec, p) != p.stddev()));
+        StringBuilder b = new StringBuilder();
+        b.append(AxisLabels.title(spec.y())).append(spec.logy() ? " on a log scale" : "")
+                .append(" against ").append(AxisLabels.title(spec.x()));
+        if (spec.logx()) {
+            b.append(AxisLabels.isBytes(spec.x()) && data.numericX() ? " on a log2 scale" : " on a log scale");
+        }
+        List<String> names = data.series().stream().map(PlotData.Series::name).toList();
+        b.append(spec.hasSeries() ? "; " + spec.series() + ": " + String.join(", ", names) : "").append(". ");
+        if (data.hasRepetitions()) {
+            b.append("Points are means over repetitions; error bars span \u00b11 sample standard deviation");
+            b.append(clipped ? ", shortened where they would reach zero on the log axis." : ".");
+        } else {
+            b.append("One measurement per point.");
+        }
+        return b.toString();
+    }
+
+    /** Adds title, description and an accessible label to XChart's SVG, which has text only as outlines. */
+    private static String describe(String svg, String description, String title) {
+        int open = svg.indexOf("<svg ");
+        int end = svg.indexOf('>', open);
+        if (open < 0 || end < 0) {
+            throw new IllegalStateException("XChart produced SVG without an <svg> element");
+        }
+        String label = title.isBlank() ? description : title + ". " + description;
+        String meta = "\n  <title>" + Html.escape(title.isBlank() ? description : title) + "</title>\n  <desc>"
+                + Html.escape(description) + "</desc>";
+        return svg.substring(0, open) + "<svg role=\"img\" aria-label=\"" + Html.escape(label) + "\" "
+                + svg.substring(open + 5, end + 1) + meta + svg.substring(end + 1);
+    }
+}
