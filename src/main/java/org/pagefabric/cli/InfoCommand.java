@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.hw.profile.Parameter;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
@@ -31,7 +33,7 @@ final class InfoCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "WHAT",
-            description = "profiles, policies, workloads, parameters, or a NAME (profile, policy, workload, parameter).")
+            description = "profiles, policies, workloads, parameters, experiments, or a NAME (any of those).")
     String what;
 
     @Override
@@ -44,6 +46,7 @@ final class InfoCommand implements Callable<Integer> {
             case "policies" -> out.print(RowFormat.leftTable(policies(), List.of("policy", "description")));
             case "workloads" -> out.print(RowFormat.leftTable(workloads(), List.of("workload", "main_metric", "description")));
             case "parameters" -> out.print(RowFormat.leftTable(parameters(), List.of("parameter", "dimension", "default", "doc")));
+            case "experiments" -> out.print(RowFormat.leftTable(experiments(), List.of("experiment", "reproduces", "status", "title")));
             default -> {
                 if (!named(out, w)) {
                     List<String> close = new ArrayList<>(ParameterRegistry.closestNames(w, 3));
@@ -62,7 +65,10 @@ final class InfoCommand implements Callable<Integer> {
         out.println("policies:   " + String.join(", ", Policies.names()));
         out.println("workloads:  " + String.join(", ", Workloads.names()));
         out.println("parameters: " + ParameterRegistry.all().size() + " (pagefabric info parameters)");
-        out.println("Details: pagefabric info profiles|policies|workloads|parameters|NAME");
+        long runnable = SpecReader.bundledIds().stream().filter(id -> SpecReader.bundled(id).runnable()).count();
+        out.println("experiments: " + SpecReader.bundledIds().size() + ", " + runnable
+                + " reproducible now (pagefabric info experiments)");
+        out.println("Details: pagefabric info profiles|policies|workloads|parameters|experiments|NAME");
     }
 
     private static List<Map<String, Object>> profiles() {
@@ -97,6 +103,20 @@ final class InfoCommand implements Callable<Integer> {
             r.put("workload", wl.name());
             r.put("main_metric", wl.mainMetric());
             r.put("description", wl.description());
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    private static List<Map<String, Object>> experiments() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (String id : SpecReader.bundledIds()) {
+            ExperimentSpec e = SpecReader.bundled(id);
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("experiment", id);
+            r.put("reproduces", "seed " + e.paper() + " " + e.where());
+            r.put("status", e.runnable() ? "reproducible" : "waits for: " + e.requires().get(0));
+            r.put("title", e.title());
             rows.add(r);
         }
         return rows;
@@ -143,6 +163,20 @@ final class InfoCommand implements Callable<Integer> {
             out.println(name + ": " + wl.description());
             out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
             out.println("ranks: " + wl.ranks());
+            return true;
+        }
+        if (SpecReader.bundledIds().contains(name)) {
+            ExperimentSpec e = SpecReader.bundled(name);
+            out.println(name + ": " + e.title());
+            out.println("reproduces: seed " + e.paper() + ", " + e.where());
+            out.println("policies: " + String.join(", ", e.policies()));
+            if (e.runnable()) {
+                out.println("workload: " + e.workload().name() + "; profile: " + e.profile().name() + "; points: "
+                        + org.pagefabric.experiment.Grid.expand(e).size() + " (quick: "
+                        + org.pagefabric.experiment.Grid.expand(e.quickened()).size() + ")");
+            } else {
+                out.println("not reproducible yet: " + String.join("; ", e.requires()));
+            }
             return true;
         }
         Optional<Parameter> param = ParameterRegistry.find(name);

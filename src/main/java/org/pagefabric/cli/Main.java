@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code pagefabric} command line. */
 @Command(name = "pagefabric", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         description = "PageFabric: a deterministic simulator of how RDMA NICs reach application memory.",
-        subcommands = {RunCommand.class, NotLandedCommand.Reproduce.class, CompareCommand.class,
+        subcommands = {RunCommand.class, ReproduceCommand.class, CompareCommand.class,
                 InfoCommand.class, NotLandedCommand.Calibrate.class, BenchCommand.class},
         synopsisSubcommandLabel = "COMMAND")
 public final class Main implements Runnable {

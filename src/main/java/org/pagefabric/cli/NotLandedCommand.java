@@ -29,14 +29,6 @@ abstract class NotLandedCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    @Command(name = "reproduce", description = "Reproduce the seeds' experiments (lands with issue 4).")
-    static final class Reproduce extends NotLandedCommand {
-        @Override
-        String landsWith() {
-            return "issue 4 (experiments, results and reports)";
-        }
-    }
-
     @Command(name = "calibrate", description = "Measure pinning and page-fault costs on this host (lands with issue 8).")
     static final class Calibrate extends NotLandedCommand {
         @Override

@@ -63,6 +63,19 @@ final class RunCommand implements Callable<Integer> {
 
     enum Format { table, csv, json }
 
+    /** {@code --set key=value} options as an ordered map; the error names the bad one. */
+    static Map<String, String> parseSets(List<String> sets) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String s : sets) {
+            int eq = s.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--set " + s + ": write KEY=VALUE, e.g. --set link.loss=0.01");
+            }
+            out.put(s.substring(0, eq).trim(), s.substring(eq + 1).trim());
+        }
+        return out;
+    }
+
     @Override
     public Integer call() throws Exception {
         Workload w;

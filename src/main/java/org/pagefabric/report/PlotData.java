@@ -86,7 +86,7 @@ public record PlotData(boolean numericX, List<Series> series) {
                         + "\", which is not a number");
             }
             Object key = numericX ? (Object) number(x) : String.valueOf(x);
-            String name = spec.hasSeries() ? seriesName(row.get(spec.series())) : AxisLabels.title(spec.y());
+            String name = spec.hasSeries() ? seriesName(spec.series(), row.get(spec.series())) : AxisLabels.title(spec.y());
             groups.computeIfAbsent(name, k -> new LinkedHashMap<>()).computeIfAbsent(key, k -> new ArrayList<>())
                     .add(yv);
         }
@@ -140,8 +140,12 @@ public record PlotData(boolean numericX, List<Series> series) {
         return new Point(x, mean, sd, min, max, ys.size());
     }
 
-    private static String seriesName(Object value) {
-        return value == null ? "(none)" : AxisLabels.cell(value);
+    /** A series' legend: a name as it is (a policy), a number with its column (e.g. {@code link.latency_ps = 100000}). */
+    private static String seriesName(String column, Object value) {
+        if (value == null) {
+            return "(none)";
+        }
+        return Double.isNaN(number(value)) ? AxisLabels.cell(value) : column + " = " + AxisLabels.cell(value);
     }
 
     /** A cell as a double, or NaN when it is not a number (rows read back from CSV hold strings). */

@@ -47,7 +47,7 @@ class CliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"reproduce", "calibrate"})
+    @ValueSource(strings = {"calibrate"})
     void commandsThatHaveNotLandedSaySoInOneLineAndExit2(String command) {
         Result r = run(command, "latency", "--policy", "pin", "--bogus");
         assertEquals(2, r.code());
@@ -206,6 +206,55 @@ class CliTest {
             assertTrue(row.get("verified").asBoolean(), row.toString());
         }
         assertEquals(2, run("compare", "nosuch").code());
+    }
+
+    @Test
+    void reproduceRefusesWhatCannotRunYetInOneLineEachAndWritesAnIndex(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        Result all = run("reproduce", "--quick", "--out", dir.toString());
+        assertEquals(0, all.code(), all.err());
+        long refusals = all.err().lines().filter(l -> l.contains(": not reproducible yet: ")).count();
+        long pending = org.pagefabric.experiment.SpecReader.bundledIds().stream()
+                .filter(id -> !org.pagefabric.experiment.SpecReader.bundled(id).runnable()).count();
+        assertEquals(pending, refusals);
+        assertTrue(java.nio.file.Files.exists(dir.resolve("index.html")));
+        Result one = run("reproduce", "part.fig7", "--out", dir.toString());
+        assertEquals(2, one.code(), "a named experiment that cannot run is refused");
+        assertTrue(one.err().startsWith("part.fig7: not reproducible yet: "), one.err());
+        Result bad = run("reproduce", "part.fig99");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("part.fig7"), "lists the valid ids: " + bad.err());
+    }
+
+    @Test
+    void reproduceRunsASpecFileThroughThePipeline(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path spec = java.nio.file.Path.of("docs/examples/latency-sweep.yaml");
+        Result r1 = run("reproduce", spec.toString(), "--quick", "--threads", "1", "--out", dir.resolve("a").toString());
+        Result r2 = run("reproduce", spec.toString(), "--quick", "--threads", "3", "--out", dir.resolve("b").toString());
+        assertEquals(0, r1.code(), r1.err());
+        assertEquals(0, r2.code(), r2.err());
+        java.nio.file.Path a = dir.resolve("a/example.latency-sweep");
+        java.nio.file.Path b = dir.resolve("b/example.latency-sweep");
+        for (String f : new String[] {"rows.csv", "rows.json", "manifest.json", "spec.resolved.yaml", "plot.png", "plot.svg",
+                "report.html"}) {
+            assertTrue(java.nio.file.Files.size(a.resolve(f)) > 0, f);
+        }
+        assertEquals(java.nio.file.Files.readString(a.resolve("rows.csv")), java.nio.file.Files.readString(b.resolve("rows.csv")),
+                "results do not depend on the thread count");
+        JsonNode rows = new ObjectMapper().readTree(a.resolve("rows.json").toFile());
+        assertEquals(6, rows.size(), "2 link latencies x 3 sizes x 1 repetition (quick)");
+        assertTrue(java.nio.file.Files.readString(dir.resolve("a/index.html")).contains("example.latency-sweep"));
+    }
+
+    @Test
+    void infoListsExperimentsWithTheirStatus() {
+        Result r = run("info", "experiments");
+        assertEquals(0, r.code(), r.err());
+        for (String id : org.pagefabric.experiment.SpecReader.bundledIds()) {
+            assertTrue(r.out().contains(id), id);
+        }
+        Result one = run("info", "fh.fig3");
+        assertEquals(0, one.code());
+        assertTrue(one.out().contains("not reproducible yet"), one.out());
     }
 
     @Test

@@ -1,0 +1,173 @@
+package org.pagefabric.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.pagefabric.experiment.ExperimentResult;
+import org.pagefabric.experiment.ExperimentRunner;
+import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.SpecReader;
+import org.pagefabric.report.IndexEntry;
+import org.pagefabric.report.IndexPage;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code pagefabric reproduce}: runs the bundled experiments of the seeds (or a spec file) and
+ * puts, for every number a seed publishes, the paper's value beside ours. An experiment whose
+ * mechanisms have not landed is refused in one line with its reason, never faked.
+ */
+@Command(name = "reproduce", mixinStandardHelpOptions = true,
+        description = "Reproduce the seeds' experiments: by id, by seed (part, odp, aa, omx, firehose, all), or a spec file.")
+final class ReproduceCommand implements Callable<Integer> {
+    /** Seed names on the command line and the id prefix of their experiments. */
+    static final Map<String, String> SEEDS = new LinkedHashMap<>();
+
+    static {
+        SEEDS.put("part", "part.");
+        SEEDS.put("odp", "odp.");
+        SEEDS.put("aa", "aa.");
+        SEEDS.put("omx", "omx.");
+        SEEDS.put("firehose", "fh.");
+    }
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(paramLabel = "ID|SEED|FILE", arity = "0..*",
+            description = "Experiment ids (e.g. part.fig7), seeds (part, odp, aa, omx, firehose, all: the default) or spec files.")
+    List<String> targets = new ArrayList<>();
+
+    @Option(names = "--quick", description = "Smaller grids and repetitions, as each spec's quick section says.")
+    boolean quick;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a grid key, seed or repetitions (repeatable).")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads; results do not depend on it.")
+    Integer threads;
+
+    @Option(names = "--format", defaultValue = "table",
+            description = "Comparison output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    RunCommand.Format format;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
+            description = "Where results, plots and reports go (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Override
+    public Integer call() throws IOException {
+        List<ExperimentSpec> specs;
+        Map<String, String> overrides;
+        try {
+            specs = select();
+            overrides = RunCommand.parseSets(sets);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter o = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<IndexEntry> index = new ArrayList<>();
+        List<Map<String, Object>> allComparisons = new ArrayList<>();
+        int ran = 0;
+        int refused = 0;
+        boolean verified = true;
+        for (ExperimentSpec s : specs) {
+            if (!s.runnable()) {
+                refused++;
+                err.println(s.id() + ": not reproducible yet: " + String.join("; ", s.requires()));
+                index.add(ExperimentOutput.pending(out, s));
+                continue;
+            }
+            ExperimentRunner runner;
+            try {
+                runner = new ExperimentRunner(s, new ExperimentRunner.Options(
+                        threads != null ? threads : Runtime.getRuntime().availableProcessors(), quick, true, overrides));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            List<IndexEntry> entry = new ArrayList<>();
+            List<Map<String, Object>> comparison = new ArrayList<>();
+            ExperimentResult r = runner.runHandlingInterrupt(result -> {
+                comparison.addAll(ExperimentOutput.comparison(result));
+                try {
+                    entry.add(ExperimentOutput.write(out, result, comparison));
+                } catch (IOException e) {
+                    throw new IllegalArgumentException("--out " + out + ": " + e.getMessage(), e);
+                }
+            });
+            ran++;
+            index.addAll(entry);
+            verified &= r.allVerified();
+            for (Map<String, Object> c : comparison) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("experiment", s.id());
+                row.putAll(c);
+                allComparisons.add(row);
+            }
+            if (!r.complete()) {
+                err.println(s.id() + ": stopped early; the finished rows are in " + out.resolve(s.id()));
+                break;
+            }
+        }
+        IndexPage.write(out, index);
+        switch (format) {
+            case csv -> o.print(RowFormat.csv(allComparisons));
+            case json -> o.print(RowFormat.json(allComparisons));
+            case table -> {
+                if (!allComparisons.isEmpty()) {
+                    o.print(RowFormat.leftTable(allComparisons, List.of("experiment", "series", "x", "metric", "paper",
+                            "ours", "ratio")));
+                }
+            }
+        }
+        err.println("reproduce: " + ran + " run, " + refused + " not reproducible yet; reports in "
+                + out.resolve(IndexPage.FILE_NAME));
+        o.flush();
+        err.flush();
+        if (!verified) {
+            err.println("reproduce: some transfers did not verify (column 'verified')");
+            return ExitCodes.FAILURE;
+        }
+        boolean namedOnlyRefused = ran == 0 && refused > 0 && !targets.isEmpty()
+                && targets.stream().noneMatch(t -> t.equals("all") || SEEDS.containsKey(t));
+        return namedOnlyRefused ? ExitCodes.USAGE : ExitCodes.OK;
+    }
+
+    /** The specs the targets name, in index order, each once. */
+    private List<ExperimentSpec> select() {
+        List<String> ids = SpecReader.bundledIds();
+        Set<String> chosen = new LinkedHashSet<>();
+        List<ExperimentSpec> files = new ArrayList<>();
+        List<String> want = targets.isEmpty() ? List.of("all") : targets;
+        for (String t : want) {
+            if (t.equals("all")) {
+                chosen.addAll(ids);
+            } else if (SEEDS.containsKey(t)) {
+                ids.stream().filter(id -> id.startsWith(SEEDS.get(t))).forEach(chosen::add);
+            } else if (ids.contains(t)) {
+                chosen.add(t);
+            } else if (t.endsWith(".yaml") || t.endsWith(".yml")) {
+                files.add(SpecReader.read(Path.of(t)));
+            } else {
+                throw new IllegalArgumentException("'" + t + "' is not an experiment id, a seed or a spec file; seeds: "
+                        + String.join(", ", SEEDS.keySet()) + ", all; ids: " + String.join(", ", ids));
+            }
+        }
+        List<ExperimentSpec> specs = new ArrayList<>();
+        for (String id : chosen) {
+            specs.add(SpecReader.bundled(id));
+        }
+        specs.addAll(files);
+        return specs;
+    }
+}
