@@ -2,18 +2,17 @@ package org.pagefabric.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.experiment.ExperimentResult;
+import org.pagefabric.experiment.ExperimentRunner;
+import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.reg.pin.PinEverything;
-import org.pagefabric.sim.ParallelRuns;
-import org.pagefabric.workload.PointRun;
+import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.Workloads;
 import picocli.CommandLine;
@@ -58,7 +57,8 @@ final class RunCommand implements Callable<Integer> {
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Also write rows.csv, rows.json and the resolved profile here.")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Also write rows, manifest, resolved spec, plot and HTML report under DIR/run.WORKLOAD.")
     Path out;
 
     enum Format { table, csv, json }
@@ -76,61 +76,85 @@ final class RunCommand implements Callable<Integer> {
         return out;
     }
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Override a profile parameter or workload parameter, e.g. --set link.loss=0.01 (repeatable).")
+    List<String> sets = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
-        Workload w;
-        List<Long> sizeList;
-        Profile p;
+        ExperimentSpec experiment;
+        ExperimentRunner runner;
         try {
-            w = Workloads.byName(workload);
-            sizeList = SizeList.parse(sizes);
-            p = ProfileRegistry.resolve(profile);
-            if (policies.isEmpty()) {
-                policies.add(PinEverything.NAME);
-            }
-            for (String name : policies) {
-                Policies.create(name, p);
-            }
+            Workload w = Workloads.byName(workload);
+            List<Long> sizeList = SizeList.parse(sizes);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
+            if (policies.isEmpty()) {
+                policies.add(PinEverything.NAME);
+            }
+            experiment = SpecReader.parse("(command line)", specText(w, sizeList), Path.of("").toAbsolutePath());
+            int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+            runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        List<String> pol = List.copyOf(policies);
-        int points = pol.size() * sizeList.size();
-        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        List<Map<String, Object>> rows;
-        try {
-            rows = ParallelRuns.run(Math.max(1, Math.min(t, points)), points,
-                    i -> PointRun.run(p, pol.get(i / sizeList.size()), w, sizeList.get(i % sizeList.size()), iterations,
-                            seed));
-        } catch (ParallelRuns.RunFailedException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
+        List<ExperimentResult> done = new ArrayList<>();
+        runner.runHandlingInterrupt(result -> {
+            done.add(result);
+            if (out != null) {
+                try {
+                    IndexPage.write(out, List.of(ExperimentOutput.write(out, result, List.of())));
+                } catch (IOException e) {
+                    throw new IllegalArgumentException("--out " + out + ": cannot write results: " + e.getMessage(), e);
+                }
+            }
+        });
+        ExperimentResult result = done.get(0);
+        List<Map<String, Object>> rows = result.rows();
         PrintWriter o = spec.commandLine().getOut();
         switch (format) {
             case csv -> o.print(RowFormat.csv(rows));
             case json -> o.print(RowFormat.json(rows));
-            case table -> o.print(RowFormat.table(rows, List.of("policy", "size_B", "latency_us", "latency_p50_us",
-                    "bandwidth_MBps", "pinned_MiB", "setup_us", "retransmissions", "verified")));
+            case table -> o.print(RowFormat.table(rows, tableColumns(rows)));
         }
         o.flush();
-        if (out != null) {
-            try {
-                Files.createDirectories(out);
-                Files.writeString(out.resolve("rows.csv"), RowFormat.csv(rows));
-                Files.writeString(out.resolve("rows.json"), RowFormat.json(rows));
-                Files.writeString(out.resolve("profile.yaml"), p.dump());
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--out " + out + ": cannot write results: " + e.getMessage());
-            }
+        if (!result.complete()) {
+            spec.commandLine().getErr().println("pagefabric run: stopped early; the rows above are the finished ones");
         }
-        boolean allVerified = rows.stream().allMatch(r -> Boolean.TRUE.equals(r.get("verified")));
-        if (!allVerified) {
+        if (!result.allVerified()) {
             spec.commandLine().getErr().println("pagefabric run: some transfers did not verify (column 'verified')");
             return ExitCodes.FAILURE;
         }
         return ExitCodes.OK;
+    }
+
+    /** The experiment these options describe, as a spec: one pipeline for every run. */
+    private String specText(Workload w, List<Long> sizeList) {
+        StringBuilder b = new StringBuilder();
+        b.append("id: run.").append(w.name()).append('\n');
+        b.append("title: \"").append(w.name()).append(" under ").append(String.join(", ", policies)).append(" on ")
+                .append(profile.replace("\"", "")).append("\"\n");
+        b.append("workload: ").append(w.name()).append('\n');
+        b.append("policies: [").append(String.join(", ", policies)).append("]\n");
+        b.append("profile: \"").append(profile.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
+        b.append("seed: ").append(seed).append('\n');
+        b.append("grid:\n  size_B: ").append(sizeList).append("\n  iterations: ").append(iterations).append('\n');
+        b.append("metrics: [").append(w.mainMetric()).append("]\n");
+        b.append("plot: {x: size_B, y: ").append(w.mainMetric()).append(", series: policy, logx: true, logy: true}\n");
+        return b.toString();
+    }
+
+    /** The columns worth a terminal: parameters set or swept, then the usual metrics. */
+    private static List<String> tableColumns(List<Map<String, Object>> rows) {
+        List<String> cols = new ArrayList<>(List.of("policy", "size_B"));
+        for (String c : RowFormat.columns(rows)) {
+            if (c.contains(".") && !cols.contains(c)) {
+                cols.add(c);
+            }
+        }
+        cols.addAll(List.of("latency_us", "latency_p50_us", "bandwidth_MBps", "pinned_MiB", "setup_us",
+                "retransmissions", "verified"));
+        return cols;
     }
 }

@@ -166,6 +166,21 @@ class CliTest {
     }
 
     @Test
+    void runGoesThroughTheExperimentPipeline(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Result r = run("run", "latency", "--sizes", "8,4K", "--iterations", "2", "--set", "link.latency=1 us",
+                "--format", "json", "--out", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode rows = new ObjectMapper().readTree(r.out());
+        assertEquals(1_000_000, rows.get(0).get("link.latency_ps").asLong(), "the --set value reaches the rows");
+        assertTrue(rows.get(0).get("latency_us").asDouble() > 2, "and the model: a 1 us link makes writes slower");
+        java.nio.file.Path exp = dir.resolve("run.latency");
+        assertTrue(java.nio.file.Files.readString(exp.resolve("spec.resolved.yaml")).contains("link.latency"));
+        assertTrue(java.nio.file.Files.exists(exp.resolve("report.html")));
+        assertEquals(2, run("run", "latency", "--set", "nosuch.key=1").code());
+        assertEquals(2, run("run", "latency", "--set", "no-equals-sign").code());
+    }
+
+    @Test
     void runRefusesBadInputWithExit2() {
         assertEquals(2, run("run", "warp").code());
         assertTrue(run("run", "warp").err().contains("valid: latency, bandwidth, pingpong"));
