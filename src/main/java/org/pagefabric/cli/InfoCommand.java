@@ -163,6 +163,18 @@ final class InfoCommand implements Callable<Integer> {
             out.println(name + ": " + wl.description());
             out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
             out.println("ranks: " + wl.ranks());
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (org.pagefabric.workload.WorkloadParameter wp : wl.parameters()) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("parameter", wp.name());
+                r.put("type", wp.typeName());
+                r.put("default", wp.defaultValue() + (wp.unit() == null || wp.unit().isEmpty() ? "" : " " + wp.unit()));
+                r.put("valid", wp.expected());
+                r.put("doc", wp.doc());
+                rows.add(r);
+            }
+            out.print(RowFormat.leftTable(rows, List.of("parameter", "type", "default", "valid", "doc")));
+            out.println("metrics: " + String.join(", ", wl.metrics()));
             return true;
         }
         if (SpecReader.bundledIds().contains(name)) {
