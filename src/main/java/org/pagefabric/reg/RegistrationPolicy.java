@@ -1,5 +1,7 @@
 package org.pagefabric.reg;
 
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.Job;
 import org.pagefabric.workload.Rank;
 
 /**
@@ -22,11 +24,32 @@ public interface RegistrationPolicy {
      */
     long setUp(Rank rank);
 
-    /** The local key for {@code [va, va + length)} of {@code rank}, and the time getting it took. */
-    Access local(Rank rank, long va, long length);
+    /**
+     * Called once every rank is set up, before the workload starts: a policy that talks to its
+     * peers (rendezvous, Firehose moves) starts its message handlers here.
+     */
+    default void start(Job job) {
+    }
+
+    /**
+     * The local key for {@code [va, va + length)} of {@code rank}. The policy may spend time in
+     * {@code ctx} (pinning, waiting for a peer); the returned cost is charged on top.
+     */
+    Access local(ProcessContext ctx, Rank rank, long va, long length);
 
     /** The remote key of {@code [va, va + length)} at {@code target}, as {@code initiator} knows it. */
-    Access remote(Rank initiator, Rank target, long va, long length);
+    Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length);
+
+    /**
+     * An operation that used those keys completed (its completion was reaped): a policy that
+     * unpins after each transfer, or releases a reference, does it here.
+     *
+     * @param target   the peer, or {@code null} for a purely local operation
+     * @param localVa  the local buffer
+     * @param remoteVa the remote buffer (0 for two-sided operations)
+     */
+    default void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+    }
 
     /** Pinned bytes this policy holds on {@code rank}'s node now. */
     long pinnedBytes(Rank rank);

@@ -66,6 +66,7 @@ public final class Job {
             r.chargePolicy(ps);
             setUpPs = Math.max(setUpPs, ps);
         }
+        policy.start(this);
     }
 
     /** The cluster. */

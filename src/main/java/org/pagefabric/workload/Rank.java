@@ -121,8 +121,9 @@ public final class Rank {
      * {@code to} of {@code target}'s segment; the policy's work is charged first.
      */
     public void write(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
-        RegistrationPolicy.Access local = policy.local(this, segment + from, length);
-        RegistrationPolicy.Access remote = policy.remote(this, target, target.segment + to, length);
+        track(wrId, target, segment + from, target.segment + to, length);
+        RegistrationPolicy.Access local = policy.local(ctx, this, segment + from, length);
+        RegistrationPolicy.Access remote = policy.remote(ctx, this, target, target.segment + to, length);
         spend(ctx, local.costPs() + remote.costPs());
         qps[target.id].postSend(WorkRequest.write(wrId, segment + from, length, local.key(), target.segment + to,
                 remote.key()));
@@ -130,8 +131,9 @@ public final class Rank {
 
     /** Posts an RDMA read of {@code length} bytes from {@code target}'s offset {@code from} to local offset {@code to}. */
     public void read(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
-        RegistrationPolicy.Access local = policy.local(this, segment + to, length);
-        RegistrationPolicy.Access remote = policy.remote(this, target, target.segment + from, length);
+        track(wrId, target, segment + to, target.segment + from, length);
+        RegistrationPolicy.Access local = policy.local(ctx, this, segment + to, length);
+        RegistrationPolicy.Access remote = policy.remote(ctx, this, target, target.segment + from, length);
         spend(ctx, local.costPs() + remote.costPs());
         qps[target.id].postSend(WorkRequest.read(wrId, segment + to, length, local.key(), target.segment + from,
                 remote.key()));
@@ -139,21 +141,44 @@ public final class Rank {
 
     /** Posts a send of {@code length} bytes from segment offset {@code from} to {@code target}. */
     public void send(ProcessContext ctx, Rank target, long from, long length, long wrId) {
-        RegistrationPolicy.Access local = policy.local(this, segment + from, length);
+        track(wrId, target, segment + from, 0, length);
+        RegistrationPolicy.Access local = policy.local(ctx, this, segment + from, length);
         spend(ctx, local.costPs());
         qps[target.id].postSend(WorkRequest.send(wrId, segment + from, length, local.key()));
     }
 
+    /** The registration policy. */
+    public RegistrationPolicy policy() {
+        return policy;
+    }
+
     /** Posts a receive of up to {@code length} bytes at segment offset {@code to}, from {@code source}. */
     public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
-        RegistrationPolicy.Access local = policy.local(this, segment + to, length);
+        RegistrationPolicy.Access local = policy.local(ctx, this, segment + to, length);
         spend(ctx, local.costPs());
         qps[source.id].postRecv(WorkRequest.recv(wrId, segment + to, length, local.key()));
     }
 
-    /** Waits for the next send-queue completion. */
+    /** Waits for the next send-queue completion; the policy hears that its operation completed. */
     public WorkCompletion awaitSend(ProcessContext ctx) {
-        return await(ctx, sendCq);
+        WorkCompletion wc = await(ctx, sendCq);
+        Outstanding op = outstanding.remove(wc.wrId());
+        if (op != null) {
+            policy.completed(ctx, this, op.target(), op.localVa(), op.remoteVa(), op.length());
+        }
+        return wc;
+    }
+
+    /** A posted send-queue operation, until its completion is reaped. */
+    private record Outstanding(Rank target, long localVa, long remoteVa, long length) {
+    }
+
+    private final java.util.Map<Long, Outstanding> outstanding = new java.util.HashMap<>();
+
+    private void track(long wrId, Rank target, long localVa, long remoteVa, long length) {
+        if (outstanding.put(wrId, new Outstanding(target, localVa, remoteVa, length)) != null) {
+            throw new IllegalArgumentException("work request id " + wrId + " is already outstanding on rank " + id);
+        }
     }
 
     /** Waits for the next receive completion. */

@@ -8,6 +8,7 @@ import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.NicParameters;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.Rank;
 
 /**
@@ -58,12 +59,12 @@ public final class PinEverything implements RegistrationPolicy {
     }
 
     @Override
-    public Access local(Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
         return new Access(rank.segmentRegion().lkey(), 0);
     }
 
     @Override
-    public Access remote(Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
         return new Access(target.segmentRegion().rkey(), 0);
     }
 

@@ -31,6 +31,7 @@ import org.pagefabric.sim.Time;
  * value a completion was completed with.
  */
 public final class SimProcess extends Component implements AutoCloseable {
+    private boolean daemon;
     /** Lifecycle of a process. */
     public enum State {
         /** Created, {@link #start()} not called. */
@@ -260,11 +261,27 @@ public final class SimProcess extends Component implements AutoCloseable {
         coroutine.close();
     }
 
-    /** The processes of {@code sim} suspended on a completion, in creation order. */
+    /**
+     * Marks this process as a daemon: a server that waits for requests forever (an
+     * active-message handler loop). Deadlock detection ignores it.
+     *
+     * @return this process
+     */
+    public SimProcess daemon() {
+        this.daemon = true;
+        return this;
+    }
+
+    /** Whether this process is a daemon. */
+    public boolean isDaemon() {
+        return daemon;
+    }
+
+    /** The processes of {@code sim} suspended on a completion, in creation order, daemons excepted. */
     public static List<SimProcess> waiting(Simulator sim) {
         List<SimProcess> out = new ArrayList<>();
         for (Component c : sim.components()) {
-            if (c instanceof SimProcess p && p.state == State.WAITING) {
+            if (c instanceof SimProcess p && p.state == State.WAITING && !p.daemon) {
                 out.add(p);
             }
         }

@@ -1,0 +1,213 @@
+package org.pagefabric.comm;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.HashMap;
+import java.util.Map;
+import org.pagefabric.hw.nic.AccessFlags;
+import org.pagefabric.hw.nic.CompletionQueue;
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Nic;
+import org.pagefabric.hw.nic.Opcode;
+import org.pagefabric.hw.nic.QpType;
+import org.pagefabric.hw.nic.QueuePair;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.nic.WorkRequest;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.MapFlags;
+import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.hw.os.Prot;
+import org.pagefabric.sim.SimulationException;
+import org.pagefabric.sim.process.Completion;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.workload.Job;
+import org.pagefabric.workload.Rank;
+
+/**
+ * Active messages between the ranks of a job, as GASNet and the seeds' runtimes use them for
+ * handshakes (rendezvous, Firehose move requests): a small request runs a handler at the target,
+ * whose value comes back in a reply.
+ *
+ * <p>They really travel: every pair of ranks has its own RC queue pair, every rank a small
+ * pinned message region with receive buffers posted, and a server process that takes incoming
+ * requests, runs their handler (which may spend time) and sends the reply. A request costs what
+ * the network, the NICs and the handler cost; nothing is a constant.
+ */
+public final class ActiveMessages {
+    /** Bytes of one message: handler, request id, reply flag and four arguments. */
+    public static final int MESSAGE_BYTES = 64;
+    private static final int RECEIVES_PER_PEER = 16;
+    private static final int SEND_SLOTS = 256;
+    private static final int REQUEST = 0;
+    private static final int REPLY = 1;
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Code that runs at the target of a request. */
+    @FunctionalInterface
+    public interface Handler {
+        /**
+         * Handles a request in the target's active-message server process.
+         *
+         * @return the value sent back in the reply
+         */
+        long handle(ProcessContext ctx, Rank target, Rank source, long a0, long a1, long a2, long a3);
+    }
+
+    private final Job job;
+    private final Handler[] handlers = new Handler[64];
+    private final Endpoint[] endpoints;
+
+    /** One rank's side: its message region, queue pairs, completion queue and pending requests. */
+    private final class Endpoint {
+        final Rank rank;
+        final long base;
+        final MemoryRegion region;
+        final CompletionQueue cq;
+        final QueuePair[] qps;
+        final Map<Long, Completion> pending = new HashMap<>();
+        final byte[] buf = new byte[MESSAGE_BYTES];
+        long nextRequest = 1;
+        long nextSend;
+        long sendsPosted;
+        long sendsDone;
+
+        Endpoint(Rank rank, int ranks) {
+            this.rank = rank;
+            Kernel k = rank.node().kernel();
+            long bytes = (long) (SEND_SLOTS + RECEIVES_PER_PEER * ranks) * MESSAGE_BYTES;
+            long length = Math.ceilDiv(bytes, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
+            base = k.mmap(rank.process(), 0, length, Prot.READ_WRITE, MapFlags.POPULATE).address();
+            int pages = (int) (length / Kernel.PAGE_SIZE);
+            PinResult pin = k.getUserPages(rank.process(), base, pages, true);
+            if (!pin.complete()) {
+                throw new SimulationException("rank " + rank.id() + ": cannot pin the active-message region");
+            }
+            region = rank.node().nic().registerPinned(rank.pd(), base, length, AccessFlags.LOCAL_WRITE, pin.frames());
+            cq = new CompletionQueue(rank.node().name() + ".am.cq", 1 << 14);
+            qps = new QueuePair[ranks];
+        }
+
+        long receiveBuffer(int peer, int i) {
+            return base + (long) (SEND_SLOTS + peer * RECEIVES_PER_PEER + i) * MESSAGE_BYTES;
+        }
+    }
+
+    private ActiveMessages(Job job) {
+        this.job = job;
+        int n = job.ranks().size();
+        endpoints = new Endpoint[n];
+        for (int i = 0; i < n; i++) {
+            endpoints[i] = new Endpoint(job.rank(i), n);
+        }
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                Endpoint a = endpoints[i];
+                Endpoint b = endpoints[j];
+                a.qps[j] = a.rank.node().nic().createQp(a.rank.pd(), QpType.RC, a.cq, a.cq);
+                b.qps[i] = b.rank.node().nic().createQp(b.rank.pd(), QpType.RC, b.cq, b.cq);
+                Nic.connect(a.qps[j], b.qps[i], job.cluster().transport());
+            }
+        }
+        for (Endpoint e : endpoints) {
+            for (int peer = 0; peer < n; peer++) {
+                if (e.qps[peer] != null) {
+                    for (int i = 0; i < RECEIVES_PER_PEER; i++) {
+                        postReceive(e, peer, i);
+                    }
+                }
+            }
+            new SimProcess(job.simulator(), e.rank.node(), "rank" + e.rank.id() + "-am", ctx -> serve(ctx, e)).daemon().start();
+        }
+    }
+
+    /** Sets up active messages for every rank of {@code job} and starts their servers. */
+    public static ActiveMessages attach(Job job) {
+        return new ActiveMessages(job);
+    }
+
+    /** Installs the handler for {@code id} (0..63). */
+    public void register(int id, Handler handler) {
+        if (id < 0 || id >= handlers.length) {
+            throw new IllegalArgumentException("handler id " + id + " is not in 0.." + (handlers.length - 1));
+        }
+        handlers[id] = handler;
+    }
+
+    /**
+     * Sends a request from {@code source} to {@code target}, runs handler {@code id} there, and
+     * waits for the reply; returns the handler's value.
+     */
+    public long request(ProcessContext ctx, Rank source, Rank target, int id, long a0, long a1, long a2, long a3) {
+        if (handlers[id] == null) {
+            throw new IllegalArgumentException("no handler " + id);
+        }
+        Endpoint e = endpoints[source.id()];
+        long req = e.nextRequest++;
+        Completion reply = new Completion("am" + req);
+        e.pending.put(req, reply);
+        send(ctx, e, target.id(), REQUEST, id, req, a0, a1, a2, a3);
+        return ctx.await(reply);
+    }
+
+    private void send(ProcessContext ctx, Endpoint e, int peer, int kind, int handler, long req, long a0, long a1, long a2,
+                      long a3) {
+        if (e.sendsPosted - e.sendsDone >= SEND_SLOTS) {
+            throw new SimulationException("rank " + e.rank.id() + ": more than " + SEND_SLOTS
+                    + " active messages in flight");
+        }
+        long slot = e.base + (e.nextSend++ % SEND_SLOTS) * MESSAGE_BYTES;
+        byte[] m = e.buf;
+        LONG.set(m, 0, ((long) kind << 32) | handler);
+        LONG.set(m, 8, req);
+        LONG.set(m, 16, a0);
+        LONG.set(m, 24, a1);
+        LONG.set(m, 32, a2);
+        LONG.set(m, 40, a3);
+        e.rank.node().kernel().write(e.rank.process(), slot, m, 0, MESSAGE_BYTES);
+        e.sendsPosted++;
+        e.qps[peer].postSend(WorkRequest.send(req, slot, MESSAGE_BYTES, e.region.lkey()));
+    }
+
+    private void postReceive(Endpoint e, int peer, int i) {
+        long id = ((long) peer << 32) | i;
+        e.qps[peer].postRecv(WorkRequest.recv(id, e.receiveBuffer(peer, i), MESSAGE_BYTES, e.region.lkey()));
+    }
+
+    /** The server: takes completions of this rank's active-message queue pairs forever. */
+    private void serve(ProcessContext ctx, Endpoint e) {
+        while (true) {
+            WorkCompletion wc;
+            while ((wc = e.cq.poll()) == null) {
+                ctx.await(e.cq.notEmpty());
+            }
+            if (wc.status() != CompletionStatus.SUCCESS) {
+                throw new SimulationException("rank " + e.rank.id() + ": active message failed: " + wc.status());
+            }
+            if (wc.opcode() != Opcode.RECV) {
+                e.sendsDone++;
+                continue;
+            }
+            int peer = (int) (wc.wrId() >>> 32);
+            int i = (int) wc.wrId();
+            byte[] m = new byte[MESSAGE_BYTES];
+            e.rank.node().kernel().read(e.rank.process(), e.receiveBuffer(peer, i), m, 0, MESSAGE_BYTES);
+            postReceive(e, peer, i);
+            long head = (long) LONG.get(m, 0);
+            long req = (long) LONG.get(m, 8);
+            if ((int) (head >>> 32) == REPLY) {
+                Completion c = e.pending.remove(req);
+                if (c != null) {
+                    c.complete((long) LONG.get(m, 16));
+                }
+                continue;
+            }
+            Handler h = handlers[(int) head];
+            long value = h.handle(ctx, e.rank, job.rank(peer), (long) LONG.get(m, 16), (long) LONG.get(m, 24),
+                    (long) LONG.get(m, 32), (long) LONG.get(m, 40));
+            send(ctx, e, peer, REPLY, (int) head, req, value, 0, 0, 0);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.pagefabric.comm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.reg.pin.PinEverything;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.workload.Job;
+
+/** Requests run handlers at their target and their values come back, over the simulated network. */
+class ActiveMessagesTest {
+    @Test
+    void requestsRunHandlersRemotelyAndTakeNetworkTime() {
+        Simulator sim = new Simulator(3);
+        var profile = ProfileRegistry.load("default");
+        Job job = new Job(sim, profile, 3, 1 << 16, new PinEverything(profile));
+        ActiveMessages am = ActiveMessages.attach(job);
+        List<String> seen = new ArrayList<>();
+        am.register(1, (ctx, target, source, a0, a1, a2, a3) -> {
+            seen.add(target.id() + "<-" + source.id() + ":" + a0);
+            ctx.sleep(5 * Time.US); // the handler's own work
+            return a0 * 10 + target.id();
+        });
+        long[] got = new long[4];
+        long[] took = new long[1];
+        new SimProcess(sim, job.rank(0).node(), "client0", ctx -> {
+            long t0 = ctx.now();
+            got[0] = am.request(ctx, job.rank(0), job.rank(1), 1, 7, 0, 0, 0);
+            took[0] = ctx.now() - t0;
+            got[1] = am.request(ctx, job.rank(0), job.rank(2), 1, 8, 0, 0, 0);
+        }).start();
+        new SimProcess(sim, job.rank(2).node(), "client2", ctx -> {
+            got[2] = am.request(ctx, job.rank(2), job.rank(0), 1, 9, 0, 0, 0);
+        }).start();
+        sim.run();
+        SimProcess.checkNoDeadlock(sim); // the servers are daemons
+        assertEquals(71, got[0]);
+        assertEquals(82, got[1]);
+        assertEquals(90, got[2]);
+        assertTrue(seen.containsAll(List.of("1<-0:7", "2<-0:8", "0<-2:9")), seen.toString());
+        assertTrue(took[0] > 5 * Time.US, "handler time plus two network crossings: " + Time.format(took[0]));
+    }
+}
