@@ -57,13 +57,7 @@ final class DmaEngine {
         if (!translate(mr, va, len, false)) {
             return false;
         }
-        int done = 0;
-        for (int i = 0; done < len; i++) {
-            int inPage = (int) ((va + done) & (PAGE - 1));
-            int n = Math.min(len - done, PAGE - inPage);
-            memory.read(frames[i], inPage, dst, off + done, n);
-            done += n;
-        }
+        copyTranslated(false, va, dst, off, len);
         bytesRead.add(len);
         return true;
     }
@@ -73,15 +67,24 @@ final class DmaEngine {
         if (!translate(mr, va, len, true)) {
             return false;
         }
+        copyTranslated(true, va, src, off, len);
+        bytesWritten.add(len);
+        return true;
+    }
+
+    /** Copies between {@code buf} and the frames {@link #translate} just found for {@code [va, va+len)}. */
+    private void copyTranslated(boolean toMemory, long va, byte[] buf, int off, int len) {
         int done = 0;
         for (int i = 0; done < len; i++) {
             int inPage = (int) ((va + done) & (PAGE - 1));
             int n = Math.min(len - done, PAGE - inPage);
-            memory.write(frames[i], inPage, src, off + done, n);
+            if (toMemory) {
+                memory.write(frames[i], inPage, buf, off + done, n);
+            } else {
+                memory.read(frames[i], inPage, buf, off + done, n);
+            }
             done += n;
         }
-        bytesWritten.add(len);
-        return true;
     }
 
     /**
@@ -99,13 +102,7 @@ final class DmaEngine {
             p.contentTag = tagAndPos[0];
             p.tagPosition = runStart;
         } else {
-            int done = 0;
-            for (int i = 0; done < len; i++) {
-                int inPage = (int) ((va + done) & (PAGE - 1));
-                int n = Math.min(len - done, PAGE - inPage);
-                memory.read(frames[i], inPage, p.bytes, done, n);
-                done += n;
-            }
+            copyTranslated(false, va, p.bytes, 0, len);
             p.hasBytes = true;
         }
         bytesRead.add(len);
