@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.pin.PinEverything;
+import org.pagefabric.reg.rendezvous.Rendezvous;
 
 /** The registration policies that exist, by name, each built from a profile. */
 public final class Policies {
@@ -15,6 +16,10 @@ public final class Policies {
     static {
         register(PinEverything.NAME, "pin and register each rank's whole communication segment once, at start",
                 PinEverything::new);
+        register(Rendezvous.WITH_UNPIN, "rendezvous: active-message handshake, target pins on demand and unpins after"
+                + " each operation; sources in a bounded local pin cache", p -> new Rendezvous(p, true));
+        register(Rendezvous.NO_UNPIN, "rendezvous without unpin: target ranges stay pinned and their keys cached by"
+                + " the initiator; sources in a bounded local pin cache", p -> new Rendezvous(p, false));
     }
 
     private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory) {

@@ -1,7 +1,9 @@
 package org.pagefabric.workload;
 
 import org.pagefabric.hw.nic.CompletionQueue;
+import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.ProtectionDomain;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
@@ -122,6 +124,11 @@ public final class Rank {
      */
     public void write(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
         track(wrId, target, segment + from, target.segment + to, length);
+        long start = ctx.now();
+        if (policy.put(ctx, this, target, segment + from, target.segment + to, length, wrId)) {
+            policyTimePs += ctx.now() - start;
+            return;
+        }
         RegistrationPolicy.Access local = policy.local(ctx, this, segment + from, length);
         RegistrationPolicy.Access remote = policy.remote(ctx, this, target, target.segment + to, length);
         spend(ctx, local.costPs() + remote.costPs());
@@ -154,6 +161,9 @@ public final class Rank {
 
     /** Posts a receive of up to {@code length} bytes at segment offset {@code to}, from {@code source}. */
     public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
+        if (receives.put(wrId, new Outstanding(source, segment + to, 0, length)) != null) {
+            throw new IllegalArgumentException("receive id " + wrId + " is already posted on rank " + id);
+        }
         RegistrationPolicy.Access local = policy.local(ctx, this, segment + to, length);
         spend(ctx, local.costPs());
         qps[source.id].postRecv(WorkRequest.recv(wrId, segment + to, length, local.key()));
@@ -174,6 +184,29 @@ public final class Rank {
     }
 
     private final java.util.Map<Long, Outstanding> outstanding = new java.util.HashMap<>();
+    private final java.util.Map<Long, Outstanding> receives = new java.util.HashMap<>();
+
+    /**
+     * Delivers the send completion of an operation a policy carries itself (see
+     * {@link RegistrationPolicy#put}): it joins the send completion queue like one from the
+     * NIC, at the current time.
+     *
+     * @param wrId   the operation's work request id
+     * @param opcode what the operation was, as the workload asked for it
+     * @param status its outcome
+     * @param bytes  bytes it moved
+     * @param nowPs  the current virtual time
+     */
+    public void completeSend(long wrId, Opcode opcode, CompletionStatus status, long bytes, long nowPs) {
+        Outstanding op = outstanding.get(wrId);
+        if (op == null) {
+            throw new IllegalArgumentException("work request id " + wrId + " is not outstanding on rank " + id);
+        }
+        int qpn = op.target() == null ? 0 : qps[op.target().id].qpn();
+        if (!sendCq.push(new WorkCompletion(wrId, opcode, status, bytes, qpn, nowPs, 0))) {
+            throw new IllegalStateException("send completion queue of rank " + id + " overran");
+        }
+    }
 
     private void track(long wrId, Rank target, long localVa, long remoteVa, long length) {
         if (outstanding.put(wrId, new Outstanding(target, localVa, remoteVa, length)) != null) {
@@ -183,7 +216,12 @@ public final class Rank {
 
     /** Waits for the next receive completion. */
     public WorkCompletion awaitReceive(ProcessContext ctx) {
-        return await(ctx, recvCq);
+        WorkCompletion wc = await(ctx, recvCq);
+        Outstanding op = receives.remove(wc.wrId());
+        if (op != null) {
+            policy.completed(ctx, this, op.target(), op.localVa(), 0, op.length());
+        }
+        return wc;
     }
 
     private static WorkCompletion await(ProcessContext ctx, CompletionQueue cq) {
