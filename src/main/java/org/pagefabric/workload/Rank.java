@@ -101,6 +101,11 @@ public final class Rank {
         return recvCq;
     }
 
+    /** Ranks in the job this rank belongs to. */
+    public int jobSize() {
+        return qps.length;
+    }
+
     /** The queue pair connected to {@code peer}. */
     public QueuePair qp(int peer) {
         return qps[peer];
