@@ -62,6 +62,26 @@ public interface RegistrationPolicy {
     }
 
     /**
+     * Carries out a two-sided send ({@link Rank#send}) itself, like {@link #put}: {@code false},
+     * the default, lets the rank post it with the key of {@link #local}; {@code true} means the
+     * policy delivers the message into a receive the target posted (one that the policy took
+     * through {@link #receive}) and reports the send's completion through
+     * {@link Rank#completeSend}, the receive's through {@link Rank#completeReceive}.
+     */
+    default boolean send(ProcessContext ctx, Rank initiator, Rank target, long localVa, long length, long wrId) {
+        return false;
+    }
+
+    /**
+     * Takes a receive ({@link Rank#receive}) itself: {@code false}, the default, lets the rank
+     * post it to its NIC with the key of {@link #local}; {@code true} means the policy holds it
+     * for the messages it carries by {@link #send}.
+     */
+    default boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+        return false;
+    }
+
+    /**
      * An operation that used those keys completed (its completion was reaped): a policy that
      * unpins after each transfer, or releases a reference, does it here. Called for every
      * send-queue operation and every receive.

@@ -154,6 +154,11 @@ public final class Rank {
     /** Posts a send of {@code length} bytes from segment offset {@code from} to {@code target}. */
     public void send(ProcessContext ctx, Rank target, long from, long length, long wrId) {
         track(wrId, target, segment + from, 0, length);
+        long start = ctx.now();
+        if (policy.send(ctx, this, target, segment + from, length, wrId)) {
+            policyTimePs += ctx.now() - start;
+            return;
+        }
         RegistrationPolicy.Access local = policy.local(ctx, this, segment + from, length);
         spend(ctx, local.costPs());
         qps[target.id].postSend(WorkRequest.send(wrId, segment + from, length, local.key()));
@@ -168,6 +173,11 @@ public final class Rank {
     public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
         if (receives.put(wrId, new Outstanding(source, segment + to, 0, length)) != null) {
             throw new IllegalArgumentException("receive id " + wrId + " is already posted on rank " + id);
+        }
+        long start = ctx.now();
+        if (policy.receive(ctx, this, source, segment + to, length, wrId)) {
+            policyTimePs += ctx.now() - start;
+            return;
         }
         RegistrationPolicy.Access local = policy.local(ctx, this, segment + to, length);
         spend(ctx, local.costPs());
@@ -216,6 +226,26 @@ public final class Rank {
     private void track(long wrId, Rank target, long localVa, long remoteVa, long length) {
         if (outstanding.put(wrId, new Outstanding(target, localVa, remoteVa, length)) != null) {
             throw new IllegalArgumentException("work request id " + wrId + " is already outstanding on rank " + id);
+        }
+    }
+
+    /**
+     * Delivers the receive completion of a message a policy carried itself (see
+     * {@link RegistrationPolicy#send}), as the NIC would, at the current time.
+     *
+     * @param wrId   the receive's work request id
+     * @param status its outcome
+     * @param bytes  bytes received
+     * @param nowPs  the current virtual time
+     */
+    public void completeReceive(long wrId, CompletionStatus status, long bytes, long nowPs) {
+        Outstanding op = receives.get(wrId);
+        if (op == null) {
+            throw new IllegalArgumentException("receive id " + wrId + " is not posted on rank " + id);
+        }
+        int qpn = op.target() == null ? 0 : qps[op.target().id].qpn();
+        if (!recvCq.push(new WorkCompletion(wrId, Opcode.RECV, status, bytes, qpn, nowPs, 0))) {
+            throw new IllegalStateException("receive completion queue of rank " + id + " overran");
         }
     }
 

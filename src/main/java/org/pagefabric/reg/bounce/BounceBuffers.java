@@ -15,6 +15,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.BounceParameters;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.rendezvous.RangePinner;
+import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.workload.Job;
@@ -29,14 +30,17 @@ import org.pagefabric.workload.Rank;
  * per peer; the initiator waits for a free buffer when all carry pieces.
  *
  * <p>Two-sided by nature: the target's processor takes part in every put, and the bytes cross
- * memory three times. Gets, sends and receives do not go through bounce buffers here; the
- * policy refuses them.
+ * memory three times. Sends go the same way, the target's CPU copying each message into the
+ * oldest receive posted for its source (waiting for one if none is posted yet, the message held
+ * in its bounce buffers). Gets do not go through bounce buffers here; the policy refuses them.
  */
 public final class BounceBuffers implements RegistrationPolicy {
     /** The command-line name. */
     public static final String NAME = "bounce";
     /** Active-message handler that copies a piece out of an incoming buffer at the target. */
     static final int COPY_OUT_HANDLER = 22;
+    /** Active-message handler that copies a piece of a message into the matching receive at the target. */
+    static final int DELIVER_HANDLER = 23;
 
     private final Profile profile;
     private final long bufferSize;
@@ -53,6 +57,8 @@ public final class BounceBuffers implements RegistrationPolicy {
         final CompletionQueue cq;
         final QueuePair[] qps;
         final Channel[] channels;
+        /** Receives posted for each source. */
+        final Mailbox[] mailboxes;
 
         RankState(Rank rank, BounceRegion region, int ranks) {
             this.rank = rank;
@@ -60,6 +66,10 @@ public final class BounceBuffers implements RegistrationPolicy {
             this.cq = new CompletionQueue(rank.node().name() + ".rank" + rank.id() + ".bounce.cq", 1 << 14);
             this.qps = new QueuePair[ranks];
             this.channels = new Channel[ranks];
+            this.mailboxes = new Mailbox[ranks];
+            for (int peer = 0; peer < ranks; peer++) {
+                mailboxes[peer] = new Mailbox("rank" + rank.id() + ".bounce.from" + peer);
+            }
         }
     }
 
@@ -107,6 +117,8 @@ public final class BounceBuffers implements RegistrationPolicy {
         messages = ActiveMessages.attach(job);
         messages.register(COPY_OUT_HANDLER, (ctx, target, source, b, destination, length, a3) ->
                 copyOut(ctx, target, source, (int) b, destination, length));
+        messages.register(DELIVER_HANDLER, (ctx, target, source, b, offset, length, total) ->
+                deliver(ctx, target, source, (int) b, offset, length, total));
     }
 
     /**
@@ -121,10 +133,47 @@ public final class BounceBuffers implements RegistrationPolicy {
             initiator.completeSend(wrId, Opcode.RDMA_WRITE, CompletionStatus.SUCCESS, 0, ctx.now());
             return true;
         }
+        stage(ctx, initiator, target, localVa, remoteVa, new Channel.Transfer(wrId, length,
+                (int) Math.ceilDiv(length, bufferSize), false));
+        return true;
+    }
+
+    /**
+     * Carries the send through bounce buffers like a put; at the target, each piece is copied
+     * into the oldest receive posted for this source, at its offset in the message.
+     */
+    @Override
+    public boolean send(ProcessContext ctx, Rank initiator, Rank target, long localVa, long length, long wrId) {
+        if (length == 0) {
+            // nothing to stage: the target's CPU only has to match the empty message to a receive
+            messages.request(ctx, initiator, target, DELIVER_HANDLER, -1, 0, 0, 0);
+            initiator.completeSend(wrId, Opcode.SEND, CompletionStatus.SUCCESS, 0, ctx.now());
+            return true;
+        }
+        stage(ctx, initiator, target, localVa, 0, new Channel.Transfer(wrId, length,
+                (int) Math.ceilDiv(length, bufferSize), true));
+        return true;
+    }
+
+    /** Holds the receive for messages from {@code source}: nothing is posted to the NIC. */
+    @Override
+    public boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+        state(rank).mailboxes[source.id()].post(va, length, wrId);
+        return true;
+    }
+
+    /**
+     * For each piece of a transfer: waits for a free buffer, copies the piece in and posts its
+     * write; the rest follows in the channel's per-buffer processes.
+     *
+     * @param destination the put's destination, or 0 for a message (pieces then carry their offsets)
+     */
+    private void stage(ProcessContext ctx, Rank initiator, Rank target, long localVa, long destination,
+                       Channel.Transfer transfer) {
         RankState from = state(initiator);
         RankState to = state(target);
         Channel ch = channel(from, target);
-        Channel.Transfer transfer = new Channel.Transfer(wrId, length, (int) Math.ceilDiv(length, bufferSize));
+        long length = transfer.bytes;
         for (long off = 0; off < length; ) {
             long n = Math.min(bufferSize, length - off);
             int b = ch.acquire(ctx);
@@ -133,14 +182,13 @@ public final class BounceBuffers implements RegistrationPolicy {
                     staging, n));
             Channel.Slot slot = ch.slots[b];
             slot.transfer = transfer;
-            slot.destination = remoteVa + off;
+            slot.destination = destination + off;
             slot.length = n;
             ch.qp.postSend(WorkRequest.write(((long) target.id() << 32) | b, staging, n, from.region.lkey(),
                     to.region.incoming(initiator.id(), b), to.region.rkey()));
             slot.posted.complete();
             off += n;
         }
-        return true;
     }
 
     /** The channel from {@code from} to {@code target}, made with its buffer processes on first use. */
@@ -170,14 +218,17 @@ public final class BounceBuffers implements RegistrationPolicy {
             slot.written.reset();
             Channel.Transfer t = slot.transfer;
             slot.transfer = null;
-            if (status == CompletionStatus.SUCCESS.ordinal()) {
-                messages.request(ctx, ch.from, ch.to, COPY_OUT_HANDLER, slot.index, slot.destination, slot.length, 0);
-            } else {
+            if (status != CompletionStatus.SUCCESS.ordinal()) {
                 t.status = CompletionStatus.values()[status];
+            } else if (t.message) {
+                messages.request(ctx, ch.from, ch.to, DELIVER_HANDLER, slot.index, slot.destination, slot.length,
+                        t.bytes);
+            } else {
+                messages.request(ctx, ch.from, ch.to, COPY_OUT_HANDLER, slot.index, slot.destination, slot.length, 0);
             }
             ch.release(slot.index);
             if (--t.remaining == 0) {
-                ch.from.completeSend(t.wrId, Opcode.RDMA_WRITE, t.status, t.bytes, ctx.now());
+                ch.from.completeSend(t.wrId, t.message ? Opcode.SEND : Opcode.RDMA_WRITE, t.status, t.bytes, ctx.now());
             }
         }
     }
@@ -203,18 +254,43 @@ public final class BounceBuffers implements RegistrationPolicy {
         return 0;
     }
 
-    /** Refused: only puts go through bounce buffers here (see {@link #put}). */
-    @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
-        throw new UnsupportedOperationException(NAME + " carries one-sided puts only; sends, receives and gets"
-                + " through bounce buffers are not modelled");
+    /**
+     * The target's handler for a piece of a message: copies it into the oldest receive posted for
+     * {@code source}, waiting for one if none is posted, and completes the receive with the
+     * message's last byte. Buffer {@code b} of -1 is an empty message.
+     */
+    private long deliver(ProcessContext ctx, Rank target, Rank source, int b, long offset, long length, long total) {
+        RankState s = state(target);
+        Mailbox box = s.mailboxes[source.id()];
+        Mailbox.Posted r = box.oldest(ctx);
+        if (total > r.length) {
+            throw new SimulationException("rank " + target.id() + ": a message of " + total + " B from rank "
+                    + source.id() + " does not fit the receive of " + r.length + " B posted for it");
+        }
+        if (b >= 0) {
+            ctx.sleep(copier.copy(target.node().kernel(), target.process(), s.region.incoming(source.id(), b),
+                    target.process(), r.va + offset, length));
+            r.copied += length;
+        }
+        if (r.copied == total) {
+            box.retire();
+            target.completeReceive(r.wrId, CompletionStatus.SUCCESS, total, ctx.now());
+        }
+        return 0;
     }
 
-    /** Refused: only puts go through bounce buffers here (see {@link #put}). */
+    /** Refused: every operation but a get goes through bounce buffers (see {@link #put}, {@link #send}). */
+    @Override
+    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+        throw new UnsupportedOperationException(NAME + " carries puts, sends and receives through bounce buffers;"
+                + " gets through bounce buffers are not modelled");
+    }
+
+    /** Refused: gets through bounce buffers are not modelled. */
     @Override
     public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
-        throw new UnsupportedOperationException(NAME + " carries one-sided puts only; gets through bounce buffers"
-                + " are not modelled");
+        throw new UnsupportedOperationException(NAME + " carries puts, sends and receives through bounce buffers;"
+                + " gets through bounce buffers are not modelled");
     }
 
     /** The bounce buffers: pinned once, never more. */

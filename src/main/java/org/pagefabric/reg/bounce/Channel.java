@@ -13,17 +13,20 @@ import org.pagefabric.workload.Rank;
  * travel on, and per buffer the piece it carries now.
  */
 final class Channel {
-    /** One put in pieces: it completes when its last piece is copied out at the target. */
+    /** One put or send in pieces: it completes when its last piece is copied out at the target. */
     static final class Transfer {
         final long wrId;
         final long bytes;
+        /** Whether this is a two-sided message, matched to a receive at the target, rather than a put. */
+        final boolean message;
         int remaining;
         CompletionStatus status = CompletionStatus.SUCCESS;
 
-        Transfer(long wrId, long bytes, int pieces) {
+        Transfer(long wrId, long bytes, int pieces, boolean message) {
             this.wrId = wrId;
             this.bytes = bytes;
             this.remaining = pieces;
+            this.message = message;
         }
     }
 
@@ -35,6 +38,7 @@ final class Channel {
         /** Completed with the write's status ordinal once its completion is reaped. */
         final Completion written;
         Transfer transfer;
+        /** Where the piece goes: the destination address of a put, the offset in the message of a send. */
         long destination;
         long length;
 

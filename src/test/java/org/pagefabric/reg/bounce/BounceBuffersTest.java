@@ -36,7 +36,7 @@ class BounceBuffersTest {
     @Test
     void dataArrivesEndToEndWholeAndInPieces() {
         for (Profile p : new Profile[] {buffers(1), buffers(4)}) {
-            for (String workload : new String[] {"latency", "bandwidth"}) {
+            for (String workload : new String[] {"latency", "bandwidth", "pingpong"}) {
                 for (long size : new long[] {8, 4099, BUFFER, BUFFER + 1, 65536, 1 << 20}) {
                     assertEquals(true, point(p, BounceBuffers.NAME, workload, size, 20).get("verified"),
                             workload + " " + size);
@@ -64,6 +64,35 @@ class BounceBuffersTest {
         sim.run();
         SimProcess.checkNoDeadlock(sim);
         assertTrue(arrived[0], "every piece copied out by the time the put completes");
+    }
+
+    @Test
+    void aMessageSentBeforeItsReceiveWaitsInBounceBuffers() {
+        Simulator sim = new Simulator(2);
+        Profile p = buffers(2);
+        BounceBuffers policy = new BounceBuffers(p);
+        long size = 3 * BUFFER + 5;
+        Job job = new Job(sim, p, 2, size, policy);
+        Rank a = job.rank(0);
+        Rank b = job.rank(1);
+        a.node().kernel().writeTag(a.process(), a.segment(), size, 0xBEEFL, 0);
+        long[] got = new long[1];
+        new SimProcess(sim, a.node(), "rank0", ctx -> {
+            a.send(ctx, b, 0, size, 1);
+            assertEquals(CompletionStatus.SUCCESS, a.awaitSend(ctx).status());
+            got[0] = ctx.now();
+        }).start();
+        new SimProcess(sim, b.node(), "rank1", ctx -> {
+            ctx.sleep(1_000_000_000L); // 1 ms: long after the first pieces arrived
+            b.receive(ctx, a, 0, size, 9);
+            var wc = b.awaitReceive(ctx);
+            assertEquals(size, wc.bytes());
+            assertEquals(9, wc.wrId());
+        }).start();
+        sim.run();
+        SimProcess.checkNoDeadlock(sim);
+        assertTrue(b.node().kernel().verifyTag(b.process(), b.segment(), size, 0xBEEFL, 0));
+        assertTrue(got[0] > 1_000_000_000L, "the send completes only once the receiver took the message");
     }
 
     @Test
@@ -101,13 +130,13 @@ class BounceBuffersTest {
     }
 
     @Test
-    void sendsAndGetsAreRefusedWithAReason() {
+    void getsAreRefusedWithAReason() {
         Simulator sim = new Simulator(2);
         BounceBuffers policy = new BounceBuffers(PROFILE);
         new Job(sim, PROFILE, 2, 4096, policy);
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
                 () -> policy.local(null, null, 0, 8));
-        assertTrue(e.getMessage().contains("puts only"));
+        assertTrue(e.getMessage().contains("gets through bounce buffers are not modelled"));
     }
 
     @Test
