@@ -41,12 +41,55 @@ public interface RegistrationPolicy {
     Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length);
 
     /**
-     * An operation that used those keys completed (its completion was reaped): a policy that
-     * unpins after each transfer, or releases a reference, does it here.
+     * Carries out a one-sided put ({@link Rank#write}) itself, for a policy whose data does not
+     * go in one RDMA write from the user's buffer to the target's (bounce buffers: a copy into a
+     * pinned buffer, a transfer between pinned buffers, a copy out at the target).
      *
-     * @param target   the peer, or {@code null} for a purely local operation
+     * <p>Returns {@code false}, as the default does, to let the rank post the write itself with
+     * the keys of {@link #local} and {@link #remote}. Returning {@code true} means the policy
+     * took the operation: it must deliver exactly one send completion for {@code wrId} through
+     * {@link Rank#completeSend} once the data is at its destination; the rank then reaps it and
+     * calls {@link #completed} as for any other operation. The time the caller spends in this
+     * method is the rank's policy time.
+     *
+     * @param localVa  the source buffer of {@code initiator}
+     * @param remoteVa the destination buffer of {@code target}
+     * @return whether the policy carries the put
+     */
+    default boolean put(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length,
+                        long wrId) {
+        return false;
+    }
+
+    /**
+     * Carries out a two-sided send ({@link Rank#send}) itself, like {@link #put}: {@code false},
+     * the default, lets the rank post it with the key of {@link #local}; {@code true} means the
+     * policy delivers the message into a receive the target posted (one that the policy took
+     * through {@link #receive}) and reports the send's completion through
+     * {@link Rank#completeSend}, the receive's through {@link Rank#completeReceive}.
+     */
+    default boolean send(ProcessContext ctx, Rank initiator, Rank target, long localVa, long length, long wrId) {
+        return false;
+    }
+
+    /**
+     * Takes a receive ({@link Rank#receive}) itself: {@code false}, the default, lets the rank
+     * post it to its NIC with the key of {@link #local}; {@code true} means the policy holds it
+     * for the messages it carries by {@link #send}.
+     */
+    default boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+        return false;
+    }
+
+    /**
+     * An operation that used those keys completed (its completion was reaped): a policy that
+     * unpins after each transfer, or releases a reference, does it here. Called for every
+     * send-queue operation and every receive.
+     *
+     * @param target   the peer (the source, for a receive), or {@code null} for a purely local operation
      * @param localVa  the local buffer
      * @param remoteVa the remote buffer (0 for two-sided operations)
+     * @param length   the length asked of {@link #local} (a receive's posted length)
      */
     default void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
     }

@@ -1,7 +1,9 @@
 package org.pagefabric.workload;
 
 import org.pagefabric.hw.nic.CompletionQueue;
+import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.ProtectionDomain;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
@@ -99,6 +101,11 @@ public final class Rank {
         return recvCq;
     }
 
+    /** Ranks in the job this rank belongs to. */
+    public int jobSize() {
+        return qps.length;
+    }
+
     /** The queue pair connected to {@code peer}. */
     public QueuePair qp(int peer) {
         return qps[peer];
@@ -122,6 +129,11 @@ public final class Rank {
      */
     public void write(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
         track(wrId, target, segment + from, target.segment + to, length);
+        long start = ctx.now();
+        if (policy.put(ctx, this, target, segment + from, target.segment + to, length, wrId)) {
+            policyTimePs += ctx.now() - start;
+            return;
+        }
         RegistrationPolicy.Access local = policy.local(ctx, this, segment + from, length);
         RegistrationPolicy.Access remote = policy.remote(ctx, this, target, target.segment + to, length);
         spend(ctx, local.costPs() + remote.costPs());
@@ -142,6 +154,11 @@ public final class Rank {
     /** Posts a send of {@code length} bytes from segment offset {@code from} to {@code target}. */
     public void send(ProcessContext ctx, Rank target, long from, long length, long wrId) {
         track(wrId, target, segment + from, 0, length);
+        long start = ctx.now();
+        if (policy.send(ctx, this, target, segment + from, length, wrId)) {
+            policyTimePs += ctx.now() - start;
+            return;
+        }
         RegistrationPolicy.Access local = policy.local(ctx, this, segment + from, length);
         spend(ctx, local.costPs());
         qps[target.id].postSend(WorkRequest.send(wrId, segment + from, length, local.key()));
@@ -154,6 +171,14 @@ public final class Rank {
 
     /** Posts a receive of up to {@code length} bytes at segment offset {@code to}, from {@code source}. */
     public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
+        if (receives.put(wrId, new Outstanding(source, segment + to, 0, length)) != null) {
+            throw new IllegalArgumentException("receive id " + wrId + " is already posted on rank " + id);
+        }
+        long start = ctx.now();
+        if (policy.receive(ctx, this, source, segment + to, length, wrId)) {
+            policyTimePs += ctx.now() - start;
+            return;
+        }
         RegistrationPolicy.Access local = policy.local(ctx, this, segment + to, length);
         spend(ctx, local.costPs());
         qps[source.id].postRecv(WorkRequest.recv(wrId, segment + to, length, local.key()));
@@ -174,6 +199,29 @@ public final class Rank {
     }
 
     private final java.util.Map<Long, Outstanding> outstanding = new java.util.HashMap<>();
+    private final java.util.Map<Long, Outstanding> receives = new java.util.HashMap<>();
+
+    /**
+     * Delivers the send completion of an operation a policy carries itself (see
+     * {@link RegistrationPolicy#put}): it joins the send completion queue like one from the
+     * NIC, at the current time.
+     *
+     * @param wrId   the operation's work request id
+     * @param opcode what the operation was, as the workload asked for it
+     * @param status its outcome
+     * @param bytes  bytes it moved
+     * @param nowPs  the current virtual time
+     */
+    public void completeSend(long wrId, Opcode opcode, CompletionStatus status, long bytes, long nowPs) {
+        Outstanding op = outstanding.get(wrId);
+        if (op == null) {
+            throw new IllegalArgumentException("work request id " + wrId + " is not outstanding on rank " + id);
+        }
+        int qpn = op.target() == null ? 0 : qps[op.target().id].qpn();
+        if (!sendCq.push(new WorkCompletion(wrId, opcode, status, bytes, qpn, nowPs, 0))) {
+            throw new IllegalStateException("send completion queue of rank " + id + " overran");
+        }
+    }
 
     private void track(long wrId, Rank target, long localVa, long remoteVa, long length) {
         if (outstanding.put(wrId, new Outstanding(target, localVa, remoteVa, length)) != null) {
@@ -181,9 +229,34 @@ public final class Rank {
         }
     }
 
+    /**
+     * Delivers the receive completion of a message a policy carried itself (see
+     * {@link RegistrationPolicy#send}), as the NIC would, at the current time.
+     *
+     * @param wrId   the receive's work request id
+     * @param status its outcome
+     * @param bytes  bytes received
+     * @param nowPs  the current virtual time
+     */
+    public void completeReceive(long wrId, CompletionStatus status, long bytes, long nowPs) {
+        Outstanding op = receives.get(wrId);
+        if (op == null) {
+            throw new IllegalArgumentException("receive id " + wrId + " is not posted on rank " + id);
+        }
+        int qpn = op.target() == null ? 0 : qps[op.target().id].qpn();
+        if (!recvCq.push(new WorkCompletion(wrId, Opcode.RECV, status, bytes, qpn, nowPs, 0))) {
+            throw new IllegalStateException("receive completion queue of rank " + id + " overran");
+        }
+    }
+
     /** Waits for the next receive completion. */
     public WorkCompletion awaitReceive(ProcessContext ctx) {
-        return await(ctx, recvCq);
+        WorkCompletion wc = await(ctx, recvCq);
+        Outstanding op = receives.remove(wc.wrId());
+        if (op != null) {
+            policy.completed(ctx, this, op.target(), op.localVa(), 0, op.length());
+        }
+        return wc;
     }
 
     private static WorkCompletion await(ProcessContext ctx, CompletionQueue cq) {

@@ -46,7 +46,8 @@ class SpecErrorsTest {
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
                         "bad.yaml:3: workload: unknown workload 'latncy'; valid: latency, bandwidth, pingpong"),
                 Arguments.of("unknown policy", "policies: [pin-all]", "policies: [pin-all, pin-none]",
-                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: pin-all"),
+                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: "
+                                + String.join(", ", org.pagefabric.reg.Policies.names())),
                 Arguments.of("policy twice", "policies: [pin-all]", "policies: [pin-all, pin-all]",
                         "bad.yaml:4: policies: 'pin-all' appears twice"),
                 Arguments.of("policies not a list", "policies: [pin-all]", "policies: pin-all",

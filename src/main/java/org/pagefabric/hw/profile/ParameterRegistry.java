@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.pagefabric.hw.profile.param.ActiveAccessParameters;
+import org.pagefabric.hw.profile.param.BounceParameters;
 import org.pagefabric.hw.profile.param.CpuParameters;
 import org.pagefabric.hw.profile.param.FirehoseParameters;
 import org.pagefabric.hw.profile.param.IommuParameters;
@@ -21,6 +22,7 @@ import org.pagefabric.hw.profile.param.OpenMxParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.hw.profile.param.PartParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
+import org.pagefabric.hw.profile.param.RendezvousParameters;
 import org.pagefabric.hw.profile.param.TransportParameters;
 
 /**
@@ -34,7 +36,7 @@ public final class ParameterRegistry {
             LinkParameters.class, PcieParameters.class, CpuParameters.class, MemoryParameters.class,
             OsParameters.class, NicParameters.class, IommuParameters.class, TransportParameters.class,
             OdpParameters.class, PartParameters.class, ActiveAccessParameters.class,
-            FirehoseParameters.class, OpenMxParameters.class);
+            FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class);
 
     private static final Map<String, Parameter> BY_NAME = collect();
 

@@ -1,0 +1,28 @@
+package org.pagefabric.reg.rendezvous;
+
+import org.pagefabric.hw.nic.MemoryRegion;
+
+/**
+ * Whole pages of one rank pinned (get_user_pages) and registered with its NIC as one region.
+ *
+ * @param start  first byte, page aligned
+ * @param pages  pages pinned
+ * @param region the NIC registration
+ * @param frames the pinned frames, one per page
+ */
+public record PinnedRange(long start, long pages, MemoryRegion region, long[] frames) {
+    /** First byte after the range. */
+    public long end() {
+        return start + pages * RangePinner.PAGE;
+    }
+
+    /** Bytes pinned. */
+    public long bytes() {
+        return pages * RangePinner.PAGE;
+    }
+
+    /** Whether the range covers {@code [va, va + length)}. */
+    public boolean covers(long va, long length) {
+        return va >= start && va + length <= end();
+    }
+}

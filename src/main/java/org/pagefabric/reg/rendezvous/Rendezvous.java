@@ -1,0 +1,199 @@
+package org.pagefabric.reg.rendezvous;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.param.RendezvousParameters;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.Job;
+import org.pagefabric.workload.Rank;
+
+/**
+ * Rendezvous (004 §3.3, §4.2): nothing is pinned up front. Before each one-sided operation the
+ * initiator pins its own buffer through a {@link LocalPinCache} and asks the target, by an active
+ * message, to pin and register the target range; the target's handler pins, registers and
+ * replies with the remote key, and only then does the transfer start.
+ *
+ * <p>Two variants. <b>With unpin</b>, once the operation's completion is reaped the initiator
+ * sends a second active message whose handler deregisters and unpins the range, so the target
+ * holds nothing between operations and every operation pays the handshake, the pin and the
+ * unpin. <b>Without unpin</b>, the target keeps the range pinned and the initiator remembers its
+ * key per target, so a later operation into the same range needs no message at all; pinned
+ * memory at the target grows with the set of ranges ever written.
+ */
+public final class Rendezvous implements RegistrationPolicy {
+    /** Command-line name of the variant that unpins after every operation. */
+    public static final String WITH_UNPIN = "rendezvous-unpin";
+    /** Command-line name of the variant that leaves remote ranges pinned. */
+    public static final String NO_UNPIN = "rendezvous-nounpin";
+    /** Active-message handler that pins and registers a range at the target; replies its key. */
+    static final int PIN_HANDLER = 20;
+    /** Active-message handler that deregisters and unpins a range at the target. */
+    static final int UNPIN_HANDLER = 21;
+
+    private final boolean unpin;
+    private final Profile profile;
+    private final long localCacheBytes;
+    private final long lookupPs;
+    private final Map<Integer, RankState> states = new HashMap<>();
+    private ActiveMessages messages;
+
+    /** A remote buffer of one operation, to find its registration again when it completes. */
+    private record RemoteBuffer(int target, long va, long length) {
+    }
+
+    /** What the policy keeps for one rank, as initiator and as target. */
+    private static final class RankState {
+        final RangePinner pinner;
+        final LocalPinCache localCache;
+        /** Ranges this rank pinned for its peers, by remote key. */
+        final Map<Integer, PinnedRange> pinnedForPeers = new HashMap<>();
+        /** Without unpin: the targets' registrations this rank knows, by target. */
+        final Map<Integer, RemoteKeyCache> remoteKeys = new HashMap<>();
+        /** With unpin: remote keys of operations not yet completed, oldest first per buffer. */
+        final Map<RemoteBuffer, ArrayDeque<Integer>> toUnpin = new HashMap<>();
+
+        RankState(RangePinner pinner, long localCacheBytes) {
+            this.pinner = pinner;
+            this.localCache = new LocalPinCache(pinner, localCacheBytes);
+        }
+    }
+
+    /**
+     * The policy with costs from {@code profile}.
+     *
+     * @param unpin whether the target unpins each range after its operation
+     */
+    public Rendezvous(Profile profile, boolean unpin) {
+        this.unpin = unpin;
+        this.profile = profile;
+        this.localCacheBytes = profile.size(RendezvousParameters.LOCAL_CACHE_SIZE);
+        this.lookupPs = profile.time(RendezvousParameters.CACHE_LOOKUP);
+    }
+
+    @Override
+    public String name() {
+        return unpin ? WITH_UNPIN : NO_UNPIN;
+    }
+
+    /** Nothing is pinned up front: the rank only gets its pinner and its local pin cache. */
+    @Override
+    public long setUp(Rank rank) {
+        states.put(rank.id(), new RankState(new RangePinner(profile, rank), localCacheBytes));
+        return 0;
+    }
+
+    @Override
+    public void start(Job job) {
+        messages = ActiveMessages.attach(job);
+        messages.register(PIN_HANDLER, (ctx, target, source, va, length, a2, a3) -> pinForPeer(ctx, target, va, length));
+        messages.register(UNPIN_HANDLER, (ctx, target, source, rkey, a1, a2, a3) -> unpinForPeer(ctx, target,
+                (int) rkey));
+    }
+
+    /** The target's handler: pins and registers the range, charging the time, and returns its remote key. */
+    private long pinForPeer(ProcessContext ctx, Rank target, long va, long length) {
+        RankState s = state(target);
+        RangePinner.Pinned p = s.pinner.pin(va, length);
+        ctx.sleep(p.costPs());
+        int rkey = p.range().region().rkey();
+        s.pinnedForPeers.put(rkey, p.range());
+        return rkey;
+    }
+
+    /** The target's handler: deregisters and unpins the range registered under {@code rkey}, charging the time. */
+    private long unpinForPeer(ProcessContext ctx, Rank target, int rkey) {
+        RankState s = state(target);
+        PinnedRange range = s.pinnedForPeers.remove(rkey);
+        if (range == null) {
+            throw new IllegalStateException("rank " + target.id() + " holds no range under key " + rkey);
+        }
+        ctx.sleep(s.pinner.unpin(range));
+        return 0;
+    }
+
+    /** The rank's buffer from its local pin cache: pinned now on a miss, found on a hit. */
+    @Override
+    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+        LocalPinCache.Acquired a = state(rank).localCache.acquire(va, length);
+        return new Access(a.lkey(), lookupPs + a.costPs());
+    }
+
+    /**
+     * The target's key for the range: without unpin, a key the initiator already knows if the
+     * target registered a covering range before; otherwise the rendezvous handshake, in which the
+     * initiator waits for the target to pin and register.
+     */
+    @Override
+    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+        RankState s = state(initiator);
+        if (!unpin) {
+            RemoteKeyCache known = s.remoteKeys.computeIfAbsent(target.id(), t -> new RemoteKeyCache());
+            long rkey = known.find(va, length);
+            if (rkey < 0) {
+                rkey = messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
+                long start = va & -RangePinner.PAGE;
+                long end = Math.ceilDiv(va + Math.max(length, 1), RangePinner.PAGE) * RangePinner.PAGE;
+                known.add(start, end, (int) rkey);
+            }
+            return new Access((int) rkey, lookupPs);
+        }
+        int rkey = (int) messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
+        s.toUnpin.computeIfAbsent(new RemoteBuffer(target.id(), va, length), b -> new ArrayDeque<>(1)).addLast(rkey);
+        return new Access(rkey, 0);
+    }
+
+    /**
+     * Returns the local buffer to the pin cache (unpinning least recently used ranges over its
+     * bound) and, with unpin, sends the unpin message for the operation's remote range and
+     * waits for its reply.
+     */
+    @Override
+    public void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+        RankState s = state(initiator);
+        long evicted = s.localCache.release(localVa, length);
+        if (evicted > 0) {
+            ctx.sleep(evicted);
+        }
+        if (unpin && target != null && remoteVa != 0) {
+            ArrayDeque<Integer> keys = s.toUnpin.get(new RemoteBuffer(target.id(), remoteVa, length));
+            if (keys == null) {
+                throw new IllegalStateException("rank " + initiator.id() + " has no registration at rank " + target.id()
+                        + " for 0x" + Long.toHexString(remoteVa));
+            }
+            int rkey = keys.removeFirst();
+            if (keys.isEmpty()) {
+                s.toUnpin.remove(new RemoteBuffer(target.id(), remoteVa, length));
+            }
+            messages.request(ctx, initiator, target, UNPIN_HANDLER, rkey, 0, 0, 0);
+        }
+    }
+
+    /** Distinct pages the rank holds pinned: its local pin cache and the ranges it pinned for peers. */
+    @Override
+    public long pinnedBytes(Rank rank) {
+        RankState s = states.get(rank.id());
+        return s == null ? 0 : s.pinner.pinnedBytes();
+    }
+
+    /** The local pin cache of {@code rank} (its hits, misses and evictions). */
+    public LocalPinCache localCache(Rank rank) {
+        return state(rank).localCache;
+    }
+
+    /** Ranges {@code rank} holds pinned for its peers now. */
+    public int rangesPinnedForPeers(Rank rank) {
+        return state(rank).pinnedForPeers.size();
+    }
+
+    private RankState state(Rank rank) {
+        RankState s = states.get(rank.id());
+        if (s == null) {
+            throw new IllegalStateException("rank " + rank.id() + " was not set up by " + name());
+        }
+        return s;
+    }
+}
