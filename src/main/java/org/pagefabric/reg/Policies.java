@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.cache.MonitorKind;
+import org.pagefabric.reg.cache.PinDownCache;
 import org.pagefabric.reg.pin.PinEverything;
 
 /** The registration policies that exist, by name, each built from a profile. */
@@ -15,6 +17,9 @@ public final class Policies {
     static {
         register(PinEverything.NAME, "pin and register each rank's whole communication segment once, at start",
                 PinEverything::new);
+        for (MonitorKind m : MonitorKind.values()) {
+            register(m.policyName(), m.description(), p -> new PinDownCache(p, m));
+        }
     }
 
     private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory) {

@@ -21,6 +21,7 @@ import org.pagefabric.hw.profile.param.OpenMxParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.hw.profile.param.PartParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
+import org.pagefabric.hw.profile.param.RegistrationCacheParameters;
 import org.pagefabric.hw.profile.param.TransportParameters;
 
 /**
@@ -34,7 +35,7 @@ public final class ParameterRegistry {
             LinkParameters.class, PcieParameters.class, CpuParameters.class, MemoryParameters.class,
             OsParameters.class, NicParameters.class, IommuParameters.class, TransportParameters.class,
             OdpParameters.class, PartParameters.class, ActiveAccessParameters.class,
-            FirehoseParameters.class, OpenMxParameters.class);
+            FirehoseParameters.class, OpenMxParameters.class, RegistrationCacheParameters.class);
 
     private static final Map<String, Parameter> BY_NAME = collect();
 
