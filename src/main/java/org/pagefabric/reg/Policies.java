@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.function.Function;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.bounce.BounceBuffers;
+import org.pagefabric.reg.cache.MonitorKind;
+import org.pagefabric.reg.cache.PinDownCache;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.reg.rendezvous.Rendezvous;
 
@@ -23,6 +25,9 @@ public final class Policies {
                 + " each operation; sources in a bounded local pin cache", p -> new Rendezvous(p, true));
         register(Rendezvous.NO_UNPIN, "rendezvous without unpin: target ranges stay pinned and their keys cached by"
                 + " the initiator; sources in a bounded local pin cache", p -> new Rendezvous(p, false));
+        for (MonitorKind m : MonitorKind.values()) {
+            register(m.policyName(), m.description(), p -> new PinDownCache(p, m));
+        }
     }
 
     private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory) {

@@ -88,6 +88,7 @@ public final class PointRun {
         row.put("retransmissions", sum(sim, ".retransmittedPackets"));
         row.put("timeouts", sum(sim, ".timeouts"));
         row.put("verified", run.verified());
+        row.putAll(run.extraMetrics());
         row.put("events", sim.eventsExecuted());
         row.put("simulated_us", round(Time.toMicros(sim.now())));
         return row;

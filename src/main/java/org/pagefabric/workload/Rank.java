@@ -10,6 +10,7 @@ import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.AllocationHooks;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 
@@ -34,6 +35,7 @@ public final class Rank {
     private MemoryRegion segmentRegion;
     private RegistrationPolicy policy;
     private long policyTimePs;
+    private AllocationHooks hooks;
 
     Rank(int id, Node node, AddressSpace process, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
          int ranks, long segment, long segmentLength) {
@@ -76,6 +78,18 @@ public final class Rank {
     /** Bytes in the communication segment. */
     public long segmentLength() {
         return segmentLength;
+    }
+
+    /**
+     * The rank's C library memory calls with interception hooks, created on first use: one per
+     * process, so that a dynamically linked allocator calls through the same hooks a
+     * registration cache listens to (as UCX's UCM patches the process's one libc).
+     */
+    public AllocationHooks hooks() {
+        if (hooks == null) {
+            hooks = new AllocationHooks(node.kernel(), process);
+        }
+        return hooks;
     }
 
     /** The region covering the whole segment, for policies that register it once. */

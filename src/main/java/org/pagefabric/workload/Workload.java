@@ -101,5 +101,13 @@ public interface Workload {
 
         /** Whether every timed operation succeeded and the data arrived intact. */
         boolean verified();
+
+        /**
+         * The workload's own metrics beyond {@link PointRun#METRICS} (those its
+         * {@link Workload#metrics()} adds), by column name; none by default.
+         */
+        default Map<String, Object> extraMetrics() {
+            return Map.of();
+        }
     }
 }

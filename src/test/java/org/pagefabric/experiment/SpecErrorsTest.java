@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.pagefabric.reg.Policies;
+import org.pagefabric.workload.Workloads;
 
 /**
  * Bad specs and the exact one-line messages they must produce: file, line, field and what would
@@ -44,10 +46,9 @@ class SpecErrorsTest {
                         "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, workload,"
                                 + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference"),
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
-                        "bad.yaml:3: workload: unknown workload 'latncy'; valid: latency, bandwidth, pingpong"),
+                        "bad.yaml:3: workload: unknown workload 'latncy'; valid: " + String.join(", ", Workloads.names())),
                 Arguments.of("unknown policy", "policies: [pin-all]", "policies: [pin-all, pin-none]",
-                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: "
-                                + String.join(", ", org.pagefabric.reg.Policies.names())),
+                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: " + String.join(", ", Policies.names())),
                 Arguments.of("policy twice", "policies: [pin-all]", "policies: [pin-all, pin-all]",
                         "bad.yaml:4: policies: 'pin-all' appears twice"),
                 Arguments.of("policies not a list", "policies: [pin-all]", "policies: pin-all",
@@ -162,7 +163,7 @@ class SpecErrorsTest {
         assertEquals("bad.yaml", e.file());
         assertEquals(3, e.line());
         assertEquals("workload", e.field());
-        assertEquals("unknown workload 'latncy'; valid: latency, bandwidth, pingpong", e.problem());
+        assertEquals("unknown workload 'latncy'; valid: " + String.join(", ", Workloads.names()), e.problem());
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.hw.profile.param.PartParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
 import org.pagefabric.hw.profile.param.RendezvousParameters;
+import org.pagefabric.hw.profile.param.RegistrationCacheParameters;
 import org.pagefabric.hw.profile.param.TransportParameters;
 
 /**
@@ -36,7 +37,8 @@ public final class ParameterRegistry {
             LinkParameters.class, PcieParameters.class, CpuParameters.class, MemoryParameters.class,
             OsParameters.class, NicParameters.class, IommuParameters.class, TransportParameters.class,
             OdpParameters.class, PartParameters.class, ActiveAccessParameters.class,
-            FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class);
+            FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class,
+            RegistrationCacheParameters.class);
 
     private static final Map<String, Parameter> BY_NAME = collect();
 

@@ -1,0 +1,45 @@
+package org.pagefabric.reg.cache;
+
+import java.util.function.Function;
+import org.pagefabric.workload.Rank;
+
+/** The invalidation monitors a pin-down cache policy can run with, each a policy of its own name. */
+public enum MonitorKind {
+    /** No monitor. */
+    NONE("cache-nomonitor", "pin-down cache (LRU, entry and byte limits) with no invalidation monitor: "
+            + "freed and reused memory keeps its stale registration", r -> new NoMonitor()),
+    /** Intercepted allocation calls. */
+    HOOKS("cache-hooks", "pin-down cache invalidated by intercepted munmap/brk/madvise calls (UCX memory hooks); "
+            + "blind to statically linked and custom allocators", r -> new HookMonitor(r.hooks())),
+    /** Kernel MMU interval notifiers. */
+    MMU("cache-mmu", "pin-down cache invalidated by kernel MMU interval notifiers on every cached region (003 §3.1)",
+            r -> new MmuMonitor(r.process())),
+    /** userfaultfd events. */
+    UFFD("cache-uffd", "pin-down cache invalidated by userfaultfd UNMAP/REMOVE events, read before each lookup "
+            + "(libfabric's uffd monitor)", r -> new UffdMonitor(r.process()));
+
+    private final String policyName;
+    private final String description;
+    private final Function<Rank, InvalidationMonitor> factory;
+
+    MonitorKind(String policyName, String description, Function<Rank, InvalidationMonitor> factory) {
+        this.policyName = policyName;
+        this.description = description;
+        this.factory = factory;
+    }
+
+    /** The name of the cache policy with this monitor, e.g. {@code cache-mmu}. */
+    public String policyName() {
+        return policyName;
+    }
+
+    /** One line saying what the policy does. */
+    public String description() {
+        return description;
+    }
+
+    /** A new monitor watching {@code rank}'s process. */
+    public InvalidationMonitor create(Rank rank) {
+        return factory.apply(rank);
+    }
+}

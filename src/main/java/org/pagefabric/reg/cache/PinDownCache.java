@@ -1,0 +1,168 @@
+package org.pagefabric.reg.cache;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.param.RegistrationCacheParameters;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.Job;
+import org.pagefabric.workload.Rank;
+
+/**
+ * The pin-down cache as a registration policy: every rank keeps a {@link RegistrationCache} of
+ * its own buffers, invalidated by the chosen {@link MonitorKind}.
+ *
+ * <p>Local keys come from the initiator's cache. Remote keys come from the target's cache, through
+ * an active-message request that looks the range up (registering it on a miss) and replies with
+ * the rkey and the entry's id: a network round trip per operation, as 004 §5 describes the
+ * pin-down cache. The initiator does not cache remote keys, because nothing would tell it when
+ * the target's memory goes away: a remote key cache is stale under every monitor, the kernel's
+ * included. The target holds a reference on the entry until the initiator, after the completion,
+ * sends a release (from a daemon process, so the application does not wait), so that the region
+ * cannot be evicted while a transfer into it is in flight.
+ *
+ * <p>A receive's key is taken like any other, but {@link Rank} reports no receive completions to
+ * the policy, so a receive buffer's entry stays referenced (never evicted) for the rest of the run.
+ */
+public final class PinDownCache implements RegistrationPolicy {
+    /** Active-message handler: look up (or register) a range and reply with rkey and entry id. */
+    static final int ACQUIRE_HANDLER = 10;
+    /** Active-message handler: release a reference taken by {@link #ACQUIRE_HANDLER}. */
+    static final int RELEASE_HANDLER = 11;
+
+    private final Profile profile;
+    private final MonitorKind monitor;
+    private final CacheLimits limits;
+    private final long lookupPs;
+    private final Map<Integer, State> states = new HashMap<>();
+    private ActiveMessages am;
+
+    /** One rank's cache and the references its operations in flight hold. */
+    private static final class State {
+        final RegistrationCache cache;
+        final Map<LocalHold, ArrayDeque<CacheEntry>> localHolds = new HashMap<>();
+        final Map<RemoteHold, ArrayDeque<Integer>> remoteHolds = new HashMap<>();
+        RemoteReleases releases;
+
+        State(RegistrationCache cache) {
+            this.cache = cache;
+        }
+    }
+
+    /** A local reference, as the completion names it; completions come back in posting order per buffer. */
+    private record LocalHold(long va, long length) {
+    }
+
+    /** A remote reference, as the completion names it. */
+    private record RemoteHold(int target, long va, long length) {
+    }
+
+    /** The policy with {@code monitor}, costs and limits from {@code profile}. */
+    public PinDownCache(Profile profile, MonitorKind monitor) {
+        this.profile = profile;
+        this.monitor = monitor;
+        this.limits = new CacheLimits(profile.count(RegistrationCacheParameters.MAX_ENTRIES),
+                profile.size(RegistrationCacheParameters.MAX_BYTES));
+        this.lookupPs = profile.time(RegistrationCacheParameters.LOOKUP);
+    }
+
+    @Override
+    public String name() {
+        return monitor.policyName();
+    }
+
+    /** The monitor this policy runs with. */
+    public MonitorKind monitor() {
+        return monitor;
+    }
+
+    /** Nothing is registered up front: the cache fills as buffers are used. */
+    @Override
+    public long setUp(Rank rank) {
+        NicRegistrar registrar = new NicRegistrar(rank.node().kernel(), rank.process(), rank.node().nic(), rank.pd(),
+                profile);
+        states.put(rank.id(), new State(new RegistrationCache(registrar, monitor.create(rank), limits, lookupPs)));
+        return 0;
+    }
+
+    @Override
+    public void start(Job job) {
+        am = ActiveMessages.attach(job);
+        am.register(ACQUIRE_HANDLER, (ctx, target, source, va, length, a2, a3) -> {
+            RegistrationCache.Lookup l = state(target).cache.acquire(va, length);
+            sleep(ctx, l.costPs());
+            return ((long) l.entry().id() << 32) | (l.entry().rkey() & 0xFFFF_FFFFL);
+        });
+        am.register(RELEASE_HANDLER, (ctx, target, source, id, a1, a2, a3) -> {
+            RegistrationCache cache = state(target).cache;
+            sleep(ctx, cache.release(cache.entry((int) id)));
+            return 0;
+        });
+        for (Rank r : job.ranks()) {
+            state(r).releases = new RemoteReleases(job, am, r, RELEASE_HANDLER);
+        }
+    }
+
+    @Override
+    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+        State s = state(rank);
+        RegistrationCache.Lookup l = s.cache.acquire(va, length);
+        s.localHolds.computeIfAbsent(new LocalHold(va, length), k -> new ArrayDeque<>()).add(l.entry());
+        return new Access(l.entry().lkey(), l.costPs());
+    }
+
+    @Override
+    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+        if (am == null) {
+            throw new IllegalStateException(name() + ": remote keys need start(job) first");
+        }
+        long reply = am.request(ctx, initiator, target, ACQUIRE_HANDLER, va, length, 0, 0);
+        state(initiator).remoteHolds.computeIfAbsent(new RemoteHold(target.id(), va, length), k -> new ArrayDeque<>())
+                .add((int) (reply >>> 32));
+        // the round trip's time has passed in ctx already
+        return new Access((int) reply, 0);
+    }
+
+    @Override
+    public void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+        State s = state(initiator);
+        ArrayDeque<CacheEntry> local = s.localHolds.get(new LocalHold(localVa, length));
+        if (local != null && !local.isEmpty()) {
+            sleep(ctx, s.cache.release(local.poll()));
+        }
+        if (target != null) {
+            ArrayDeque<Integer> remote = s.remoteHolds.get(new RemoteHold(target.id(), remoteVa, length));
+            if (remote != null && !remote.isEmpty()) {
+                s.releases.release(target, remote.poll());
+            }
+        }
+    }
+
+    @Override
+    public long pinnedBytes(Rank rank) {
+        State s = states.get(rank.id());
+        return s == null ? 0 : s.cache.pinnedBytes();
+    }
+
+    /** {@code rank}'s cache (for statistics and tests). */
+    public RegistrationCache cache(Rank rank) {
+        return state(rank).cache;
+    }
+
+    private State state(Rank rank) {
+        State s = states.get(rank.id());
+        if (s == null) {
+            throw new IllegalStateException(name() + ": rank " + rank.id() + " was not set up");
+        }
+        return s;
+    }
+
+    private static void sleep(ProcessContext ctx, long ps) {
+        if (ps > 0) {
+            ctx.sleep(ps);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package org.pagefabric.reg.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.workload.Job;
+import org.pagefabric.workload.Rank;
+import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.Workloads;
+
+/** The policy around the caches: remote keys from the target's cache, references given back after completion. */
+class PinDownCachePolicyTest {
+    private static final Profile PROFILE = ProfileRegistry.load("default");
+
+    @Test
+    void repeatedWritesHitBothCachesAndEveryReferenceIsGivenBack() {
+        Simulator sim = new Simulator(3);
+        PinDownCache policy = new PinDownCache(PROFILE, MonitorKind.MMU);
+        Workload w = Workloads.byName("latency");
+        Map<String, Object> params = w.resolve(Map.of("size_B", 8192, "iterations", 10));
+        Job job = new Job(sim, PROFILE, 2, w.segmentBytes(params), policy);
+        Workload.Run run = w.start(job, params, sim.statistics().latency("lat", "latency"));
+        sim.run();
+        SimProcess.checkNoDeadlock(sim);
+        assertTrue(run.verified());
+        for (Rank r : job.ranks()) {
+            RegistrationCache c = policy.cache(r);
+            CacheStatistics s = c.statistics();
+            assertEquals(1, s.registrations(), "rank " + r.id() + ": one registration, then hits");
+            assertEquals(s.gets() - 1, s.hits());
+            assertEquals(s.gets(), s.puts(), "rank " + r.id() + ": every reference came back");
+            assertEquals(1, c.unused().size());
+            assertEquals(2 * Rank.PAGE, policy.pinnedBytes(r));
+        }
+        assertTrue(policy.cache(job.rank(1)).statistics().gets() > 10, "the target was asked for each remote key");
+    }
+}
