@@ -22,12 +22,12 @@ import picocli.CommandLine.Parameters;
 
 /** {@code pagefabric run WORKLOAD}: one workload over a range of message sizes, per policy. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run a workload (latency, bandwidth, pingpong) over message sizes under one or more policies.")
+        description = "Run a workload over message sizes under one or more policies.")
 final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "One of: latency, bandwidth, pingpong.")
+    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "A workload: pagefabric info workloads lists them.")
     String workload;
 
     @Option(names = "--policy", paramLabel = "P", description = "Registration policy (repeatable; default: "
