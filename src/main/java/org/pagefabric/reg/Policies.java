@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.firehose.FirehosePolicy;
 import org.pagefabric.reg.pin.PinEverything;
 
 /** The registration policies that exist, by name, each built from a profile. */
@@ -15,6 +16,8 @@ public final class Policies {
     static {
         register(PinEverything.NAME, "pin and register each rank's whole communication segment once, at start",
                 PinEverything::new);
+        register(FirehosePolicy.NAME, "Firehose (004): F firehoses per remote node moved by active messages, bucket"
+                + " reference counts and a victim FIFO; pinned memory within M + MAXVICTIM", FirehosePolicy::new);
     }
 
     private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory) {

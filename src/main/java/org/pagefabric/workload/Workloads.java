@@ -9,7 +9,8 @@ public final class Workloads {
     private static final Map<String, Workload> BY_NAME = new LinkedHashMap<>();
 
     static {
-        for (Workload w : List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload())) {
+        for (Workload w : List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload(),
+                new FhPutLatencyWorkload(), new FhPutBandwidthWorkload())) {
             BY_NAME.put(w.name(), w);
         }
     }
