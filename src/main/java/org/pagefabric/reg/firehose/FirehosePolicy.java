@@ -22,9 +22,9 @@ import org.pagefabric.workload.Rank;
  *       firehoses, then moves idle ones, in one move request per four runs of buckets.
  *   <li><b>Target</b> ({@link LocalBuckets}): the local bucket table with remote and local
  *       reference counts and the bucket victim FIFO. The move handler drops the references of
- *       the buckets the moved firehoses leave (trimming the FIFO to MAXVICTIM, unpinning its
- *       tail), then references or pins the new ones, evicting the FIFO's oldest bucket when the
- *       node is at M + MAXVICTIM, and replies.
+ *       the buckets the moved firehoses leave, then references or pins the new ones, evicting
+ *       the FIFO's oldest bucket when the node is at M + MAXVICTIM, trims the FIFO to MAXVICTIM
+ *       (unpinning its tail), and replies.
  *   <li><b>Local operations</b> (sources of puts, destinations of gets) reference their buckets
  *       in the same table, served from the victim FIFO when the bucket is there, and return
  *       them to it when they complete; at most MAXVICTIM is locally referenced at once.
@@ -139,9 +139,13 @@ public final class FirehosePolicy implements RegistrationPolicy {
     }
 
     /**
-     * The move handler at the target: releases first (unpin before pin), then references or pins
-     * the new buckets, spends the handler's and the pins' time, and replies with the number of
-     * buckets it had to pin.
+     * The move handler at the target. It drops the references of the buckets the moved
+     * firehoses leave first, so they are the first candidates to unpin when a new bucket needs
+     * room (unpin before pin); then it references the new buckets, reviving them from the victim
+     * FIFO or pinning them; then trims the FIFO to MAXVICTIM. Trimming last means a bucket moved
+     * away from and back onto in one request is revived, not unpinned and pinned again. It
+     * spends the handler's, pins' and unpins' time and replies with the number of buckets it
+     * had to pin.
      */
     private long move(ProcessContext ctx, Rank target, Rank source, long a0, long a1, long a2, long a3) {
         LocalBuckets local = locals.get(target.id());
@@ -151,7 +155,7 @@ public final class FirehosePolicy implements RegistrationPolicy {
         for (long run : runs) {
             if (MoveRuns.count(run) > 0 && MoveRuns.isRelease(run)) {
                 for (int b = MoveRuns.first(run), end = b + MoveRuns.count(run); b < end; b++) {
-                    batch.spend(local.release(b, true));
+                    local.drop(b, true);
                 }
             }
         }
@@ -162,8 +166,14 @@ public final class FirehosePolicy implements RegistrationPolicy {
                 }
             }
         }
+        batch.spend(local.trim());
         local.finish(ctx, batch);
         return batch.pinned();
+    }
+
+    /** The pins of {@code rank}'s buckets, for tests that reach the NIC directly. */
+    BucketPins pins(Rank rank) {
+        return locals.get(rank.id()).pins();
     }
 
     @Override

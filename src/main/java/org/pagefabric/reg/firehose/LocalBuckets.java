@@ -16,8 +16,8 @@ import org.pagefabric.sim.process.ProcessContext;
  * FIFO if they were there), the others are marked pending and pinned, each after evicting the
  * FIFO's oldest bucket if the node is at M + MAXVICTIM. Then the caller's process spends the
  * time those pins and unpins took, the pins finish, and it waits for any bucket another process
- * was pinning. Releasing the last reference puts a bucket at the FIFO's head; a FIFO longer
- * than MAXVICTIM unpins its tail.
+ * was pinning. Dropping the last reference puts a bucket at the FIFO's head; trimming a FIFO
+ * longer than MAXVICTIM unpins its tail.
  */
 final class LocalBuckets {
     private final BucketTable table;
@@ -175,33 +175,39 @@ final class LocalBuckets {
     }
 
     /**
-     * Drops a reference on bucket {@code b}; unpins the FIFO's tail while the FIFO is longer than
-     * MAXVICTIM.
-     *
-     * @return the unpinning time, picoseconds (the caller spends it)
+     * Drops a reference on bucket {@code b}; a bucket left unreferenced joins the victim FIFO
+     * and stays pinned. The FIFO is not trimmed here: see {@link #trim()}.
      */
-    long release(int b, boolean remote) {
+    void drop(int b, boolean remote) {
         boolean lastLocal = !remote && table.localRefs(b) == 1;
         table.release(b, remote);
-        long ps = 0;
-        while (table.fifoOverLimit()) {
-            ps += unpin(table.evictOldest());
-        }
         if (lastLocal && localRoomWaiters > 0) {
             Completion c = localRoom;
             localRoom = new Completion(LOCAL_ROOM);
             localRoomWaiters = 0;
             c.complete();
         }
+    }
+
+    /**
+     * Unpins the victim FIFO's tail while the FIFO holds more than MAXVICTIM.
+     *
+     * @return the unpinning time, picoseconds (the caller spends it)
+     */
+    long trim() {
+        long ps = 0;
+        while (table.fifoOverLimit()) {
+            ps += unpin(table.evictOldest());
+        }
         return ps;
     }
 
     /** Releases a local operation's references on {@code [first, last]} and spends the unpinning time. */
     void releaseLocal(ProcessContext ctx, int first, int last) {
-        long ps = 0;
         for (int b = first; b <= last; b++) {
-            ps += release(b, false);
+            drop(b, false);
         }
+        long ps = trim();
         if (ps > 0) {
             ctx.sleep(ps);
         }
