@@ -17,8 +17,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
 public final class FhPutBandwidthWorkload implements Workload {
     /** Puts kept in flight, as in the {@code bandwidth} workload. */
     public static final int WINDOW = BandwidthWorkload.WINDOW;
-    private static final List<WorkloadParameter> PARAMETERS = List.of(WorkingSetPuts.WORKING_SET_PARAM,
-            StandardParameters.size(65536), WorkingSetPuts.SOURCE_AREA_PARAM, WorkingSetPuts.PUTS_PARAM,
+    private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(65536),
+            StandardParameters.iterations(), WorkingSetPuts.WORKING_SET_PARAM, WorkingSetPuts.SOURCE_AREA_PARAM,
             WorkingSetPuts.WARM_UP_PARAM);
 
     @Override

@@ -8,14 +8,14 @@ import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
  * Firehose's small-put latency test (004 §4.4, Fig. 3): rank 0 puts {@code size_B} bytes (8 by
- * default) to rank 1, one at a time, each to a target drawn uniformly at random from a remote
+ * default), {@code iterations} times, to rank 1, one at a time, each to a target drawn uniformly at random from a remote
  * working set and from a source drawn at random from a local area (MAXVICTIM in the paper, so
  * that the remote working set drives the registration work). Latency is the time from asking
  * for the put (registration work included) to its completion.
  */
 public final class FhPutLatencyWorkload implements Workload {
-    private static final List<WorkloadParameter> PARAMETERS = List.of(WorkingSetPuts.WORKING_SET_PARAM,
-            StandardParameters.size(8), WorkingSetPuts.SOURCE_AREA_PARAM, WorkingSetPuts.PUTS_PARAM,
+    private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(8),
+            StandardParameters.iterations(), WorkingSetPuts.WORKING_SET_PARAM, WorkingSetPuts.SOURCE_AREA_PARAM,
             WorkingSetPuts.WARM_UP_PARAM);
 
     @Override

@@ -6,9 +6,10 @@ import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.RandomStream;
 
 /**
- * What the Firehose microbenchmarks (004 §4.4) share: their parameters (a remote working set,
- * a local source area, a number of puts, a warm-up sweep), the random choice of targets and
- * sources, and the check that every put delivered its bytes.
+ * What the Firehose microbenchmarks (004 §4.4) share: their parameters (the put size and the
+ * number of timed puts, as every workload declares them, then a remote working set, a local
+ * source area and a warm-up sweep), the random choice of targets and sources, and the check
+ * that every put delivered its bytes.
  *
  * <p>Rank 0 puts into rank 1. The source area of rank 0 holds a content-tag stream, so a put
  * from source offset {@code s} must leave bytes {@code [s, s + size)} of that stream at its
@@ -19,8 +20,6 @@ final class WorkingSetPuts {
     static final String WORKING_SET = "working_set_MiB";
     /** Column name of the local area puts are sourced from. */
     static final String SOURCE_AREA = "source_area_MiB";
-    /** Column name of the number of timed puts. */
-    static final String PUTS = "puts";
     /** Column name of the warm-up switch. */
     static final String WARM_UP = "warm_up";
     private static final long MIB = 1L << 20;
@@ -32,8 +31,6 @@ final class WorkingSetPuts {
             "remote memory the puts' targets are drawn from, uniformly at random", 1, 1L << 14);
     static final WorkloadParameter SOURCE_AREA_PARAM = WorkloadParameter.integer(SOURCE_AREA, 50, "MiB",
             "local memory the puts' sources are drawn from (004 §4.4: an area of MAXVICTIM, 50 MB)", 1, 1L << 14);
-    static final WorkloadParameter PUTS_PARAM = WorkloadParameter.integer(PUTS, 1000, "",
-            "timed puts, after the warm-up", 1, Integer.MAX_VALUE - 64);
     static final WorkloadParameter WARM_UP_PARAM = WorkloadParameter.flag(WARM_UP, true,
             "put once to every page of the working set in address order before timing, so the registration"
                     + " state is in its steady state (004 §4.2: 'run long enough ... to reach a steady state')");
@@ -55,7 +52,7 @@ final class WorkingSetPuts {
         this.size = StandardParameters.size(params);
         this.workingSet = (Long) params.get(WORKING_SET) * MIB;
         this.sourceArea = (Long) params.get(SOURCE_AREA) * MIB;
-        this.puts = Math.toIntExact((Long) params.get(PUTS));
+        this.puts = StandardParameters.iterations(params);
         this.warmUp = (Boolean) params.get(WARM_UP);
         if (size > workingSet || size > sourceArea) {
             throw new IllegalArgumentException("size_B " + size + " does not fit in the working set (" + workingSet

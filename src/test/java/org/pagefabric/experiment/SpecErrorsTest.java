@@ -44,9 +44,11 @@ class SpecErrorsTest {
                         "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, workload,"
                                 + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference"),
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
-                        "bad.yaml:3: workload: unknown workload 'latncy'; valid: latency, bandwidth, pingpong"),
+                        "bad.yaml:3: workload: unknown workload 'latncy'; valid: "
+                                + String.join(", ", org.pagefabric.workload.Workloads.names())),
                 Arguments.of("unknown policy", "policies: [pin-all]", "policies: [pin-all, pin-none]",
-                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: pin-all"),
+                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: "
+                                + String.join(", ", org.pagefabric.reg.Policies.names())),
                 Arguments.of("policy twice", "policies: [pin-all]", "policies: [pin-all, pin-all]",
                         "bad.yaml:4: policies: 'pin-all' appears twice"),
                 Arguments.of("policies not a list", "policies: [pin-all]", "policies: pin-all",
@@ -161,7 +163,8 @@ class SpecErrorsTest {
         assertEquals("bad.yaml", e.file());
         assertEquals(3, e.line());
         assertEquals("workload", e.field());
-        assertEquals("unknown workload 'latncy'; valid: latency, bandwidth, pingpong", e.problem());
+        assertEquals("unknown workload 'latncy'; valid: " + String.join(", ", org.pagefabric.workload.Workloads.names()),
+                e.problem());
     }
 
     @Test

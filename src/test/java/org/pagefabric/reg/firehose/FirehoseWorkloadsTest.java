@@ -35,7 +35,7 @@ class FirehoseWorkloadsTest {
         p.put("working_set_MiB", workingSetMiB);
         p.put("size_B", size);
         p.put("source_area_MiB", 1);
-        p.put("puts", puts);
+        p.put("iterations", puts);
         return p;
     }
 
