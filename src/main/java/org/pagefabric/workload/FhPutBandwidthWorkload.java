@@ -78,8 +78,8 @@ public final class FhPutBandwidthWorkload implements Workload {
                         span[0] = ctx.now(); // the timed puts start once the warm-up's are posted
                     }
                     int s = (int) (next % WINDOW);
-                    to[s] = next < warm ? next * w.warmUpStep() : freeTarget(w, to, next, done);
-                    from[s] = w.randomSource(w.size);
+                    to[s] = next < warm ? w.warmUpTarget(next) : freeTarget(w, to, next, done);
+                    from[s] = next < warm ? w.warmUpSource(next) : w.randomSource(w.size);
                     posted[s] = ctx.now();
                     w.source.write(ctx, w.target, from[s], to[s], w.size, next);
                     next++;

@@ -59,8 +59,8 @@ public final class FhPutLatencyWorkload implements Workload {
         long warm = w.warmUpPuts();
         new SimProcess(job.simulator(), w.source.node(), "rank0", ctx -> {
             for (long i = 0; i < warm + w.puts; i++) {
-                long to = i < warm ? i * w.warmUpStep() : w.randomTarget(1);
-                long from = w.randomSource(1);
+                long to = i < warm ? w.warmUpTarget(i) : w.randomTarget(1);
+                long from = i < warm ? w.warmUpSource(i) : w.randomSource(1);
                 long t0 = ctx.now();
                 w.source.write(ctx, w.target, from, to, w.size, i);
                 WorkCompletion wc = w.source.awaitSend(ctx);

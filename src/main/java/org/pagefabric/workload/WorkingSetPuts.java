@@ -32,8 +32,8 @@ final class WorkingSetPuts {
     static final WorkloadParameter SOURCE_AREA_PARAM = WorkloadParameter.integer(SOURCE_AREA, 50, "MiB",
             "local memory the puts' sources are drawn from (004 §4.4: an area of MAXVICTIM, 50 MB)", 1, 1L << 14);
     static final WorkloadParameter WARM_UP_PARAM = WorkloadParameter.flag(WARM_UP, true,
-            "put once to every page of the working set in address order before timing, so the registration"
-                    + " state is in its steady state (004 §4.2: 'run long enough ... to reach a steady state')");
+            "before timing, put from and to every page of the source area and the working set in address order,"
+                    + " so registration is in its steady state (004 §4.2: 'run long enough ... to reach a steady state')");
 
     final Rank source;
     final Rank target;
@@ -77,14 +77,28 @@ final class WorkingSetPuts {
         return random.nextLong((sourceArea - size) / align + 1) * align;
     }
 
-    /** Warm-up targets step through the working set by this much: every page is touched. */
+    /** Warm-up puts step through the working set and the source area by this much: every page of both is touched. */
     long warmUpStep() {
         return Math.max(size, Rank.PAGE);
     }
 
-    /** Warm-up puts: one per step of the working set. */
+    private long warmUpSlots(long area) {
+        return (area - size) / warmUpStep() + 1;
+    }
+
+    /** Warm-up puts: enough to step once through the larger of the working set and the source area. */
     long warmUpPuts() {
-        return warmUp ? (workingSet - size) / warmUpStep() + 1 : 0;
+        return warmUp ? Math.max(warmUpSlots(workingSet), warmUpSlots(sourceArea)) : 0;
+    }
+
+    /** Target of warm-up put {@code i}: the working set in address order, wrapping around. */
+    long warmUpTarget(long i) {
+        return i % warmUpSlots(workingSet) * warmUpStep();
+    }
+
+    /** Source of warm-up put {@code i}: the source area in address order, wrapping around. */
+    long warmUpSource(long i) {
+        return i % warmUpSlots(sourceArea) * warmUpStep();
     }
 
     /** Checks a reaped put from {@code from} to {@code to}: it succeeded and its bytes arrived. */
