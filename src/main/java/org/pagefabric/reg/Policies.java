@@ -8,6 +8,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
 import org.pagefabric.reg.cache.PinDownCache;
+import org.pagefabric.reg.firehose.FirehosePolicy;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.reg.rendezvous.Rendezvous;
 
@@ -28,6 +29,8 @@ public final class Policies {
         for (MonitorKind m : MonitorKind.values()) {
             register(m.policyName(), m.description(), p -> new PinDownCache(p, m));
         }
+        register(FirehosePolicy.NAME, "Firehose (004): F firehoses per remote node moved by active messages, bucket"
+                + " reference counts and a victim FIFO; pinned memory within M + MAXVICTIM", FirehosePolicy::new);
     }
 
     private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory) {

@@ -10,7 +10,7 @@ public final class Workloads {
 
     static {
         for (Workload w : List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload(),
-                new AllocReuseWorkload())) {
+                new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload())) {
             BY_NAME.put(w.name(), w);
         }
     }

@@ -19,7 +19,7 @@ class WorkloadParametersTest {
     @Test
     void everyWorkloadDeclaresSizeAndIterationsWithDocAndUnit() {
         for (Workload w : Workloads.all()) {
-            // every workload starts with these two; some declare more after them
+            // First, so `pagefabric run` can sweep them; a workload may declare more after them.
             assertEquals(List.of("size_B", "iterations"), w.parameterNames().subList(0, 2), w.name());
             WorkloadParameter size = w.parameter("size_B");
             assertEquals("B", size.unit());

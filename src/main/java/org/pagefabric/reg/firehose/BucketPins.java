@@ -1,0 +1,142 @@
+package org.pagefabric.reg.firehose;
+
+import java.util.Arrays;
+import org.pagefabric.hw.nic.AccessFlags;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Nic;
+import org.pagefabric.hw.os.Errno;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.OsException;
+import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.workload.Rank;
+
+/**
+ * Pins and unpins the buckets of one rank's segment: get_user_pages and the NIC's translations
+ * on a pin, the reverse on an unpin, with the time each takes.
+ *
+ * <p>The NIC sees the segment as one region whose key never changes; only the translations of
+ * pinned buckets are present. That is what GM's per-bucket registrations amount to for the
+ * NIC (one key namespace, translations for registered pages only), and it makes a put into a
+ * bucket that is not pinned a refused access (a pinned region's missing entry), never a silent
+ * success. The driver's per-registration costs are still charged per bucket ({@link PinCosts}).
+ */
+final class BucketPins {
+    private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+    private static final long NO_FRAME = -1;
+
+    private final Rank rank;
+    private final long bucketBytes;
+    private final int buckets;
+    private final MemoryRegion region;
+    private final PinCosts costs;
+    /** Frame pinned under each page of the segment, or -1. */
+    private final long[] frames;
+    private long pinnedPages;
+
+    /** Registers the rank's segment with no translations and prepares its buckets of {@code bucketBytes}. */
+    BucketPins(Rank rank, long bucketBytes, PinCosts costs) {
+        if (bucketBytes < Rank.PAGE || bucketBytes % Rank.PAGE != 0) {
+            throw new IllegalArgumentException("firehose.bucket_size " + bucketBytes + " B is not a whole number of "
+                    + Rank.PAGE + " B pages");
+        }
+        long n = Math.ceilDiv(rank.segmentLength(), bucketBytes);
+        if (n > Integer.MAX_VALUE / 2) {
+            throw new IllegalArgumentException("segment of " + rank.segmentLength() + " B has too many buckets");
+        }
+        this.rank = rank;
+        this.bucketBytes = bucketBytes;
+        this.buckets = (int) n;
+        this.costs = costs;
+        this.frames = new long[Math.toIntExact(rank.segmentLength() / Rank.PAGE)];
+        Arrays.fill(frames, NO_FRAME);
+        // A region of the pinned kind whose entries start absent: see the class comment.
+        this.region = rank.node().nic().keys().register(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS, false);
+    }
+
+    /** Buckets in the segment (the last one may be short of a whole bucket). */
+    int buckets() {
+        return buckets;
+    }
+
+    /** The segment's region (its keys are the ones every operation uses). */
+    MemoryRegion region() {
+        return region;
+    }
+
+    /** The bucket holding segment address {@code va}. */
+    int bucketOf(long va) {
+        long off = va - rank.segment();
+        if (off < 0 || off >= rank.segmentLength()) {
+            throw new IllegalArgumentException("address 0x" + Long.toHexString(va) + " is outside the segment of rank "
+                    + rank.id());
+        }
+        return (int) (off / bucketBytes);
+    }
+
+    /** Bytes pinned now. */
+    long pinnedBytes() {
+        return pinnedPages * Rank.PAGE;
+    }
+
+    private int firstPage(int b) {
+        return (int) (b * bucketBytes / Rank.PAGE);
+    }
+
+    private int pages(int b) {
+        long start = b * bucketBytes;
+        return (int) ((Math.min(start + bucketBytes, rank.segmentLength()) - start) / Rank.PAGE);
+    }
+
+    /**
+     * Pins bucket {@code b} and installs its translations.
+     *
+     * @return kernel and driver time, picoseconds
+     * @throws OsException if the kernel cannot pin its pages
+     */
+    long pin(int b) {
+        int first = firstPage(b);
+        int pages = pages(b);
+        long va = rank.segment() + (long) first * Rank.PAGE;
+        Kernel kernel = rank.node().kernel();
+        PinResult pin = kernel.getUserPages(rank.process(), va, pages, true);
+        if (!pin.complete()) {
+            for (int i = 0; i < pin.pinned(); i++) {
+                kernel.putPage(pin.frames()[i]);
+            }
+            Errno e = pin.error() == null ? Errno.ENOMEM : pin.error();
+            throw new OsException(e, "rank " + rank.id() + ": pinning firehose bucket " + b + " failed after "
+                    + pin.pinned() + " of " + pages + " pages", pin.costPs());
+        }
+        kernel.chargePinned(rank.process(), pages);
+        System.arraycopy(pin.frames(), 0, frames, first, pages);
+        rank.node().nic().mapPages(region, va, pin.frames());
+        pinnedPages += pages;
+        return pin.costPs() + costs.register(pages);
+    }
+
+    /**
+     * Removes bucket {@code b}'s translations and unpins its pages.
+     *
+     * @return kernel and driver time, picoseconds
+     */
+    long unpin(int b) {
+        int first = firstPage(b);
+        int pages = pages(b);
+        long va = rank.segment() + (long) first * Rank.PAGE;
+        Nic nic = rank.node().nic();
+        // Translations go first, so no DMA can reach a frame once it is unpinned.
+        nic.zap(region, va, (long) pages * Rank.PAGE);
+        Kernel kernel = rank.node().kernel();
+        long ps = 0;
+        for (int i = first; i < first + pages; i++) {
+            if (frames[i] == NO_FRAME) {
+                throw new IllegalStateException("rank " + rank.id() + ": page " + i + " of bucket " + b + " is not pinned");
+            }
+            ps += kernel.putPage(frames[i]);
+            frames[i] = NO_FRAME;
+        }
+        kernel.unchargePinned(rank.process(), pages);
+        pinnedPages -= pages;
+        return ps + costs.deregister(pages);
+    }
+}

@@ -1,0 +1,31 @@
+package org.pagefabric.reg.firehose;
+
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.param.NicParameters;
+
+/**
+ * What registering and deregistering one bucket costs the NIC driver (GM registers each bucket
+ * as a region of its own), on top of the kernel's pin and unpin time.
+ *
+ * @param registerBasePs      per registration
+ * @param registerPerPagePs   per page registered
+ * @param deregisterBasePs    per deregistration
+ * @param deregisterPerPagePs per page deregistered
+ */
+record PinCosts(long registerBasePs, long registerPerPagePs, long deregisterBasePs, long deregisterPerPagePs) {
+    /** The costs of {@code profile}. */
+    static PinCosts of(Profile profile) {
+        return new PinCosts(profile.time(NicParameters.REGISTER_BASE), profile.time(NicParameters.REGISTER_PER_PAGE),
+                profile.time(NicParameters.DEREGISTER_BASE), profile.time(NicParameters.DEREGISTER_PER_PAGE));
+    }
+
+    /** Driver time to register {@code pages} pages. */
+    long register(int pages) {
+        return registerBasePs + pages * registerPerPagePs;
+    }
+
+    /** Driver time to deregister {@code pages} pages. */
+    long deregister(int pages) {
+        return deregisterBasePs + pages * deregisterPerPagePs;
+    }
+}

@@ -1,0 +1,85 @@
+package org.pagefabric.workload;
+
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * Firehose's small-put latency test (004 §4.4, Fig. 3): rank 0 puts {@code size_B} bytes (8 by
+ * default), {@code iterations} times, to rank 1, one at a time, each to a target drawn uniformly at random from a remote
+ * working set and from a source drawn at random from a local area (MAXVICTIM in the paper, so
+ * that the remote working set drives the registration work). Latency is the time from asking
+ * for the put (registration work included) to its completion.
+ */
+public final class FhPutLatencyWorkload implements Workload {
+    private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(8),
+            StandardParameters.iterations(), WorkingSetPuts.WORKING_SET_PARAM, WorkingSetPuts.SOURCE_AREA_PARAM,
+            WorkingSetPuts.WARM_UP_PARAM);
+
+    @Override
+    public String name() {
+        return "fh-put-latency";
+    }
+
+    @Override
+    public String description() {
+        return "puts from rank 0 to random targets in rank 1's working set, one at a time: latency of each";
+    }
+
+    @Override
+    public int ranks() {
+        return 2;
+    }
+
+    @Override
+    public List<WorkloadParameter> parameters() {
+        return PARAMETERS;
+    }
+
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return WorkingSetPuts.segmentBytes(params);
+    }
+
+    @Override
+    public String mainMetric() {
+        return "latency_us";
+    }
+
+    @Override
+    public boolean higherIsBetter() {
+        return false;
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        WorkingSetPuts w = new WorkingSetPuts(job, params, "fh-put-latency");
+        long warm = w.warmUpPuts();
+        new SimProcess(job.simulator(), w.source.node(), "rank0", ctx -> {
+            for (long i = 0; i < warm + w.puts; i++) {
+                long to = i < warm ? w.warmUpTarget(i) : w.randomTarget(1);
+                long from = i < warm ? w.warmUpSource(i) : w.randomSource(1);
+                long t0 = ctx.now();
+                w.source.write(ctx, w.target, from, to, w.size, i);
+                WorkCompletion wc = w.source.awaitSend(ctx);
+                if (i >= warm) {
+                    latencies.record(ctx.now() - t0);
+                }
+                w.check(wc, from, to);
+            }
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                return 0;
+            }
+
+            @Override
+            public boolean verified() {
+                return w.verified(warm + w.puts);
+            }
+        };
+    }
+}

@@ -1,0 +1,157 @@
+package org.pagefabric.reg.firehose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.nic.WorkRequest;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.reg.Policies;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.workload.Job;
+import org.pagefabric.workload.Rank;
+
+/** The Firehose policy on a small cluster: misses move firehoses, hits are one-sided, victims are reused or unpinned. */
+class FirehosePolicyTest {
+    private static final int PAGE = Rank.PAGE;
+
+    /** M = {@code fPages} buckets for one remote node, MAXVICTIM {@code victimPages}: F = fPages. */
+    private static Profile profile(int fPages, int victimPages) {
+        return ProfileRegistry.load("firehose-myrinet").withOverrides(
+                Map.of("firehose.m", fPages * 4 + " KiB", "firehose.maxvictim", victimPages * 4 + " KiB"), "test");
+    }
+
+    private record Bed(Simulator sim, Job job, FirehosePolicy policy) {
+        Rank r(int i) {
+            return job.rank(i);
+        }
+
+        FirehoseCounters counters() {
+            return policy.counters();
+        }
+    }
+
+    /** Two ranks, F = {@code fPages}, MAXVICTIM one bucket: at most fPages + 1 buckets pinned per node. */
+    private static Bed bed(int fPages) {
+        return bed(fPages, 1);
+    }
+
+    private static Bed bed(int fPages, int victimPages) {
+        Simulator sim = new Simulator(7);
+        Profile p = profile(fPages, victimPages);
+        FirehosePolicy policy = (FirehosePolicy) Policies.create("firehose", p);
+        Job job = new Job(sim, p, 2, 16L * PAGE, policy);
+        return new Bed(sim, job, policy);
+    }
+
+    /** Rank 0 puts 8 bytes from its page 0 to each of the target pages in turn, one at a time; returns each latency. */
+    private static long[] putTo(Bed bed, int... targetPages) {
+        long[] took = new long[targetPages.length];
+        bed.r(0).node().kernel().writeTag(bed.r(0).process(), bed.r(0).segment(), PAGE, 0xABCL, 0);
+        new SimProcess(bed.sim(), bed.r(0).node(), "rank0", ctx -> {
+            for (int i = 0; i < targetPages.length; i++) {
+                long t0 = ctx.now();
+                bed.r(0).write(ctx, bed.r(1), 0, (long) targetPages[i] * PAGE, 8, i);
+                WorkCompletion wc = bed.r(0).awaitSend(ctx);
+                assertEquals(CompletionStatus.SUCCESS, wc.status());
+                took[i] = ctx.now() - t0;
+            }
+        }).start();
+        bed.sim().run();
+        SimProcess.checkNoDeadlock(bed.sim());
+        return took;
+    }
+
+    @Test
+    void aMissMovesAFirehoseAndTheNextPutToTheBucketHits() {
+        Bed bed = bed(4);
+        long[] took = putTo(bed, 3, 3);
+        FirehoseCounters c = bed.counters();
+        assertEquals(1, c.misses().value());
+        assertEquals(1, c.hits().value());
+        assertEquals(1, c.moves().value());
+        assertEquals(2, c.pins().value(), "the target bucket and the source bucket");
+        assertTrue(took[1] < took[0], "a hit is one-sided: " + took[1] + " vs " + took[0]);
+        BucketTable target = bed.policy().buckets(bed.r(1));
+        assertEquals(1, target.remoteRefs(3), "an idle firehose keeps its bucket pinned");
+        assertEquals(BucketTable.PINNED, target.state(3));
+        assertEquals(1, bed.policy().firehoses(bed.r(0)).idle(1));
+        assertEquals(PAGE, bed.policy().pinnedBytes(bed.r(1)));
+        assertTrue(bed.r(1).node().kernel().verifyTag(bed.r(1).process(), bed.r(1).segment() + 3L * PAGE, 8, 0xABCL, 0));
+    }
+
+    @Test
+    void movedFirehosesLeaveTheirBucketsToTheVictimFifoThenToUnpinning() {
+        Bed bed = bed(2); // F = 2, MAXVICTIM = 1 bucket, at most 3 buckets pinned on the target
+        putTo(bed, 0, 1, 2, 0, 3);
+        FirehoseCounters c = bed.counters();
+        BucketTable t = bed.policy().buckets(bed.r(1));
+        // 2 moves the firehose off 0 (0 -> FIFO); 0 takes the firehose off 1 and revives 0 from the
+        // FIFO (1 -> FIFO); 3 takes the firehose off 2 and, at the limit, unpins the FIFO's oldest (1).
+        assertEquals(5, c.misses().value());
+        assertEquals(5, c.pins().value(), "target buckets 0, 1, 2, 3 once each (0 is revived, not pinned again)"
+                + " and the source bucket");
+        assertEquals(5, c.fifoReuses().value(), "target bucket 0 once, the source bucket on each of 4 later puts");
+        assertEquals(1, c.unpins().value());
+        assertEquals(BucketTable.UNPINNED, t.state(1));
+        assertTrue(t.inFifo(2));
+        assertEquals(1, t.remoteRefs(0));
+        assertEquals(1, t.remoteRefs(3));
+        assertEquals(3L * PAGE, bed.policy().pinnedBytes(bed.r(1)));
+        t.audit();
+    }
+
+    @Test
+    void aPutToABucketWithoutAFirehoseIsRefusedByTheNic() {
+        Bed bed = bed(2);
+        putTo(bed, 0);
+        BucketPins target = bed.policy().pins(bed.r(1));
+        BucketPins source = bed.policy().pins(bed.r(0));
+        long refused = bed.r(1).node().nic().refusedTotal() + bed.r(1).node().nic().unmappedPinnedAccesses();
+        WorkCompletion[] wc = new WorkCompletion[1];
+        // Around the policy: the key is right, but bucket 5 was never pinned.
+        new SimProcess(bed.sim(), bed.r(0).node(), "rogue", ctx -> {
+            bed.r(0).qp(1).postSend(WorkRequest.write(99, bed.r(0).segment(), 8, source.region().lkey(),
+                    bed.r(1).segment() + 5L * PAGE, target.region().rkey()));
+            wc[0] = bed.r(0).awaitSend(ctx);
+        }).start();
+        bed.sim().run();
+        assertNotEquals(CompletionStatus.SUCCESS, wc[0].status());
+        assertTrue(bed.r(1).node().nic().refusedTotal() + bed.r(1).node().nic().unmappedPinnedAccesses() > refused);
+    }
+
+    @Test
+    void aSecondOperationWaitsForTheMoveAnotherStarted() {
+        Bed bed = bed(4, 2); // MAXVICTIM 2 buckets: both sources may be pinned at once
+        bed.r(0).node().kernel().writeTag(bed.r(0).process(), bed.r(0).segment(), 2L * PAGE, 0x51L, 0);
+        long[] done = new long[2];
+        for (int p = 0; p < 2; p++) {
+            int id = p;
+            new SimProcess(bed.sim(), bed.r(0).node(), "putter" + p, ctx -> {
+                // Both need target bucket 6; only the first sends a move.
+                bed.r(0).write(ctx, bed.r(1), (long) id * PAGE, 6L * PAGE + id * 64, 8, 100 + id);
+                done[id] = ctx.now();
+            }).start();
+        }
+        new SimProcess(bed.sim(), bed.r(0).node(), "reaper", ctx -> {
+            for (int i = 0; i < 2; i++) {
+                assertEquals(CompletionStatus.SUCCESS, bed.r(0).awaitSend(ctx).status());
+            }
+        }).start();
+        bed.sim().run();
+        SimProcess.checkNoDeadlock(bed.sim());
+        FirehoseCounters c = bed.counters();
+        assertEquals(1, c.moves().value());
+        assertEquals(1, c.misses().value());
+        assertEquals(1, c.hits().value());
+        assertEquals(1, c.pendingWaits().value());
+        assertTrue(done[1] >= done[0], "the waiter is released by the move's reply");
+        assertEquals(0, bed.policy().firehoses(bed.r(0)).refs(bed.policy().firehoses(bed.r(0)).find(1, 6)));
+    }
+}
