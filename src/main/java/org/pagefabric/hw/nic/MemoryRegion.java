@@ -20,7 +20,7 @@ public final class MemoryRegion {
     private final int lkey;
     private final int rkey;
     private final boolean implicit;
-    private final TranslationTable table = new TranslationTable();
+    private final TranslationTable table;
     private boolean valid = true;
 
     MemoryRegion(int index, ProtectionDomain pd, long address, long length, int access, int lkey, int rkey,
@@ -33,6 +33,7 @@ public final class MemoryRegion {
         this.lkey = lkey;
         this.rkey = rkey;
         this.implicit = implicit;
+        this.table = implicit ? new TranslationTable() : new TranslationTable(pageCount());
     }
 
     /** Index in the NIC's key table. */

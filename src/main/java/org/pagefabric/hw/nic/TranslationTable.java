@@ -10,6 +10,10 @@ import org.pagefabric.hw.os.Pte;
  * whole 47-bit user address space), and only chunks that hold a present entry exist. Metadata
  * therefore grows with mapped memory, not with the region's size: what implicit ODP, which
  * registers the whole address space up front, requires (001, "Huge MR support").
+ *
+ * <p>A small region (up to {@value #DENSE_MAX_PAGES} pages) keeps one dense array of exactly its
+ * pages instead: rendezvous and registration caches register many one-page ranges, and a 4 KiB
+ * chunk for each would cost 512 times what the region maps.
  */
 public final class TranslationTable {
     private static final int CHUNK_BITS = 9;
@@ -20,13 +24,36 @@ public final class TranslationTable {
     /** Pages the table can index. */
     public static final long MAX_PAGES = 1L << (CHUNK_BITS + MID_BITS + TOP_BITS);
 
-    private final long[][][] top = new long[1 << TOP_BITS][][];
+    /** Regions up to this many pages use one dense array. */
+    public static final int DENSE_MAX_PAGES = 1 << CHUNK_BITS;
+
+    private final long[][][] top;
+    private final long[] dense;
     private long present;
     private long chunks;
+
+    /** A table for the whole address space: sparse, growing with what is mapped. */
+    public TranslationTable() {
+        this(MAX_PAGES);
+    }
+
+    /** A table for a region of {@code pages} pages: dense when small, sparse otherwise. */
+    public TranslationTable(long pages) {
+        if (pages <= DENSE_MAX_PAGES) {
+            dense = new long[(int) Math.max(1, pages)];
+            top = null;
+        } else {
+            dense = null;
+            top = new long[1 << TOP_BITS][][];
+        }
+    }
 
     /** The entry for page index {@code page} (relative to the region's first page), 0 if none. */
     public long get(long page) {
         check(page);
+        if (dense != null) {
+            return page < dense.length ? dense[(int) page] : 0;
+        }
         long[][] mid = top[(int) (page >>> (CHUNK_BITS + MID_BITS))];
         if (mid == null) {
             return 0;
@@ -38,6 +65,16 @@ public final class TranslationTable {
     /** Installs an entry (a present one maps a frame; 0 clears). */
     public void set(long page, long entry) {
         check(page);
+        if (dense != null) {
+            if (page >= dense.length) {
+                throw new IllegalArgumentException("page index " + page + " is outside this region's "
+                        + dense.length + " pages");
+            }
+            long was = dense[(int) page];
+            dense[(int) page] = entry;
+            present += ((entry & Pte.PRESENT) != 0 ? 1 : 0) - ((was & Pte.PRESENT) != 0 ? 1 : 0);
+            return;
+        }
         int t = (int) (page >>> (CHUNK_BITS + MID_BITS));
         long[][] mid = top[t];
         if (mid == null) {
@@ -67,6 +104,16 @@ public final class TranslationTable {
         check(page);
         long end = Math.min(page + count, MAX_PAGES);
         long cleared = 0;
+        if (dense != null) {
+            for (long q = page; q < Math.min(end, dense.length); q++) {
+                if ((dense[(int) q] & Pte.PRESENT) != 0) {
+                    cleared++;
+                }
+                dense[(int) q] = 0;
+            }
+            present -= cleared;
+            return cleared;
+        }
         long p = page;
         while (p < end) {
             long[][] mid = top[(int) (p >>> (CHUNK_BITS + MID_BITS))];
@@ -94,7 +141,7 @@ public final class TranslationTable {
 
     /** Bytes of translation metadata held (chunks of entries; directories excluded). */
     public long metadataBytes() {
-        return chunks * CHUNK * Long.BYTES;
+        return dense != null ? (long) dense.length * Long.BYTES : chunks * CHUNK * Long.BYTES;
     }
 
     private static void check(long page) {

@@ -55,6 +55,21 @@ class TranslationTableTest {
     }
 
     @Test
+    void aSmallRegionTakesMetadataForItsOwnPagesOnly() {
+        TranslationTable one = new TranslationTable(1);
+        assertEquals(8, one.metadataBytes(), "one page, one entry");
+        one.set(0, Pte.withFrame(Pte.PRESENT, 7));
+        assertEquals(1, one.presentEntries());
+        assertEquals(7, Pte.frame(one.get(0)));
+        assertEquals(0, one.get(3), "beyond the region: no entry");
+        assertThrows(IllegalArgumentException.class, () -> one.set(1, Pte.PRESENT));
+        assertEquals(1, one.zap(0, 10));
+        assertEquals(0, one.presentEntries());
+        TranslationTable big = new TranslationTable(TranslationTable.DENSE_MAX_PAGES + 1);
+        assertEquals(0, big.metadataBytes(), "a large region stays sparse until mapped");
+    }
+
+    @Test
     void pagesOutsideTheSpaceAreRefused() {
         TranslationTable t = new TranslationTable();
         assertThrows(IllegalArgumentException.class, () -> t.get(-1));
