@@ -167,8 +167,12 @@ public final class HtmlReport {
         b.append("<section id=\"manifest\">\n<h2>Manifest</h2>\n<table class=\"manifest\">\n<tbody>\n");
         b.append("<tr><th>experiment</th><td>").append(Html.escape(meta.id())).append("</td></tr>\n");
         b.append("<tr><th>status</th><td>").append(meta.status().label()).append("</td></tr>\n");
-        meta.manifest().forEach((k, v) -> b.append("<tr><th>").append(Html.escape(k)).append("</th><td>")
-                .append(Html.escape(AxisLabels.cell(v))).append("</td></tr>\n"));
+        meta.manifest().forEach((k, v) -> {
+            if (!k.equals("experiment")) { // the first row already names it
+                b.append("<tr><th>").append(Html.escape(k)).append("</th><td>")
+                        .append(Html.escape(AxisLabels.cell(v))).append("</td></tr>\n");
+            }
+        });
         b.append("</tbody>\n</table>\n</section>\n");
     }
 
