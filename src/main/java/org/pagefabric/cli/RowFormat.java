@@ -69,15 +69,20 @@ final class RowFormat {
         for (int i = 0; i < cols.size(); i++) {
             w[i] = cols.get(i).length();
             for (Map<String, Object> r : rows) {
-                w[i] = Math.max(w[i], String.valueOf(r.get(cols.get(i))).length());
+                w[i] = Math.max(w[i], cell(r.get(cols.get(i))).length());
             }
         }
         StringBuilder b = new StringBuilder();
         line(b, cols, w, right);
         for (Map<String, Object> r : rows) {
-            line(b, cols.stream().map(c -> String.valueOf(r.get(c))).toList(), w, right);
+            line(b, cols.stream().map(c -> cell(r.get(c))).toList(), w, right);
         }
         return b.toString();
+    }
+
+    /** A missing value shows as blank, as in the CSV. */
+    private static String cell(Object v) {
+        return v == null ? "" : String.valueOf(v);
     }
 
     private static void line(StringBuilder b, List<String> cells, int[] w, boolean right) {

@@ -49,13 +49,20 @@ public final class ReferenceComparison {
         double sum = 0;
         int n = 0;
         for (Map<String, Object> r : rows) {
-            if (same(r.get(spec.plot().series()), ref.series()) && same(r.get(spec.plot().x()), ref.x())
+            if (sameSeries(r.get(spec.plot().series()), ref.series())
+                    && (ref.x() == null || same(r.get(spec.plot().x()), ref.x()))
                     && r.get(ref.metric()) instanceof Number v) {
                 sum += v.doubleValue();
                 n++;
             }
         }
         return n == 0 ? null : round(sum / n);
+    }
+
+    /** A series as the paper labels it ("Firehose") matches our name for it ("firehose"). */
+    static boolean sameSeries(Object ours, Object theirs) {
+        return same(ours, theirs) || ours != null && theirs != null
+                && String.valueOf(ours).equalsIgnoreCase(String.valueOf(theirs));
     }
 
     /** Numbers compare by value (8 equals 8.0); anything else by its text. */

@@ -451,14 +451,15 @@ public final class SpecReader {
                         "must be a mapping {series, x, metric, value, where}, not a " + item.kind());
             }
             checkFields(m, f, REFERENCE_FIELDS);
-            for (String required : List.of("series", "x", "metric", "value")) {
+            for (String required : List.of("series", "metric", "value")) {
                 if (!m.entries().containsKey(required)) {
                     throw new SpecException(file, m.line(), f + required, "missing; a reference needs "
-                            + "series, x, metric and value (a number, or withheld)");
+                            + "series, metric and value (a number, or withheld); x is optional");
                 }
             }
             String series = text(m, "series", f);
-            Object x = scalar(m, "x", f).value();
+            // Without x, the paper states the number for the whole series ("small transfers").
+            Object x = m.entries().containsKey("x") ? scalar(m, "x", f).value() : null;
             String metric = text(m, "metric", f);
             checkMetric(metric, m.keyLines().get("metric"), f + "metric", workload);
             Scalar v = scalar(m, "value", f);

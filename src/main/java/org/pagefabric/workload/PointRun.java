@@ -24,7 +24,7 @@ public final class PointRun {
 
     /** The metric columns every point produces, in row order, units in the names. */
     public static final List<String> METRICS = List.of("latency_us", "latency_p50_us", "latency_min_us",
-            "latency_max_us", "bandwidth_MBps", "pinned_MiB", "setup_us", "packets", "retransmissions", "timeouts",
+            "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "packets", "retransmissions", "timeouts",
             "verified", "events", "simulated_us");
 
     /** The identity columns that come before the workload's parameters. */
@@ -83,6 +83,7 @@ public final class PointRun {
         row.put("latency_max_us", round(Time.toMicros(lat.max())));
         row.put("bandwidth_MBps", round(run.bytesPerSecond() / 1e6));
         row.put("pinned_MiB", round(job.pinnedBytes() / (double) (1 << 20)));
+        row.put("hit_rate_pct", hitRate(sim, policy.name()));
         row.put("setup_us", round(Time.toMicros(job.setUpPs())));
         row.put("packets", sum(sim, ".dataPackets"));
         row.put("retransmissions", sum(sim, ".retransmittedPackets"));
@@ -92,6 +93,20 @@ public final class PointRun {
         row.put("events", sim.eventsExecuted());
         row.put("simulated_us", round(Time.toMicros(sim.now())));
         return row;
+    }
+
+    /**
+     * The share of operations the policy served without registration work, in percent, from the
+     * counters {@code <policy>.hits} and {@code <policy>.misses} a policy declares (Firehose's
+     * one-sided hit rate, 004 §4.4); {@code null} for a policy that counts neither.
+     */
+    private static Double hitRate(Simulator sim, String policy) {
+        if (!(sim.statistics().get(policy + ".hits") instanceof Counter hits)
+                || !(sim.statistics().get(policy + ".misses") instanceof Counter misses)) {
+            return null;
+        }
+        long all = hits.value() + misses.value();
+        return all == 0 ? null : round(100.0 * hits.value() / all);
     }
 
     private static long sum(Simulator sim, String suffix) {

@@ -74,7 +74,9 @@ class ResultWriterTest {
         assertEquals(rows.size() + 1, csv.size());
         for (int i = 0; i < rows.size(); i++) {
             for (int c = 0; c < header.size(); c++) {
-                assertEquals(String.valueOf(rows.get(i).get(header.get(c))), csv.get(i + 1).get(c),
+                Object v = rows.get(i).get(header.get(c));
+                // A missing value (e.g. the hit rate of a policy that keeps none) is an empty cell.
+                assertEquals(v == null ? "" : String.valueOf(v), csv.get(i + 1).get(c),
                         "row " + i + " column " + header.get(c));
             }
         }

@@ -89,7 +89,7 @@ class SpecErrorsTest {
                         "bad.yaml:6: seed: 'one' is not a whole number"),
                 Arguments.of("unknown metric", "metrics: [latency_us]", "metrics: [latency_ms]",
                         "bad.yaml:13: metrics: unknown metric 'latency_ms'; workload 'latency' produces: latency_us,"
-                                + " latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps, pinned_MiB, setup_us,"
+                                + " latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps, pinned_MiB, hit_rate_pct, setup_us,"
                                 + " packets, retransmissions, timeouts, verified, events, simulated_us"),
                 Arguments.of("bad plot x", "plot: {x: size_B, y: latency_us, series: policy}",
                         "plot: {x: sizes, y: latency_us, series: policy}",
@@ -102,7 +102,7 @@ class SpecErrorsTest {
                 Arguments.of("bad plot y", "plot: {x: size_B, y: latency_us, series: policy}",
                         "plot: {x: size_B, y: latency, series: policy}",
                         "bad.yaml:14: plot.y: unknown metric 'latency'; workload 'latency' produces: latency_us,"
-                                + " latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps, pinned_MiB, setup_us,"
+                                + " latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps, pinned_MiB, hit_rate_pct, setup_us,"
                                 + " packets, retransmissions, timeouts, verified, events, simulated_us"),
                 Arguments.of("plot without x", "plot: {x: size_B, y: latency_us, series: policy}",
                         "plot: {y: latency_us}",
@@ -118,15 +118,15 @@ class SpecErrorsTest {
                 Arguments.of("reference field", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
                         "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0, fig: 7}",
                         "bad.yaml:16: reference[0].fig: unknown field; valid fields: series, x, metric, value, where"),
-                Arguments.of("reference without x", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
-                        "  - {series: pin-all, metric: latency_us, value: 2.0}",
-                        "bad.yaml:16: reference[0].x: missing; a reference needs series, x, metric and value (a"
-                                + " number, or withheld)"),
+                Arguments.of("reference without value", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {series: pin-all, x: 8, metric: latency_us}",
+                        "bad.yaml:16: reference[0].value: missing; a reference needs series, metric and value (a"
+                                + " number, or withheld); x is optional"),
                 Arguments.of("reference metric", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
                         "  - {series: pin-all, x: 8, metric: lat, value: 2.0}",
                         "bad.yaml:16: reference[0].metric: unknown metric 'lat'; workload 'latency' produces:"
                                 + " latency_us, latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps,"
-                                + " pinned_MiB, setup_us, packets, retransmissions, timeouts, verified, events,"
+                                + " pinned_MiB, hit_rate_pct, setup_us, packets, retransmissions, timeouts, verified, events,"
                                 + " simulated_us"),
                 Arguments.of("missing title", "title: Errors\n", "",
                         "bad.yaml:1: title: missing; every spec needs id, title, workload and policies"),
