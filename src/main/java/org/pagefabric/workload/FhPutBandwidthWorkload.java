@@ -76,6 +76,7 @@ public final class FhPutBandwidthWorkload implements Workload {
                 if (next < total && next - done < WINDOW) {
                     if (next == warm) {
                         span[0] = ctx.now(); // the timed puts start once the warm-up's are posted
+                        w.startTimedPhase();
                     }
                     int s = (int) (next % WINDOW);
                     to[s] = next < warm ? w.warmUpTarget(next) : freeTarget(w, to, next, done);

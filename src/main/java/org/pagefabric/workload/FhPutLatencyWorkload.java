@@ -61,6 +61,9 @@ public final class FhPutLatencyWorkload implements Workload {
             for (long i = 0; i < warm + w.puts; i++) {
                 long to = i < warm ? w.warmUpTarget(i) : w.randomTarget(1);
                 long from = i < warm ? w.warmUpSource(i) : w.randomSource(1);
+                if (i == warm) {
+                    w.startTimedPhase();
+                }
                 long t0 = ctx.now();
                 w.source.write(ctx, w.target, from, to, w.size, i);
                 WorkCompletion wc = w.source.awaitSend(ctx);

@@ -86,6 +86,20 @@ final class WorkingSetPuts {
         return (area - size) / warmUpStep() + 1;
     }
 
+    /**
+     * Marks the start of the timed puts: the policy's hit and miss counters restart, so that
+     * {@code hit_rate_pct} describes the timed puts only, not the warm-up's first touches.
+     */
+    void startTimedPhase() {
+        String policy = source.policy().name();
+        for (String counter : new String[] {policy + ".hits", policy + ".misses"}) {
+            org.pagefabric.sim.stat.Statistic s = source.node().simulator().statistics().get(counter);
+            if (s != null) {
+                s.reset();
+            }
+        }
+    }
+
     /** Warm-up puts: enough to step once through the larger of the working set and the source area. */
     long warmUpPuts() {
         return warmUp ? Math.max(warmUpSlots(workingSet), warmUpSlots(sourceArea)) : 0;

@@ -71,10 +71,13 @@ class FirehoseWorkloadsTest {
         FirehoseCounters c = o.policy().counters();
         assertTrue(o.run().verified());
         assertEquals(300, o.latency().count());
-        assertTrue(c.misses().value() > 2048, "the warm-up alone touches 2048 buckets: " + c.misses().value());
+        // Moves count the warm-up too; hits and misses restart with the timed puts (hit_rate_pct).
+        assertTrue(c.moves().value() > 2048, "the warm-up alone touches 2048 buckets: " + c.moves().value());
+        assertTrue(c.misses().value() > 0, "beyond M + MAXVICTIM some timed puts miss");
         assertTrue(c.unpins().value() > 0);
         assertTrue(c.hits().value() > 0, "half of an 8 MiB working set stays reachable through M + MAXVICTIM");
-        assertEquals(c.moves().value(), c.misses().value(), "an 8-byte miss is one move request");
+        assertEquals(300, c.hits().value() + c.misses().value(), "every timed put is a hit or a miss");
+        assertTrue(c.moves().value() >= c.misses().value(), "an 8-byte miss is one move request");
         assertWithinLimit(o);
     }
 
@@ -84,7 +87,8 @@ class FirehoseWorkloadsTest {
         FirehoseCounters c = o.policy().counters();
         assertTrue(o.run().verified());
         // The sweep moves a firehose onto each of the 256 pages once; every timed put then hits.
-        assertEquals(256, c.misses().value());
+        assertEquals(256, c.moves().value());
+        assertEquals(0, c.misses().value(), "the timed puts (after the warm-up) never miss");
         assertEquals(200, c.hits().value());
         assertEquals(0, c.unpins().value());
     }
