@@ -156,6 +156,17 @@ final class InfoCommand implements Callable<Integer> {
         }
         if (Policies.names().contains(name)) {
             out.println(name + ": " + Policies.description(name));
+            Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (Parameter p : Policies.parameters(name)) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("parameter", p.name());
+                r.put("default", defaults.setting(p).written());
+                r.put("doc", p.doc());
+                rows.add(r);
+            }
+            out.println("its costs and settings (profile parameters; override with --set or a profile):");
+            out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
             return true;
         }
         if (Workloads.names().contains(name)) {

@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.pagefabric.hw.profile.Parameter;
+import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
@@ -16,26 +18,51 @@ import org.pagefabric.reg.rendezvous.Rendezvous;
 public final class Policies {
     private static final Map<String, Function<Profile, RegistrationPolicy>> BY_NAME = new LinkedHashMap<>();
     private static final Map<String, String> DESCRIPTIONS = new LinkedHashMap<>();
+    private static final Map<String, List<String>> PARAMETER_PREFIXES = new LinkedHashMap<>();
+    private static final String[] RENDEZVOUS_COSTS = {"rendezvous.", "nic.register.", "nic.deregister.", "os.pin.",
+        "os.unpin."};
 
     static {
         register(PinEverything.NAME, "pin and register each rank's whole communication segment once, at start",
-                PinEverything::new);
+                PinEverything::new, "nic.register.", "os.pin.");
         register(BounceBuffers.NAME, "bounce buffers: puts copied into statically pinned buffers, written into the"
-                + " target's and copied out there by its CPU, in pieces; no user memory registered", BounceBuffers::new);
+                + " target's and copied out there by its CPU, in pieces; no user memory registered", BounceBuffers::new,
+                "bounce.", "memory.bandwidth");
         register(Rendezvous.WITH_UNPIN, "rendezvous: active-message handshake, target pins on demand and unpins after"
-                + " each operation; sources in a bounded local pin cache", p -> new Rendezvous(p, true));
+                + " each operation; sources in a bounded local pin cache", p -> new Rendezvous(p, true),
+                RENDEZVOUS_COSTS);
         register(Rendezvous.NO_UNPIN, "rendezvous without unpin: target ranges stay pinned and their keys cached by"
-                + " the initiator; sources in a bounded local pin cache", p -> new Rendezvous(p, false));
+                + " the initiator; sources in a bounded local pin cache", p -> new Rendezvous(p, false),
+                RENDEZVOUS_COSTS);
         for (MonitorKind m : MonitorKind.values()) {
-            register(m.policyName(), m.description(), p -> new PinDownCache(p, m));
+            register(m.policyName(), m.description(), p -> new PinDownCache(p, m), "cache.", "nic.register.",
+                    "nic.deregister.", "os.pin.", "os.unpin.");
         }
         register(FirehosePolicy.NAME, "Firehose (004): F firehoses per remote node moved by active messages, bucket"
-                + " reference counts and a victim FIFO; pinned memory within M + MAXVICTIM", FirehosePolicy::new);
+                + " reference counts and a victim FIFO; pinned memory within M + MAXVICTIM", FirehosePolicy::new,
+                "firehose.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin.");
     }
 
-    private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory) {
+    /**
+     * Registers a policy.
+     *
+     * @param parameters prefixes (or full names) of the profile parameters whose costs the policy
+     *                   reads, so that {@code info POLICY} documents them
+     */
+    private static void register(String name, String description, Function<Profile, RegistrationPolicy> factory,
+                                 String... parameters) {
         BY_NAME.put(name, factory);
         DESCRIPTIONS.put(name, description);
+        PARAMETER_PREFIXES.put(name, List.of(parameters));
+    }
+
+    /** The profile parameters the policy reads, in registry order. */
+    public static List<Parameter> parameters(String name) {
+        description(name); // validates the name
+        List<String> prefixes = PARAMETER_PREFIXES.get(name);
+        return ParameterRegistry.all().stream()
+                .filter(p -> prefixes.stream().anyMatch(x -> p.name().equals(x) || x.endsWith(".") && p.name().startsWith(x)))
+                .toList();
     }
 
     /** One line saying what the policy does. */

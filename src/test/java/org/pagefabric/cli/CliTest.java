@@ -273,6 +273,19 @@ class CliTest {
     }
 
     @Test
+    void infoDocumentsEachPolicysParameters() {
+        for (String policy : org.pagefabric.reg.Policies.names()) {
+            Result r = run("info", policy);
+            assertEquals(0, r.code(), policy + ": " + r.err());
+            for (org.pagefabric.hw.profile.Parameter p : org.pagefabric.reg.Policies.parameters(policy)) {
+                assertTrue(r.out().contains(p.name()), policy + " documents " + p.name());
+            }
+        }
+        assertTrue(run("info", "firehose").out().contains("firehose.maxvictim"));
+        assertTrue(run("info", "cache-mmu").out().contains("cache.max_entries"));
+    }
+
+    @Test
     void infoOnAnUnknownNameSuggestsAndExits2() {
         Result r = run("info", "trnsport.mtu");
         assertEquals(2, r.code());
