@@ -82,6 +82,23 @@ class LauncherTest {
     }
 
     @Test
+    void theMavenWrapperAlsoSaysSoWithoutAJdk25() throws Exception {
+        Path jdk17 = fakeJdk("jdk17", 17);
+        Path repo = scratchRepo();
+        Files.copy(Path.of("mvnw"), repo.resolve("mvnw"));
+        ProcessBuilder pb = new ProcessBuilder("sh", repo.resolve("mvnw").toString(), "-v");
+        pb.environment().clear();
+        pb.environment().putAll(Map.of("JAVA_HOME", jdk17.toString(), "PAGEFABRIC_JDK_FALLBACK",
+                tmp.resolve("none").toString(), "PATH", jdk17.resolve("bin") + ":/usr/bin:/bin"));
+        Process p = pb.start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "mvnw hung");
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(2, p.exitValue(), err);
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith("mvnw: no JDK 25 found"), err);
+    }
+
+    @Test
     void javaHomeWinsOverThePath() throws Exception {
         Path home = fakeJdk("home25", 26);
         Path path25 = fakeJdk("path25", 25);
