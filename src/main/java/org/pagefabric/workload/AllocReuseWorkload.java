@@ -23,7 +23,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * frames: the transfer succeeds on the wire and the data goes to, or comes from, memory the
  * application no longer sees. Such iterations are counted in {@code corrupted}.
  */
-public final class AllocReuseWorkload implements Workload {
+public final class AllocReuseWorkload extends AbstractWorkload {
     /** Column of the allocator's mmap threshold. */
     public static final String MMAP_THRESHOLD = "mmap_threshold_B";
     /** Column of the allocator's linkage switch. */
@@ -56,41 +56,16 @@ public final class AllocReuseWorkload implements Workload {
         METRICS = List.copyOf(m);
     }
 
-    @Override
-    public String name() {
-        return "alloc-reuse";
-    }
-
-    @Override
-    public String description() {
-        return "malloc, RDMA transfer, check, free, repeat: the same addresses come back with new frames "
-                + "(stale registrations show as corrupted iterations)";
-    }
-
-    @Override
-    public int ranks() {
-        return 2;
-    }
-
-    @Override
-    public List<WorkloadParameter> parameters() {
-        return PARAMETERS;
-    }
-
     /** The buffers come from the allocator, not the segment: one page is enough. */
+    /** The workload with its declared metadata. */
+    public AllocReuseWorkload() {
+        super("alloc-reuse", "malloc, RDMA transfer, check, free, repeat: the same addresses come back with new frames " + "(stale registrations show as corrupted iterations)",
+                2, PARAMETERS, "latency_us", false);
+    }
+
     @Override
     public long segmentBytes(Map<String, Object> params) {
         return Rank.PAGE;
-    }
-
-    @Override
-    public String mainMetric() {
-        return "latency_us";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return false;
     }
 
     @Override

@@ -12,48 +12,24 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * Streaming RDMA write bandwidth: rank 0 keeps {@value #WINDOW} writes in flight to rank 1 and
  * posts a new one whenever one completes, as ib_write_bw does.
  */
-public final class BandwidthWorkload implements Workload {
+public final class BandwidthWorkload extends AbstractWorkload {
     /** Writes kept in flight. */
     public static final int WINDOW = 16;
-
-    @Override
-    public String name() {
-        return "bandwidth";
-    }
-
-    @Override
-    public String description() {
-        return "streaming RDMA writes from rank 0 to rank 1, " + WINDOW + " in flight: bytes per second";
-    }
-
-    @Override
-    public int ranks() {
-        return 2;
-    }
 
     /** Size default 65536: ib_write_bw's default message size. */
     private static final List<WorkloadParameter> PARAMETERS =
             List.of(StandardParameters.size(65536), StandardParameters.iterations());
 
-    @Override
-    public List<WorkloadParameter> parameters() {
-        return PARAMETERS;
+    /** The workload with its declared metadata. */
+    public BandwidthWorkload() {
+        super("bandwidth", "streaming RDMA writes from rank 0 to rank 1, " + WINDOW + " in flight: bytes per second",
+                2, PARAMETERS, "bandwidth_MBps", true);
     }
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long size = StandardParameters.size(params);
         return Math.max(size, Rank.PAGE);
-    }
-
-    @Override
-    public String mainMetric() {
-        return "bandwidth_MBps";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return true;
     }
 
     @Override

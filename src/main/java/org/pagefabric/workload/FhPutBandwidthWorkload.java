@@ -14,46 +14,22 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * sources lie on multiples of the put size, as bulk buffers do; a target another put in flight
  * is writing is drawn again, so each put's bytes can be checked at its completion.
  */
-public final class FhPutBandwidthWorkload implements Workload {
+public final class FhPutBandwidthWorkload extends AbstractWorkload {
     /** Puts kept in flight, as in the {@code bandwidth} workload. */
     public static final int WINDOW = BandwidthWorkload.WINDOW;
     private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(65536),
             StandardParameters.iterations(), WorkingSetPuts.WORKING_SET_PARAM, WorkingSetPuts.SOURCE_AREA_PARAM,
             WorkingSetPuts.WARM_UP_PARAM);
 
-    @Override
-    public String name() {
-        return "fh-put-bandwidth";
-    }
-
-    @Override
-    public String description() {
-        return "puts from rank 0 to random targets in rank 1's working set, " + WINDOW + " in flight: bytes per second";
-    }
-
-    @Override
-    public int ranks() {
-        return 2;
-    }
-
-    @Override
-    public List<WorkloadParameter> parameters() {
-        return PARAMETERS;
+    /** The workload with its declared metadata. */
+    public FhPutBandwidthWorkload() {
+        super("fh-put-bandwidth", "puts from rank 0 to random targets in rank 1's working set, " + WINDOW + " in flight: bytes per second",
+                2, PARAMETERS, "bandwidth_MBps", true);
     }
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
         return WorkingSetPuts.segmentBytes(params);
-    }
-
-    @Override
-    public String mainMetric() {
-        return "bandwidth_MBps";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return true;
     }
 
     @Override

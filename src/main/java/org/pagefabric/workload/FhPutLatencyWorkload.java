@@ -13,44 +13,20 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * that the remote working set drives the registration work). Latency is the time from asking
  * for the put (registration work included) to its completion.
  */
-public final class FhPutLatencyWorkload implements Workload {
+public final class FhPutLatencyWorkload extends AbstractWorkload {
     private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(8),
             StandardParameters.iterations(), WorkingSetPuts.WORKING_SET_PARAM, WorkingSetPuts.SOURCE_AREA_PARAM,
             WorkingSetPuts.WARM_UP_PARAM);
 
-    @Override
-    public String name() {
-        return "fh-put-latency";
-    }
-
-    @Override
-    public String description() {
-        return "puts from rank 0 to random targets in rank 1's working set, one at a time: latency of each";
-    }
-
-    @Override
-    public int ranks() {
-        return 2;
-    }
-
-    @Override
-    public List<WorkloadParameter> parameters() {
-        return PARAMETERS;
+    /** The workload with its declared metadata. */
+    public FhPutLatencyWorkload() {
+        super("fh-put-latency", "puts from rank 0 to random targets in rank 1's working set, one at a time: latency of each",
+                2, PARAMETERS, "latency_us", false);
     }
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
         return WorkingSetPuts.segmentBytes(params);
-    }
-
-    @Override
-    public String mainMetric() {
-        return "latency_us";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return false;
     }
 
     @Override

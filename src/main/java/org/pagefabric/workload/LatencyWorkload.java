@@ -11,47 +11,23 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * One-sided RDMA write latency as the initiator sees it: rank 0 writes a message to rank 1 and
  * waits for its completion, one at a time (the "user-perceived latency" of 000 §V).
  */
-public final class LatencyWorkload implements Workload {
+public final class LatencyWorkload extends AbstractWorkload {
     private static final int WARMUP = 5;
-
-    @Override
-    public String name() {
-        return "latency";
-    }
-
-    @Override
-    public String description() {
-        return "RDMA write from rank 0 to rank 1, one at a time: time from posting to completion";
-    }
-
-    @Override
-    public int ranks() {
-        return 2;
-    }
 
     /** Size default 8: the smallest size of the default sweep, as latency benchmarks start. */
     private static final List<WorkloadParameter> PARAMETERS =
             List.of(StandardParameters.size(8), StandardParameters.iterations());
 
-    @Override
-    public List<WorkloadParameter> parameters() {
-        return PARAMETERS;
+    /** The workload with its declared metadata. */
+    public LatencyWorkload() {
+        super("latency", "RDMA write from rank 0 to rank 1, one at a time: time from posting to completion",
+                2, PARAMETERS, "latency_us", false);
     }
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long size = StandardParameters.size(params);
         return Math.max(size, Rank.PAGE);
-    }
-
-    @Override
-    public String mainMetric() {
-        return "latency_us";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return false;
     }
 
     @Override

@@ -12,47 +12,23 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * Two-sided ping-pong: rank 0 sends a message, rank 1 receives it and sends it back. The
  * latency is half the round trip; the throughput is the message size over that half.
  */
-public final class PingPongWorkload implements Workload {
+public final class PingPongWorkload extends AbstractWorkload {
     private static final int WARMUP = 3;
-
-    @Override
-    public String name() {
-        return "pingpong";
-    }
-
-    @Override
-    public String description() {
-        return "send/receive ping-pong between rank 0 and rank 1: half round trip and throughput";
-    }
-
-    @Override
-    public int ranks() {
-        return 2;
-    }
 
     /** Size default 8: the smallest size of the default sweep, as latency benchmarks start. */
     private static final List<WorkloadParameter> PARAMETERS =
             List.of(StandardParameters.size(8), StandardParameters.iterations());
 
-    @Override
-    public List<WorkloadParameter> parameters() {
-        return PARAMETERS;
+    /** The workload with its declared metadata. */
+    public PingPongWorkload() {
+        super("pingpong", "send/receive ping-pong between rank 0 and rank 1: half round trip and throughput",
+                2, PARAMETERS, "latency_us", false);
     }
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long size = StandardParameters.size(params);
         return 2 * Math.max(size, Rank.PAGE);
-    }
-
-    @Override
-    public String mainMetric() {
-        return "latency_us";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return false;
     }
 
     @Override

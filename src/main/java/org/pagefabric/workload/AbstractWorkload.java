@@ -1,0 +1,65 @@
+package org.pagefabric.workload;
+
+import java.util.List;
+
+/**
+ * What every workload declares about itself, held once: its name, one line of description, the
+ * ranks it needs, its declared parameters and the metric it is judged by. A workload extends
+ * this and writes only what it does: {@link #segmentBytes} and {@link #start}.
+ */
+public abstract class AbstractWorkload implements Workload {
+    private final String name;
+    private final String description;
+    private final int ranks;
+    private final List<WorkloadParameter> parameters;
+    private final String mainMetric;
+    private final boolean higherIsBetter;
+
+    /**
+     * @param name           the command-line name
+     * @param description    one line saying what is measured
+     * @param ranks          ranks the workload needs
+     * @param parameters     the declared parameters, {@code size_B} and {@code iterations} first
+     * @param mainMetric     the metric the workload is judged by, e.g. {@code latency_us}
+     * @param higherIsBetter whether a larger main metric is better
+     */
+    protected AbstractWorkload(String name, String description, int ranks, List<WorkloadParameter> parameters,
+                               String mainMetric, boolean higherIsBetter) {
+        this.name = name;
+        this.description = description;
+        this.ranks = ranks;
+        this.parameters = List.copyOf(parameters);
+        this.mainMetric = mainMetric;
+        this.higherIsBetter = higherIsBetter;
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final String description() {
+        return description;
+    }
+
+    @Override
+    public final int ranks() {
+        return ranks;
+    }
+
+    @Override
+    public final List<WorkloadParameter> parameters() {
+        return parameters;
+    }
+
+    @Override
+    public final String mainMetric() {
+        return mainMetric;
+    }
+
+    @Override
+    public final boolean higherIsBetter() {
+        return higherIsBetter;
+    }
+}
