@@ -13,6 +13,7 @@ import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.BounceParameters;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.rendezvous.RangePinner;
 import org.pagefabric.sim.SimulationException;
@@ -282,14 +283,14 @@ public final class BounceBuffers implements RegistrationPolicy {
     /** Refused: every operation but a get goes through bounce buffers (see {@link #put}, {@link #send}). */
     @Override
     public Access local(ProcessContext ctx, Rank rank, long va, long length) {
-        throw new UnsupportedOperationException(NAME + " carries puts, sends and receives through bounce buffers;"
+        throw new PolicyRefusal(NAME + " carries puts, sends and receives through bounce buffers;"
                 + " gets through bounce buffers are not modelled");
     }
 
     /** Refused: gets through bounce buffers are not modelled. */
     @Override
     public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
-        throw new UnsupportedOperationException(NAME + " carries puts, sends and receives through bounce buffers;"
+        throw new PolicyRefusal(NAME + " carries puts, sends and receives through bounce buffers;"
                 + " gets through bounce buffers are not modelled");
     }
 

@@ -134,7 +134,7 @@ class BounceBuffersTest {
         Simulator sim = new Simulator(2);
         BounceBuffers policy = new BounceBuffers(PROFILE);
         new Job(sim, PROFILE, 2, 4096, policy);
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+        org.pagefabric.reg.PolicyRefusal e = assertThrows(org.pagefabric.reg.PolicyRefusal.class,
                 () -> policy.local(null, null, 0, 8));
         assertTrue(e.getMessage().contains("gets through bounce buffers are not modelled"));
     }
