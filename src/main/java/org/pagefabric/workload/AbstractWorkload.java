@@ -1,11 +1,13 @@
 package org.pagefabric.workload;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What every workload declares about itself, held once: its name, one line of description, the
  * ranks it needs, its declared parameters and the metric it is judged by. A workload extends
- * this and writes only what it does: {@link #segmentBytes} and {@link #start}.
+ * this and writes what it does, {@link #start}, and its segment size if one message at least a
+ * page long is not enough.
  */
 public abstract class AbstractWorkload implements Workload {
     private final String name;
@@ -31,6 +33,12 @@ public abstract class AbstractWorkload implements Workload {
         this.parameters = List.copyOf(parameters);
         this.mainMetric = mainMetric;
         this.higherIsBetter = higherIsBetter;
+    }
+
+    /** One message of {@code size_B}, at least a page: what a one-buffer workload needs. */
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return Math.max(StandardParameters.size(params), Rank.PAGE);
     }
 
     @Override

@@ -27,12 +27,6 @@ public final class BandwidthWorkload extends AbstractWorkload {
     }
 
     @Override
-    public long segmentBytes(Map<String, Object> params) {
-        long size = StandardParameters.size(params);
-        return Math.max(size, Rank.PAGE);
-    }
-
-    @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
