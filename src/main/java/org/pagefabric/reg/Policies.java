@@ -11,6 +11,8 @@ import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
 import org.pagefabric.reg.cache.PinDownCache;
 import org.pagefabric.reg.firehose.FirehosePolicy;
+import org.pagefabric.reg.openmx.OpenMxPolicy;
+import org.pagefabric.reg.openmx.PinMode;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.reg.rendezvous.Rendezvous;
 
@@ -41,6 +43,10 @@ public final class Policies {
         register(FirehosePolicy.NAME, "Firehose (004): F firehoses per remote node moved by active messages, bucket"
                 + " reference counts and a victim FIFO; pinned memory within M + MAXVICTIM", FirehosePolicy::new,
                 "firehose.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin.");
+        for (PinMode m : PinMode.values()) {
+            register(m.policyName(), m.description(), p -> new OpenMxPolicy(p, m), "openmx.", "os.pin.", "os.unpin.",
+                    "os.mmu_notifier.");
+        }
     }
 
     /**

@@ -19,6 +19,14 @@ public final class OpenMxParameters {
     /** Region descriptors the user-space region cache keeps. */
     public static final Parameter REGION_CACHE_ENTRIES = Parameter.count("openmx.region_cache.entries",
             "User regions the user-space cache keeps declared before evicting the least recently used.");
+    /** Slots of each statically pinned eager ring (one ring per peer and direction). */
+    public static final Parameter EAGER_SLOTS = Parameter.count("openmx.eager.slots",
+            "Eager messages in flight from one rank to one peer: slots of openmx.eager_max bytes in the statically"
+            + " pinned send ring and in the peer's matching receive ring; a sender waits for a free slot.");
+    /** Pages the driver pins per get_user_pages call when pinning is overlapped. */
+    public static final Parameter PIN_CHUNK_PAGES = Parameter.count("openmx.pin.chunk_pages",
+            "Pages the Open-MX driver pins per get_user_pages call when overlapped pinning proceeds through a region;"
+            + " each chunk becomes usable once its pinning work has run on the core.");
 
     private OpenMxParameters() {
     }

@@ -1,0 +1,45 @@
+package org.pagefabric.reg.openmx;
+
+/**
+ * One Open-MX message between two ranks, from the send to its completion: an eager message,
+ * or a rendezvous with its pull and notify. The wire messages of its protocol (RNDV, PULL,
+ * pull replies, NOTIFY) each name it through the sending driver's message table.
+ */
+final class Message {
+    /** Wire kinds, carried as the transport opcode. */
+    static final int EAGER = 1;
+    static final int RNDV = 2;
+    static final int PULL = 3;
+    static final int PULL_DATA = 4;
+    static final int NOTIFY = 5;
+
+    final Driver from;
+    final Driver to;
+    /** The match information: the sender's and the receiver's work request id. */
+    final long tag;
+    final long length;
+    final long sendWrId;
+    /** Core of the sending process: pull replies and bottom halves of this message run on it unless interrupts are bound elsewhere. */
+    final int core;
+    /** Eager: the slot of the sender's ring (and of the receiver's matching ring) carrying the data. */
+    int slot = -1;
+    /** Rendezvous: the sender's region. */
+    UserRegion source;
+    /** Rendezvous: the receiver's region, once matched. */
+    UserRegion target;
+    /** The receive it matched, once matched. */
+    Posted receive;
+
+    Message(Driver from, Driver to, long tag, long length, long sendWrId, int core) {
+        this.from = from;
+        this.to = to;
+        this.tag = tag;
+        this.length = length;
+        this.sendWrId = sendWrId;
+        this.core = core;
+    }
+
+    /** A receive posted to the library and not yet matched or completed. */
+    record Posted(long va, long length, long wrId, int core) {
+    }
+}

@@ -1,0 +1,309 @@
+package org.pagefabric.reg.openmx;
+
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.pagefabric.hw.cpu.Core;
+import org.pagefabric.hw.net.TransportConfig;
+import org.pagefabric.hw.profile.Bandwidth;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.param.OpenMxParameters;
+import org.pagefabric.hw.profile.param.OsParameters;
+import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.workload.Job;
+import org.pagefabric.workload.Rank;
+
+/**
+ * The Open-MX stack (seed 003) as a registration policy: two-sided MX messages over the node's
+ * Ethernet attachment, eager up to {@code openmx.eager_max} through statically pinned rings,
+ * larger ones by rendezvous and pull, with the driver pinning user regions as the
+ * {@link PinMode} says. See the package documentation for the model and its limits.
+ *
+ * <p>Receives match sends by their match information, which is the work request id both sides
+ * give ({@link Rank#send} and {@link Rank#receive} with the same id), in posting order per peer.
+ * One-sided operations do not exist in MX: puts and gets are refused.
+ */
+public final class OpenMxPolicy implements RegistrationPolicy {
+    /** First transport channel of the Open-MX connections (the NIC's queue pairs use small numbers). */
+    static final int CHANNEL_BASE = 1024;
+
+    private final PinMode mode;
+    private final long eagerMax;
+    private final int eagerSlots;
+    private final int cacheEntries;
+    private final int pinChunkPages;
+    private final long sendPerPacketPs;
+    private final long recvPerPacketPs;
+    private final long unpinBasePs;
+    private final Bandwidth copyRate;
+    private final Map<Integer, Driver> drivers = new HashMap<>();
+    /** Core of each process that called in (lookups only, never iterated). */
+    private final IdentityHashMap<SimProcess, Integer> placement = new IdentityHashMap<>();
+    private int interruptCore = -1;
+    private Simulator sim;
+    private TransportConfig transport;
+    private Counter overlapMisses;
+    private Counter received;
+    private Counter pins;
+    private Counter unpins;
+    private Counter invalidations;
+    private Counter pressureUnpins;
+    private Counter hits;
+    private Counter misses;
+
+    /** The policy of {@code mode} with costs from {@code profile}. */
+    public OpenMxPolicy(Profile profile, PinMode mode) {
+        this.mode = mode;
+        this.eagerMax = profile.size(OpenMxParameters.EAGER_MAX);
+        this.eagerSlots = profile.intCount(OpenMxParameters.EAGER_SLOTS);
+        this.cacheEntries = profile.intCount(OpenMxParameters.REGION_CACHE_ENTRIES);
+        this.pinChunkPages = Math.max(1, profile.intCount(OpenMxParameters.PIN_CHUNK_PAGES));
+        this.sendPerPacketPs = profile.time(OpenMxParameters.SEND_PER_PACKET);
+        this.recvPerPacketPs = profile.time(OpenMxParameters.RECV_PER_PACKET);
+        this.unpinBasePs = profile.time(OsParameters.UNPIN_BASE);
+        this.copyRate = profile.bandwidth(OpenMxParameters.RECV_COPY_BANDWIDTH);
+    }
+
+    @Override
+    public String name() {
+        return mode.policyName();
+    }
+
+    /** How this policy pins. */
+    public PinMode mode() {
+        return mode;
+    }
+
+    /** Builds the rank's driver and pins its eager rings. */
+    @Override
+    public long setUp(Rank rank) {
+        if (sim == null) {
+            sim = rank.node().simulator();
+            String n = name();
+            overlapMisses = sim.statistics().counter(n + ".overlapMisses", "packets",
+                    "pull replies dropped because their target page was not pinned yet (Overlap-Miss, 003 §4.3)");
+            received = sim.statistics().counter(n + ".packetsReceived", "packets",
+                    "Open-MX packets the receiving bottom halves accepted");
+            pins = sim.statistics().counter(n + ".pinnedPages", "pages", "pages the driver pinned");
+            unpins = sim.statistics().counter(n + ".unpinnedPages", "pages", "pages the driver unpinned");
+            invalidations = sim.statistics().counter(n + ".invalidations", "regions",
+                    "cached regions unpinned by an MMU-notifier invalidation");
+            pressureUnpins = sim.statistics().counter(n + ".pressureUnpins", "regions",
+                    "idle cached regions unpinned because pinning failed for lack of memory");
+            if (mode == PinMode.CACHE) {
+                hits = sim.statistics().counter(n + ".hits", "lookups", "region cache lookups that found the region declared");
+                misses = sim.statistics().counter(n + ".misses", "lookups", "region cache lookups that declared a new region");
+            }
+        }
+        Driver d = new Driver(this, rank, rank.jobSize());
+        drivers.put(rank.id(), d);
+        return d.setUp();
+    }
+
+    /** Opens every pair of ranks' Open-MX connections. */
+    @Override
+    public void start(Job job) {
+        this.transport = job.cluster().transport();
+        int n = job.ranks().size();
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                if (i != j) {
+                    driver(job.rank(i)).connect(driver(job.rank(j)), job.rank(i).node().endpoint());
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean send(ProcessContext ctx, Rank initiator, Rank target, long localVa, long length, long wrId) {
+        driver(initiator).send(ctx, driver(target), localVa, length, wrId);
+        return true;
+    }
+
+    @Override
+    public boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+        driver(rank).receive(ctx, driver(source), va, length, wrId);
+        return true;
+    }
+
+    /** Refused: MX has no one-sided operations. */
+    @Override
+    public boolean put(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length,
+                       long wrId) {
+        throw refusal();
+    }
+
+    /** Refused: MX has no one-sided operations and no memory keys. */
+    @Override
+    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+        throw refusal();
+    }
+
+    /** Refused: MX has no one-sided operations and no memory keys. */
+    @Override
+    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+        throw refusal();
+    }
+
+    private PolicyRefusal refusal() {
+        return new PolicyRefusal(name() + " is Open-MX: two-sided sends and receives only (MX has no RDMA put or get)");
+    }
+
+    /** Pages pinned on the rank's node by its driver: eager rings and user regions. */
+    @Override
+    public long pinnedBytes(Rank rank) {
+        Driver d = drivers.get(rank.id());
+        return d == null ? 0 : d.pinnedPages * Rank.PAGE;
+    }
+
+    /** Pinned bytes of the rank's user regions only (eager rings excluded). */
+    public long regionPinnedBytes(Rank rank) {
+        Driver d = drivers.get(rank.id());
+        return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Rank.PAGE;
+    }
+
+    /** Unpins and undeclares every region the rank's driver holds, as closing the endpoint does. */
+    public void closeEndpoint(Rank rank) {
+        driver(rank).closeRegions();
+    }
+
+    // ------------------------------------------------------------------ placement (workloads)
+
+    /** Says that {@code ctx}'s process runs on {@code core} of its node (default: core 0). */
+    public void place(ProcessContext ctx, int core) {
+        placement.put(ctx.process(), core);
+    }
+
+    /**
+     * Binds every receive bottom half to {@code core} (003 §4.3: interrupts bound to a single
+     * core), or spreads them, each on the core of the process its message belongs to, when
+     * {@code core} is negative.
+     */
+    public void bindInterrupts(int core) {
+        this.interruptCore = core;
+    }
+
+    int coreOf(ProcessContext ctx) {
+        Integer c = placement.get(ctx.process());
+        return c == null ? 0 : c;
+    }
+
+    Core coreFor(Driver d, Message m) {
+        int c = interruptCore >= 0 ? interruptCore : m.core;
+        return d.rank.node().cpu().core(c % d.rank.node().cpu().coreCount());
+    }
+
+    // ------------------------------------------------------------------ counters
+
+    /** Pull replies dropped by an Overlap-Miss so far. */
+    public long overlapMisses() {
+        return overlapMisses == null ? 0 : overlapMisses.value();
+    }
+
+    /** Open-MX packets the bottom halves accepted so far. */
+    public long packetsReceived() {
+        return received == null ? 0 : received.value();
+    }
+
+    /** Pages the drivers pinned so far (every pin counted, repins included). */
+    public long pinnedPagesTotal() {
+        return pins == null ? 0 : pins.value();
+    }
+
+    /** Pages the drivers unpinned so far. */
+    public long unpinnedPagesTotal() {
+        return unpins == null ? 0 : unpins.value();
+    }
+
+    /** Cached regions unpinned by MMU-notifier invalidations so far. */
+    public long invalidations() {
+        return invalidations == null ? 0 : invalidations.value();
+    }
+
+    void overlapMiss() {
+        overlapMisses.increment();
+    }
+
+    void received() {
+        received.increment();
+    }
+
+    void pinned(long pages) {
+        pins.add(pages);
+    }
+
+    void unpinned(long pages) {
+        unpins.add(pages);
+    }
+
+    void invalidated() {
+        invalidations.increment();
+    }
+
+    void pressureUnpin() {
+        pressureUnpins.increment();
+    }
+
+    void cacheLookup(boolean hit) {
+        (hit ? hits : misses).increment();
+    }
+
+    // ------------------------------------------------------------------ costs
+
+    long eagerMax() {
+        return eagerMax;
+    }
+
+    int eagerSlots() {
+        return eagerSlots;
+    }
+
+    int cacheEntries() {
+        return cacheEntries;
+    }
+
+    int pinChunkPages() {
+        return pinChunkPages;
+    }
+
+    long sendPerPacketPs() {
+        return sendPerPacketPs;
+    }
+
+    long recvPerPacketPs() {
+        return recvPerPacketPs;
+    }
+
+    long unpinBasePs() {
+        return unpinBasePs;
+    }
+
+    long copyPs(long bytes) {
+        return bytes == 0 ? 0 : copyRate.transferTimePs(bytes);
+    }
+
+    TransportConfig transport() {
+        return transport;
+    }
+
+    Simulator simulator() {
+        return sim;
+    }
+
+    long now() {
+        return sim.now();
+    }
+
+    private Driver driver(Rank rank) {
+        Driver d = drivers.get(rank.id());
+        if (d == null) {
+            throw new IllegalStateException("rank " + rank.id() + " was not set up by " + name());
+        }
+        return d;
+    }
+}

@@ -1,0 +1,73 @@
+package org.pagefabric.reg.openmx;
+
+import java.util.Arrays;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.MmuIntervalNotifier;
+import org.pagefabric.sim.process.Completion;
+
+/**
+ * A user region declared to the Open-MX driver (003 §3.1): a virtual range and, per page, the
+ * frame the driver pinned for it, or none. Declaring pins nothing; the driver pins pages on
+ * demand and may unpin them (invalidation, pressure) without the region being undeclared.
+ */
+final class UserRegion {
+    static final long NOT_PINNED = -1;
+
+    final long va;
+    final long length;
+    /** First page-aligned address the region touches. */
+    final long firstPage;
+    final long[] frames;
+    int pinnedPages;
+    /** Communications using the region now: a cached region in use is not unpinned for pressure. */
+    int users;
+    /** Pages whose pinning has been started (chunks in progress included). */
+    int pinStarted;
+    /** Completed whenever a chunk of pages becomes pinned; re-armed by waiters. */
+    Completion progress;
+    /** The MMU interval notifier subscription of a cached region, or null. */
+    MmuIntervalNotifier watch;
+
+    UserRegion(long va, long length) {
+        this.va = va;
+        this.length = length;
+        this.firstPage = va & -Kernel.PAGE_SIZE;
+        int pages = (int) (Math.ceilDiv(va + Math.max(length, 1) - firstPage, Kernel.PAGE_SIZE));
+        this.frames = new long[pages];
+        Arrays.fill(frames, NOT_PINNED);
+    }
+
+    int pages() {
+        return frames.length;
+    }
+
+    boolean fullyPinned() {
+        return pinnedPages == frames.length;
+    }
+
+    /** Whether every page under message bytes {@code [offset, offset + len)} is pinned. */
+    boolean pinned(long offset, int len) {
+        int first = pageOf(offset);
+        int last = pageOf(offset + Math.max(len, 1) - 1);
+        for (int i = first; i <= last; i++) {
+            if (frames[i] == NOT_PINNED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Index of the page holding message byte {@code offset}. */
+    int pageOf(long offset) {
+        return (int) ((va + offset - firstPage) / Kernel.PAGE_SIZE);
+    }
+
+    long pageAddress(int i) {
+        return firstPage + (long) i * Kernel.PAGE_SIZE;
+    }
+
+    @Override
+    public String toString() {
+        return "region[0x" + Long.toHexString(va) + "+" + length + ", " + pinnedPages + "/" + frames.length + " pinned]";
+    }
+}

@@ -1,0 +1,38 @@
+/**
+ * Open-MX (seed 003): MX message passing over generic Ethernet with driver-managed pinning.
+ *
+ * <p><b>Where the data path lives.</b> Open-MX has no RDMA offload: the sender's driver hands
+ * pinned user pages to the Ethernet NIC, and the receiver's driver copies every incoming frame
+ * into the target pages in a bottom half (003 §2.2). So the model puts the receive path in the
+ * driver rather than in the RDMA NIC: each {@link org.pagefabric.reg.openmx.Driver} opens its
+ * own reliable connections on the node's network attachment (channels from
+ * {@code OpenMxPolicy.CHANNEL_BASE}), fills pull replies from its pinned frames, and places
+ * arriving ones itself. An arriving pull reply whose target page is not pinned yet is dropped
+ * (an Overlap-Miss, counted) and the transport recovers it: at once by a gap NACK when a later
+ * packet of the block arrives ({@code transport.nack_on_gap}, 003 §4.3 footnote 4), otherwise by
+ * its time-out. This leaves {@code hw/nic/Nic.java} untouched.
+ *
+ * <p><b>Protocol.</b> Messages up to {@code openmx.eager_max} are copied into a statically
+ * pinned send ring slot, travel into the peer's matching receive ring slot and are copied into
+ * the receive once matched (the slot is then free again: credits emerge). Larger ones send a
+ * rendezvous; the receiver, once it matched it, pulls the data (one pull request per message;
+ * the transport moves it in blocks of {@code transport.block_size} and MTU packets) and sends a
+ * notify at the end, on which the sender completes (003 Fig. 2).
+ *
+ * <p><b>Pinning</b> ({@link org.pagefabric.reg.openmx.PinMode}): through the kernel's
+ * get_user_pages/put_page and their costs; the work runs on the calling process's core, so a
+ * core busy with bottom halves (which preempt threads) pins late. openmx-pin pins both regions
+ * before the rendezvous/pull and unpins at the end; openmx-permanent keeps them; openmx-cache
+ * declares regions in a user-space LRU cache, pins on first use, keeps them pinned, and unpins
+ * on an MMU interval notifier invalidation or, under memory pressure, idle regions first;
+ * openmx-overlap sends the rendezvous or the pull first and pins in chunks of
+ * {@code openmx.pin.chunk_pages} behind it. A pull request for a sender region still being pinned
+ * waits for the pinning (the receive side is where misses happen, 003 §4.3).
+ *
+ * <p><b>Limits.</b> Bottom halves decide at packet arrival and their CPU time is queued on the
+ * core afterwards (a message completes only after its bottom halves ran). An invalidation
+ * during a transfer unpins the region under it; its remaining packets are then dropped until
+ * the transport gives up. Processes say which core they run on through
+ * {@link org.pagefabric.reg.openmx.OpenMxPolicy#place} (core 0 otherwise).
+ */
+package org.pagefabric.reg.openmx;
