@@ -290,7 +290,9 @@ final class Driver {
             }
         }
         r.pinStarted = Math.max(r.pinStarted, from + n);
-        policy.pinned(count);
+        if (r.users > 0) {
+            policy.pinned(count); // user regions only: the eager rings are pinned once at set-up
+        }
         return pin.costPs();
     }
 
