@@ -70,8 +70,9 @@ final class CompareCommand implements Callable<Integer> {
         List<Map<String, Object>> rows;
         try {
             rows = ParallelRuns.run(Math.min(points, Runtime.getRuntime().availableProcessors()), points,
-                    i -> PointRun.run(p, policies.get(i % policies.size()), w, sizeList.get(i / policies.size()),
-                            iterations, seed));
+                    i -> servedOrNull(() -> PointRun.run(p, policies.get(i % policies.size()), w,
+                            sizeList.get(i / policies.size()), iterations, seed)));
+            rows = rows.stream().filter(java.util.Objects::nonNull).toList();
         } catch (ParallelRuns.RunFailedException e) {
             throw e.getCause() instanceof Exception ex ? ex : e;
         }
@@ -112,5 +113,22 @@ final class CompareCommand implements Callable<Integer> {
             out.add(withRank);
         }
         return out;
+    }
+
+    /**
+     * The point's row, or null when its policy refuses the workload's operations (Open-MX has no
+     * puts, bounce buffers no gets): such a policy does not serve this workload and is left out.
+     */
+    private static Map<String, Object> servedOrNull(java.util.function.Supplier<Map<String, Object>> point) {
+        try {
+            return point.get();
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof org.pagefabric.reg.PolicyRefusal) {
+                    return null;
+                }
+            }
+            throw e;
+        }
     }
 }
