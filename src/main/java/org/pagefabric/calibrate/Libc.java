@@ -43,6 +43,7 @@ public final class Libc {
     static final int EAGAIN = 11;
     static final int ENOMEM = 12;
     static final int EEXIST = 17;
+    static final int EINVAL = 22;
     static final int ENOSYS = 38;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -79,6 +80,18 @@ public final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), ERRNO);
     private static final MethodHandle POLL = handle("poll",
             FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), ERRNO);
+    /*
+     * The same three calls without errno capture, for the userfaultfd handler: a capturing
+     * downcall allocates a small object per call until the JIT's escape analysis removes it, and
+     * the handler must not allocate. It needs no errno: it retries poll and read, and the
+     * resolving ioctls report their error in the structure they are given.
+     */
+    private static final MethodHandle IOCTL_PLAIN = handle("ioctl",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle READ_PLAIN = handle("read",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle POLL_PLAIN = handle("poll",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
     /** memchr and memset touch memory from native code: a thread faulting there is in native state. */
     private static final MethodHandle MEMCHR = handle("memchr",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
@@ -215,6 +228,33 @@ public final class Libc {
     public int poll(long fds, long nfds, int timeoutMillis) {
         try {
             return (int) POLL.invokeExact(state, fds, nfds, timeoutMillis);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ioctl without errno capture (allocation-free even when interpreted). */
+    public static int ioctlNoErrno(int fd, long request, long arg) {
+        try {
+            return (int) IOCTL_PLAIN.invokeExact(fd, request, arg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** read without errno capture. */
+    public static long readNoErrno(int fd, long buf, long count) {
+        try {
+            return (long) READ_PLAIN.invokeExact(fd, buf, count);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** poll without errno capture. */
+    public static int pollNoErrno(long fds, long nfds, int timeoutMillis) {
+        try {
+            return (int) POLL_PLAIN.invokeExact(fds, nfds, timeoutMillis);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -221,7 +221,7 @@ public final class ProfileWriter {
         sb.append("description: ").append(quote("Measured on " + h.hostname() + " (" + h.cpu() + ", Linux " + h.kernel()
                 + ") by pagefabric calibrate, " + h.date())).append('\n');
         sb.append("extends: ").append(ProfileRegistry.ROOT).append('\n');
-        sb.append("parameters:\n");
+        sb.append(plan.written().isEmpty() ? "parameters: {}\n" : "parameters:\n");
         for (Written w : plan.written()) {
             sb.append("  ").append(w.parameter()).append(": {value: ").append(w.value());
             if (!w.unit().isEmpty()) {

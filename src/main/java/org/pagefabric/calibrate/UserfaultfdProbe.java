@@ -3,7 +3,6 @@ package org.pagefabric.calibrate;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.management.ManagementFactory;
 
 /**
  * userfaultfd, the user-space analog of a page-fault handler and of an MMU notifier:
@@ -42,8 +41,8 @@ final class UserfaultfdProbe implements Probe {
     }
 
     /**
-     * Bytes the handler threads allocated on the Java heap during the timed repetitions, or -1
-     * if the JVM cannot tell.
+     * Bytes the handler threads allocated on the Java heap from the moment they were ready (their
+     * paths linked) until they were stopped, warm-up included, or -1 if the JVM cannot tell.
      */
     long handlerAllocatedBytes() {
         return handlerAllocatedBytes;
@@ -76,16 +75,13 @@ final class UserfaultfdProbe implements Probe {
             UffdHandler h = new UffdHandler(fd, arena, 1);
             Thread t = Thread.ofPlatform().daemon().name("pagefabric-uffd-faults").start(h);
             try {
-                long before = -1;
+                awaitReady(h);
                 for (int mode : new int[] {UffdHandler.ZEROPAGE, UffdHandler.COPY}) {
                     h.mode(mode);
                     double[] samples = new double[ctx.repetitions()];
                     double[] trial = new double[faultsPerRep];
                     for (int rep = -ctx.warmup(); rep < ctx.repetitions(); rep++) {
                         ctx.mappings().checkRunning();
-                        if (rep == 0 && before < 0) {
-                            before = allocatedBytes(t);
-                        }
                         faultOnce(ctx, libc, fd, reg, h, mode, trial, rep == 0);
                         if (rep >= 0) {
                             samples[rep] = PerPageFit.median(trial);
@@ -93,11 +89,10 @@ final class UserfaultfdProbe implements Probe {
                     }
                     ctx.add(NAME, mode == UffdHandler.COPY ? COPY : ZEROPAGE, "us", MlockProbe.us(samples));
                 }
-                long after = allocatedBytes(t);
-                return before < 0 || after < 0 ? -1 : after - before;
             } finally {
                 stop(h, t);
             }
+            return h.allocatedWhileServing();
         } finally {
             ctx.mappings().close(fd);
         }
@@ -143,14 +138,11 @@ final class UserfaultfdProbe implements Probe {
             UffdHandler h = new UffdHandler(fd, arena, 4);
             Thread t = Thread.ofPlatform().daemon().name("pagefabric-uffd-events").start(h);
             try {
+                awaitReady(h);
                 double[] remove = new double[ctx.repetitions()];
                 double[] unmap = new double[ctx.repetitions()];
-                long before = -1;
                 for (int rep = -ctx.warmup(); rep < ctx.repetitions(); rep++) {
                     ctx.mappings().checkRunning();
-                    if (rep == 0) {
-                        before = allocatedBytes(t);
-                    }
                     long len = 2 * Libc.PAGE;
                     long addr = ctx.mappings().map(len);
                     boolean mapped = true;
@@ -176,13 +168,12 @@ final class UserfaultfdProbe implements Probe {
                         }
                     }
                 }
-                long after = allocatedBytes(t);
                 ctx.add(NAME, REMOVE, "us", remove);
                 ctx.add(NAME, UNMAP, "us", unmap);
-                return before < 0 || after < 0 ? -1 : after - before;
             } finally {
                 stop(h, t);
             }
+            return h.allocatedWhileServing();
         } finally {
             ctx.mappings().close(fd);
         }
@@ -203,6 +194,15 @@ final class UserfaultfdProbe implements Probe {
         return h.eventStamp(n);
     }
 
+    private static void awaitReady(UffdHandler h) {
+        try {
+            h.awaitReady();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CalibrationInterrupted();
+        }
+    }
+
     private static void stop(UffdHandler h, Thread t) {
         h.stop();
         try {
@@ -210,13 +210,5 @@ final class UserfaultfdProbe implements Probe {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static long allocatedBytes(Thread t) {
-        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean mx
-                && mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled()) {
-            return mx.getThreadAllocatedBytes(t.threadId());
-        }
-        return -1;
     }
 }
