@@ -151,6 +151,7 @@ public final class LiveMappings {
     void shutdown() {
         stopping = true;
         synchronized (this) {
+            boolean running = sessions > 0;
             long deadline = System.currentTimeMillis() + STOP_WAIT_MILLIS;
             while (sessions > 0) {
                 long left = deadline - System.currentTimeMillis();
@@ -164,7 +165,12 @@ public final class LiveMappings {
                     break;
                 }
             }
+            int left = mappings.size() + fds.size();
             releaseAll();
+            if (running) {
+                System.err.println("pagefabric calibrate: interrupted; every probe mapping unlocked and unmapped"
+                        + (left > 0 ? " (" + left + " released by the shutdown hook)" : ""));
+            }
         }
     }
 }
