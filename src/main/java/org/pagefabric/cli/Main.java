@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "pagefabric", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         description = "PageFabric: a deterministic simulator of how RDMA NICs reach application memory.",
         subcommands = {RunCommand.class, ReproduceCommand.class, CompareCommand.class,
-                InfoCommand.class, NotLandedCommand.Calibrate.class, BenchCommand.class},
+                InfoCommand.class, CalibrateCommand.class, BenchCommand.class},
         synopsisSubcommandLabel = "COMMAND")
 public final class Main implements Runnable {
     @CommandLine.Spec

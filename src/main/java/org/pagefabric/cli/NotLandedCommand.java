@@ -28,12 +28,4 @@ abstract class NotLandedCommand implements Callable<Integer> {
                 + landsWith() + ".");
         return ExitCodes.USAGE;
     }
-
-    @Command(name = "calibrate", description = "Measure pinning and page-fault costs on this host (lands with issue 8).")
-    static final class Calibrate extends NotLandedCommand {
-        @Override
-        String landsWith() {
-            return "issue 8 (real-host calibration)";
-        }
-    }
 }

@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /** The command line end to end, in process: exit codes, one-line refusals, no stack traces. */
@@ -44,17 +42,6 @@ class CliTest {
         assertTrue(r.out().startsWith("PageFabric "), r.out());
         assertTrue(r.out().contains("commit"), r.out());
         assertTrue(r.out().contains("JVM: "), r.out());
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"calibrate"})
-    void commandsThatHaveNotLandedSaySoInOneLineAndExit2(String command) {
-        Result r = run(command, "latency", "--policy", "pin", "--bogus");
-        assertEquals(2, r.code());
-        assertEquals("", r.out(), "no made-up output");
-        String err = r.err().strip();
-        assertFalse(err.contains("\n"), "one line: " + err);
-        assertTrue(err.contains("not available yet") && err.contains("issue"), err);
     }
 
     @Test

@@ -104,6 +104,28 @@ public final class OsParameters {
     /** RLIMIT_MEMLOCK of a process. */
     public static final Parameter MEMLOCK_LIMIT = Parameter.size("os.memlock_limit",
             "RLIMIT_MEMLOCK of a process: bytes it may lock or pin without CAP_IPC_LOCK.");
+    /** Fixed cost of the mincore system call. */
+    public static final Parameter MINCORE_BASE = Parameter.time("os.mincore.base",
+            "Fixed cost of a mincore call (system call, mmap lock, VMA lookup).");
+    /** Per-page cost of mincore. */
+    public static final Parameter MINCORE_PER_PAGE = Parameter.time("os.mincore.per_page",
+            "Cost per page of mincore: one page-table lookup and one byte of the residency vector.");
+    /** A userfaultfd missing-page fault resolved with UFFDIO_ZEROPAGE, round trip. */
+    public static final Parameter USERFAULTFD_FAULT_ZEROPAGE = Parameter.time("os.userfaultfd.fault.zeropage",
+            "Round trip of a missing-page fault on a userfaultfd-registered range resolved by a user-space "
+                    + "handler thread with UFFDIO_ZEROPAGE: trap, message, handler wake-up and read, ioctl, retry.");
+    /** A userfaultfd missing-page fault resolved with UFFDIO_COPY, round trip. */
+    public static final Parameter USERFAULTFD_FAULT_COPY = Parameter.time("os.userfaultfd.fault.copy",
+            "Round trip of a missing-page fault on a userfaultfd-registered range resolved by a user-space "
+                    + "handler thread with UFFDIO_COPY of one 4 KiB page.");
+    /** Delay of a userfaultfd REMOVE event after madvise(DONTNEED). */
+    public static final Parameter USERFAULTFD_EVENT_REMOVE = Parameter.time("os.userfaultfd.event.remove",
+            "Delay from madvise(MADV_DONTNEED) on a userfaultfd-registered range until the monitor thread "
+                    + "has read its UFFD_EVENT_REMOVE message (the user-space analog of an MMU-notifier call).");
+    /** Delay of a userfaultfd UNMAP event after munmap. */
+    public static final Parameter USERFAULTFD_EVENT_UNMAP = Parameter.time("os.userfaultfd.event.unmap",
+            "Delay from munmap of a userfaultfd-registered range until the monitor thread has read its "
+                    + "UFFD_EVENT_UNMAP message (the unmap itself included).");
 
     private OsParameters() {
     }
