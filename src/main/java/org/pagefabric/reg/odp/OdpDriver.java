@@ -389,7 +389,22 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         }
         w.frames = got == r.frames().length ? r.frames() : Arrays.copyOf(r.frames(), got);
         long faultWork = Math.max(0, r.costPs() - osCosts.gupBasePs() - got * osCosts.gupPerPagePs());
-        return costs.pageIn(got) + faultWork;
+        return costs.pageIn(unmappedPages(w.umem.mr, va, got)) + faultWork;
+    }
+
+    /**
+     * Pages of {@code [va, va + pages)} whose NIC entry is not present: only those are DMA-mapped
+     * (ib_umem_odp skips pages it already maps), so a prefetch of a mapped range costs little.
+     */
+    private static int unmappedPages(MemoryRegion mr, long va, int pages) {
+        long first = (va >>> PAGE_SHIFT) - mr.firstPage();
+        int n = 0;
+        for (int i = 0; i < pages; i++) {
+            if ((mr.table().get(first + i) & Pte.PRESENT) == 0) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Installs the paged-in translations unless an invalidation raced the page-in. */
