@@ -29,9 +29,10 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * {@code size_B} bytes to rank 1 one at a time, with its memory under the policy (a pinned,
  * non-ODP application, or ODP with resident pages), while a second process pair on the same two
  * NICs keeps faulting: each of its iterations gives its ODP buffers back with madvise(DONTNEED)
- * on both nodes (MMU notifiers zap the NIC translations), refills the source and RDMA-writes it
- * into the peer's buffer, so the write takes a requester fault at the source and a responder
- * fault (RNR, retry) at the destination. The pair runs until the probe is done; its transfers
+ * (MMU notifiers zap the NIC translations), refills the source and RDMA-writes it into the peer's
+ * buffer, so the write takes a requester fault at the source; with {@code background_responder}
+ * the peer's buffer is given back too and the write also takes a responder fault (RNR, retry).
+ * The probe pauses {@code gap_us} between writes, so its timed part overlaps many faults. The pair runs until the probe is done; its transfers
  * are checked like the probe's. {@code background_faults=false} leaves the pair idle.
  *
  * <p>The peer's madvise is issued by the background process itself (out of band, as the peer
@@ -42,6 +43,10 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
     public static final String BACKGROUND = "background_faults";
     /** Column of the background transfer size. */
     public static final String BACKGROUND_SIZE = "background_size_B";
+    /** Column of the switch that also gives the background destination back (responder faults). */
+    public static final String BACKGROUND_RESPONDER = "background_responder";
+    /** Column of the probe's pause between iterations. */
+    public static final String GAP = "gap_us";
     /** Column of background transfers completed while the probe ran. */
     public static final String BACKGROUND_OPS = "background_ops";
     private static final int WARMUP = 5;
@@ -52,7 +57,11 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             StandardParameters.iterations(),
             WorkloadParameter.flag(BACKGROUND, false, "a second process pair keeps faulting on ODP memory meanwhile"),
             WorkloadParameter.integer(BACKGROUND_SIZE, 64 * 1024, "B",
-                    "bytes of each background RDMA write (its buffers are given back before each)", 1, 1L << 30));
+                    "bytes of each background RDMA write (its source is given back before each)", 1, 1L << 30),
+            WorkloadParameter.flag(BACKGROUND_RESPONDER, false,
+                    "the background destination is given back too: each write also takes a responder fault (RNR)"),
+            // 10 us: a hundred probes then span about a millisecond, tens of background faults
+            WorkloadParameter.integer(GAP, 10, "us", "pause of the probe between two writes", 0, 1_000_000));
 
     private static final List<String> METRICS;
 
@@ -84,8 +93,13 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         boolean[] probeDone = {false};
         FaultTally[] tally = new FaultTally[2];
         Background bg = (Boolean) params.get(BACKGROUND)
-                ? new Background(job, Math.max(1, (Long) params.get(BACKGROUND_SIZE)), probeDone) : null;
+                ? new Background(job, (Long) params.get(BACKGROUND_SIZE), (Boolean) params.get(BACKGROUND_RESPONDER),
+                        probeDone) : null;
+        long gap = (Long) params.get(GAP) * org.pagefabric.sim.Time.US;
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
+            if (bg != null) {
+                ctx.await(bg.warm); // the pair's first write maps its destination: from then on it faults steadily
+            }
             for (int i = 0; i < WARMUP + iterations; i++) {
                 if (i == WARMUP) {
                     tally[0] = FaultTally.now(job);
@@ -97,6 +111,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
                 if (i >= WARMUP) {
                     latencies.record(ctx.now() - t0);
                 }
+                ctx.sleep(gap);
             }
             tally[1] = FaultTally.now(job);
             probeDone[0] = true;
@@ -130,10 +145,11 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         final Side a;
         final Side b;
         final QueuePair qa;
+        final org.pagefabric.sim.process.Completion warm = new org.pagefabric.sim.process.Completion("interop.warm");
         boolean ok = true;
         long ops;
 
-        Background(Job job, long size, boolean[] stop) {
+        Background(Job job, long size, boolean responder, boolean[] stop) {
             this.size = size;
             long length = Math.ceilDiv(size, Rank.PAGE) * Rank.PAGE;
             a = new Side(job, job.rank(0).node(), length, "bg0");
@@ -143,7 +159,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             Nic.connect(qa, qb, job.cluster().transport());
             new SimProcess(job.simulator(), a.node, "bg0", ctx -> {
                 for (long n = 0; !stop[0]; n++) {
-                    ctx.sleep(a.giveBack() + b.giveBack() + a.kernel.writeTag(a.process, a.buffer, size, TAG ^ n, 0));
+                    ctx.sleep(a.giveBack() + (responder ? b.giveBack() : 0) + a.kernel.writeTag(a.process, a.buffer, size, TAG ^ n, 0));
                     qa.postSend(WorkRequest.write(n, a.buffer, size, a.mr.lkey(), b.buffer, b.mr.rkey()));
                     WorkCompletion wc;
                     while ((wc = a.cq.poll()) == null) {
@@ -152,6 +168,9 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
                     ok &= wc.status() == CompletionStatus.SUCCESS
                             && a.kernel.digest(a.process, a.buffer, size) == b.kernel.digest(b.process, b.buffer, size);
                     ops++;
+                    if (!warm.isDone()) {
+                        warm.complete();
+                    }
                 }
             }).start();
         }
