@@ -47,6 +47,18 @@ public final class Policies {
             register(m.policyName(), m.description(), p -> new OpenMxPolicy(p, m), "openmx.", "os.pin.", "os.unpin.",
                     "os.mmu_notifier.");
         }
+        register(org.pagefabric.reg.odp.OdpPolicy.EXPLICIT, "On-Demand Paging (001), explicit: each buffer in an"
+                + " on-demand region, nothing pinned; the NIC faults, the driver pages in, maps and resumes",
+                p -> new org.pagefabric.reg.odp.OdpPolicy(org.pagefabric.reg.odp.OdpPolicy.EXPLICIT, p), "odp.",
+                "nic.register.base", "cpu.");
+        register(org.pagefabric.reg.odp.OdpPolicy.IMPLICIT, "On-Demand Paging (001), implicit: one region over each"
+                + " rank's whole address space, registered up front; translations grow with what is faulted in",
+                p -> new org.pagefabric.reg.odp.OdpPolicy(org.pagefabric.reg.odp.OdpPolicy.IMPLICIT, p), "odp.",
+                "nic.register.base", "cpu.");
+        register(org.pagefabric.reg.odp.OdpPolicy.PREFETCH, "On-Demand Paging (001), explicit, every buffer prefetched"
+                + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)",
+                p -> new org.pagefabric.reg.odp.OdpPolicy(org.pagefabric.reg.odp.OdpPolicy.PREFETCH, p), "odp.",
+                "nic.register.base", "cpu.");
     }
 
     /**

@@ -253,6 +253,11 @@ public final class Nic extends Component {
         faults.setHandler(handler);
     }
 
+    /** The installed page-fault handler (the driver), or null: drivers attach once per NIC. */
+    public PageFaultHandler pageFaultHandler() {
+        return faults.handler();
+    }
+
     /**
      * Resumes the QP side suspended on {@code fault} (mlx5's PAGE_FAULT_RESUME). A requester
      * resumes after fetching its head work request again ({@link NicCosts#wqeProcessingPs()});

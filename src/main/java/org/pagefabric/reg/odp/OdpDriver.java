@@ -1,0 +1,525 @@
+package org.pagefabric.reg.odp;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import org.pagefabric.hw.cpu.CpuThread;
+import org.pagefabric.hw.cpu.InterruptController;
+import org.pagefabric.hw.nic.AccessFlags;
+import org.pagefabric.hw.nic.Advice;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Nic;
+import org.pagefabric.hw.nic.PageFault;
+import org.pagefabric.hw.nic.PageFaultHandler;
+import org.pagefabric.hw.nic.ProtectionDomain;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.InvalidationReason;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.MmuIntervalNotifier;
+import org.pagefabric.hw.os.OsCosts;
+import org.pagefabric.hw.os.PageTable;
+import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.hw.os.Pte;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.sim.Component;
+import org.pagefabric.sim.process.Completion;
+import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * The On-Demand Paging driver of one node (001 "Design": ib_core's page-in and invalidation,
+ * mlx's fault handling), the {@link PageFaultHandler} its NIC calls.
+ *
+ * <p><b>Page-in flow.</b> The NIC posts a fault event and raises the driver's interrupt line; the
+ * interrupt handler (cost {@code odp.fault.interrupt}, on top of the CPU's delivery and entry
+ * costs) drains every queued event and hands each to the per-QP work item on the driver's
+ * work-queue thread, which classifies it ({@code odp.fault.event_handling}), reads the region's
+ * MMU-notifier sequence, pages the faulting range in with get_user_pages and drops the page
+ * references at once (nothing stays pinned; the notifier keeps the NIC coherent), charges
+ * {@code odp.fault.page_in} plus the kernel's own fault work, writes the translations
+ * ({@code odp.fault.mapping_update}) and resumes the QP ({@code odp.fault.resume}). All of it runs
+ * on one core, so faults queue behind each other and behind interrupts.
+ *
+ * <p><b>Races.</b> The translations are installed only if no invalidation of the region ran since
+ * the sequence was read (read_begin/read_retry). If one did, the frames may be stale: the QP is
+ * resumed without new translations, retries the access and faults again (001 Backup, "Page-in /
+ * Invalidation Races").
+ *
+ * <p><b>Invalidation flow.</b> Each region subscribes an MMU interval notifier. Its callback zaps
+ * the NIC's translation entries for the range before the kernel changes the page tables; the NIC
+ * completes in-flight accesses first by construction (each DMA access is one event, see
+ * {@link Nic#zap}), and the callback returning is the acknowledgement. Its cost
+ * ({@code odp.invalidate.*}) is paid by whoever changed the mapping, in that caller's context:
+ * {@link #invalidationPs()} is a running sum callers difference across the call, as they do the
+ * kernel's own cost.
+ *
+ * <p><b>Prefetch</b> ({@code ibv_advise_mr}): synchronous advice runs in the caller's context
+ * (page-in and mapping time, then its completion); asynchronous advice is queued to the
+ * work-queue thread. At most {@code odp.prefetch.max} bytes per call.
+ *
+ * <p>A fault that cannot be resolved (the address is not mapped in the process at all) is counted
+ * ({@code unresolvable}) and the QP stays suspended: resuming it would only fault again.
+ */
+public final class OdpDriver extends Component implements PageFaultHandler {
+    private static final int PAGE_SHIFT = 12;
+    private static final long PAGE = 1L << PAGE_SHIFT;
+    private static final int IRQ_DONE = 1;
+    private static final int HANDLED = 2;
+    private static final int PAGED_IN = 3;
+    private static final int MAPPED = 4;
+    private static final int RESUMED = 5;
+    private static final int WRITABLE = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC;
+
+    private final Nic nic;
+    private final Kernel kernel;
+    private final OsCosts osCosts;
+    private final OdpCosts costs;
+    private final InterruptController irqs;
+    private final int irq;
+    private final CpuThread workQueue;
+    private final Map<MemoryRegion, Umem> umems = new HashMap<>();
+
+    private final ArrayList<Work> works = new ArrayList<>();
+    private final ArrayDeque<Work> idle = new ArrayDeque<>();
+    private final ArrayDeque<Work> eventQueue = new ArrayDeque<>();
+    private final ArrayList<Work> irqBatch = new ArrayList<>();
+
+    private final Counter faults;
+    private final Counter resolved;
+    private final Counter races;
+    private final Counter unresolvable;
+    private final Counter foreign;
+    private final Counter pagesIn;
+    private final Counter invalidations;
+    private final Counter invalidatedPages;
+    private final Counter prefetchRequests;
+    private final Counter prefetchRaces;
+    private final Counter implicitChildren;
+    private final Counter[] phasePs = new Counter[Phase.values().length];
+    private final LatencyHistogram faultTime;
+    private long invalidationPs;
+
+    /** The phases of resolving a fault, in order; their times add up to the fault time. */
+    public enum Phase {
+        /** NIC event to the end of the interrupt handler (delivery, entry, event-queue poll). */
+        INTERRUPT,
+        /** Handler end to the per-QP work item having classified the fault. */
+        EVENT_HANDLING,
+        /** get_user_pages and DMA mapping of the range, kernel fault work included. */
+        PAGE_IN,
+        /** Writing the translations to the NIC. */
+        MAPPING_UPDATE,
+        /** The resume command, until the QP may go on. */
+        RESUME
+    }
+
+    private OdpDriver(Node node, OdpCosts costs) {
+        super(node.simulator(), node, "odp");
+        this.nic = node.nic();
+        this.kernel = node.kernel();
+        this.osCosts = kernel.costs();
+        this.costs = costs;
+        int core = node.cpu().coreCount() - 1; // the work queue runs where the interrupt was taken
+        this.irqs = node.cpu().interrupts();
+        this.irq = irqs.register(node.name() + "_odp_eq", core, this::interruptHandler, this, IRQ_DONE);
+        this.workQueue = node.cpu().thread(node.name() + ".odp_wq", core);
+        faults = counter("faults", "faults", "page-fault events the driver received");
+        resolved = counter("resolved", "faults", "faults resolved and resumed (with or without new translations)");
+        races = counter("races", "faults", "page-ins that lost a race with an invalidation: resumed without mapping");
+        unresolvable = counter("unresolvable", "faults", "faults on addresses the process does not map: QP left suspended");
+        foreign = counter("foreign_faults", "faults", "faults on regions this driver did not register");
+        pagesIn = counter("pages_in", "pages", "pages paged in and mapped into the NIC");
+        invalidations = counter("invalidations", "calls", "MMU-notifier invalidations that zapped NIC translations");
+        invalidatedPages = counter("invalidated_pages", "pages", "NIC translation entries zapped by invalidations");
+        prefetchRequests = counter("prefetches", "requests", "prefetch (advise_mr) requests served");
+        prefetchRaces = counter("prefetch_races", "requests", "prefetches that lost a race with an invalidation");
+        implicitChildren = counter("implicit_children", "children", "children implicit keys created on first fault");
+        for (Phase p : Phase.values()) {
+            phasePs[p.ordinal()] = counter("fault_" + p.name().toLowerCase(java.util.Locale.ROOT) + "_ps", "ps",
+                    "time resolved faults spent in phase " + p);
+        }
+        faultTime = latency("fault_time", "from the NIC raising a fault to the driver resuming the QP");
+        nic.setPageFaultHandler(this);
+    }
+
+    /**
+     * The node's driver, created and installed on its NIC on first use; every policy and
+     * workload on the node shares it, as one kernel module serves every process.
+     *
+     * @throws IllegalStateException if the NIC already has another page-fault handler
+     */
+    public static OdpDriver attach(Node node, Profile profile) {
+        OdpDriver d = of(node);
+        if (d != null) {
+            return d;
+        }
+        if (node.nic().pageFaultHandler() != null) {
+            throw new IllegalStateException(node.name() + ": the NIC already has a page-fault handler");
+        }
+        return new OdpDriver(node, OdpCosts.of(profile));
+    }
+
+    /** The node's driver, or null if none is attached. */
+    public static OdpDriver of(Node node) {
+        return node.nic().pageFaultHandler() instanceof OdpDriver d ? d : null;
+    }
+
+    // ---------------------------------------------------------------- registration
+
+    /**
+     * Registers an explicit ODP region ({@code IBV_ACCESS_ON_DEMAND}): nothing pinned, nothing
+     * translated; an MMU interval notifier subscribed over the range.
+     */
+    public MemoryRegion register(AddressSpace process, ProtectionDomain pd, long address, long length, int access) {
+        MemoryRegion mr = nic.registerOnDemand(pd, address, length, access, false);
+        watch(mr, process, address, length);
+        return mr;
+    }
+
+    /**
+     * Registers an implicit ODP region: the whole user address space, up front. Translation
+     * metadata grows with what is faulted in, not with the region's size.
+     */
+    public MemoryRegion registerImplicit(AddressSpace process, ProtectionDomain pd, int access) {
+        MemoryRegion mr = nic.registerOnDemand(pd, 0, PageTable.USER_TOP, access, true);
+        watch(mr, process, 0, PageTable.USER_TOP);
+        return mr;
+    }
+
+    private void watch(MemoryRegion mr, AddressSpace process, long address, long length) {
+        Umem u = new Umem(mr, process, (mr.access() & WRITABLE) != 0);
+        u.notifier = process.subscribe(address, Math.max(length, 1), (sub, start, end, reason, seq) ->
+                invalidate(u, start, end, reason));
+        umems.put(mr, u);
+    }
+
+    /** Deregisters a region this driver registered: its notifier goes, its keys stop working. */
+    public void deregister(MemoryRegion mr) {
+        Umem u = umems.remove(mr);
+        if (u == null) {
+            throw new IllegalArgumentException(mr + " was not registered by " + name());
+        }
+        u.notifier.remove();
+        nic.deregister(mr);
+    }
+
+    /** Cost of registering one on-demand region (no pinning, no translations written). */
+    public long registerPs() {
+        return costs.registerPs();
+    }
+
+    /** The costs in use. */
+    public OdpCosts costs() {
+        return costs;
+    }
+
+    // ---------------------------------------------------------------- invalidation
+
+    private void invalidate(Umem u, long start, long end, InvalidationReason reason) {
+        long zapped = nic.zap(u.mr, start, end - start);
+        if (zapped > 0) {
+            invalidations.increment();
+            invalidatedPages.add(zapped);
+            invalidationPs += costs.invalidate(zapped);
+        }
+    }
+
+    /**
+     * Driver time spent in invalidations so far, picoseconds: the caller of a mapping change
+     * (munmap, madvise, reclaim, migration) spends the difference across its call.
+     */
+    public long invalidationPs() {
+        return invalidationPs;
+    }
+
+    // ---------------------------------------------------------------- page faults
+
+    @Override
+    public void pageFault(Nic from, PageFault fault) {
+        faults.increment();
+        Umem u = umems.get(fault.region());
+        if (u == null) {
+            foreign.increment();
+            return;
+        }
+        Work w = take();
+        w.fault = fault;
+        w.umem = u;
+        w.raised = fault.raisedPs();
+        eventQueue.addLast(w);
+        irqs.raise(irq, 0);
+    }
+
+    /** The interrupt handler: takes every queued fault event (the line coalesces raises). */
+    private long interruptHandler(int type, long arg) {
+        while (!eventQueue.isEmpty()) {
+            irqBatch.add(eventQueue.pollFirst());
+        }
+        return costs.interruptPs();
+    }
+
+    @Override
+    public boolean prefetch(Nic from, MemoryRegion region, long address, long length, int flags, Completion done) {
+        Umem u = umems.get(region);
+        if (u == null) {
+            return false;
+        }
+        prefetchRequests.increment();
+        Work w = take();
+        w.prefetch = true;
+        w.sync = Advice.synchronous(flags);
+        w.done = done;
+        w.umem = u;
+        w.raised = sim.now();
+        long len = Math.min(length, costs.prefetchMaxBytes());
+        long va = address & -PAGE;
+        int pages = (int) (((address + Math.max(len, 1) - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+        if ((flags & Advice.PREFETCH_NO_FAULT) != 0) {
+            pages = residentPrefix(u, va, pages);
+        }
+        step(w, pageIn(w, va, pages), PAGED_IN);
+        return true;
+    }
+
+    /** Pages from {@code va} already present with the access the region needs (PREFETCH_NO_FAULT). */
+    private int residentPrefix(Umem u, long va, int pages) {
+        long need = Pte.PRESENT | (u.writable ? Pte.WRITABLE : Pte.READABLE);
+        int n = 0;
+        while (n < pages && (u.process.translate(va + n * PAGE) & need) == need) {
+            n++;
+        }
+        return n;
+    }
+
+    @Override
+    public void handle(int type, long arg) {
+        if (type == IRQ_DONE) {
+            for (Work w : irqBatch) {
+                w.irqDone = sim.now();
+                workQueue.run(costs.eventHandlingPs(), this, HANDLED, w.slot);
+            }
+            irqBatch.clear();
+            return;
+        }
+        Work w = works.get((int) arg);
+        switch (type) {
+            case HANDLED -> {
+                w.handled = sim.now();
+                PageFault f = w.fault;
+                long va = f.address() & -PAGE;
+                long end = f.address() + Math.max(f.length(), 1);
+                if (!f.region().implicit()) {
+                    end = Math.min(end, f.region().address() + f.region().length());
+                }
+                int pages = (int) Math.min(Integer.MAX_VALUE, ((end - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+                long cost = pageIn(w, va, pages);
+                if (w.frames == null) {
+                    unresolvable.increment();
+                    release(w);
+                    return;
+                }
+                step(w, cost, PAGED_IN);
+            }
+            case PAGED_IN -> {
+                w.pagedIn = sim.now();
+                step(w, w.frames == null ? 0 : costs.mapping(w.frames.length), MAPPED);
+            }
+            case MAPPED -> {
+                w.mapped = sim.now();
+                install(w);
+                if (w.prefetch) {
+                    if (w.done != null) {
+                        w.done.complete();
+                    }
+                    release(w);
+                } else {
+                    step(w, costs.resumePs(), RESUMED);
+                }
+            }
+            case RESUMED -> {
+                if (nic.resume(w.fault)) {
+                    resolved.increment();
+                    long now = sim.now();
+                    phasePs[Phase.INTERRUPT.ordinal()].add(w.irqDone - w.raised);
+                    phasePs[Phase.EVENT_HANDLING.ordinal()].add(w.handled - w.irqDone);
+                    phasePs[Phase.PAGE_IN.ordinal()].add(w.pagedIn - w.handled);
+                    phasePs[Phase.MAPPING_UPDATE.ordinal()].add(w.mapped - w.pagedIn);
+                    phasePs[Phase.RESUME.ordinal()].add(now - w.mapped);
+                    faultTime.record(now - w.raised);
+                }
+                release(w);
+            }
+            default -> throw new IllegalArgumentException("unknown ODP driver event " + type);
+        }
+    }
+
+    /** Runs the next step on the work-queue thread, or in the caller's context for a synchronous prefetch. */
+    private void step(Work w, long costPs, int next) {
+        if (w.sync) {
+            schedule(costPs, next, w.slot);
+        } else {
+            workQueue.run(costPs, this, next, w.slot);
+        }
+    }
+
+    /**
+     * Reads the notifier sequence, pages {@code pages} pages from {@code va} in and drops the
+     * references again (ODP keeps no pin); remembers the frames in {@code w}.
+     *
+     * @return the time it takes: the driver's page-in cost plus the kernel's fault work
+     */
+    private long pageIn(Work w, long va, int pages) {
+        w.va = va;
+        w.frames = null;
+        if (pages <= 0) {
+            return 0;
+        }
+        w.seq = w.umem.notifier.readBegin();
+        PinResult r = kernel.getUserPages(w.umem.process, va, pages, w.umem.writable);
+        int got = r.pinned();
+        for (int i = 0; i < got; i++) {
+            kernel.putPage(r.frames()[i]);
+        }
+        if (got == 0) {
+            return 0;
+        }
+        w.frames = got == r.frames().length ? r.frames() : Arrays.copyOf(r.frames(), got);
+        long faultWork = Math.max(0, r.costPs() - osCosts.gupBasePs() - got * osCosts.gupPerPagePs());
+        return costs.pageIn(unmappedPages(w.umem.mr, va, got)) + faultWork;
+    }
+
+    /**
+     * Pages of {@code [va, va + pages)} whose NIC entry is not present: only those are DMA-mapped
+     * (ib_umem_odp skips pages it already maps), so a prefetch of a mapped range costs little.
+     */
+    private static int unmappedPages(MemoryRegion mr, long va, int pages) {
+        long first = (va >>> PAGE_SHIFT) - mr.firstPage();
+        int n = 0;
+        for (int i = 0; i < pages; i++) {
+            if ((mr.table().get(first + i) & Pte.PRESENT) == 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Installs the paged-in translations unless an invalidation raced the page-in. */
+    private void install(Work w) {
+        if (w.frames == null) {
+            return;
+        }
+        MemoryRegion mr = w.umem.mr;
+        if (!mr.valid() || w.umem.notifier.removed() || w.umem.notifier.readRetry(w.seq)) {
+            (w.prefetch ? prefetchRaces : races).increment();
+            return;
+        }
+        nic.mapPages(mr, w.va, w.frames);
+        pagesIn.add(w.frames.length);
+        if (mr.implicit()) {
+            long first = w.va / costs.implicitChildBytes();
+            long last = (w.va + (long) w.frames.length * PAGE - 1) / costs.implicitChildBytes();
+            for (long c = first; c <= last; c++) {
+                if (w.umem.children.add(c)) {
+                    implicitChildren.increment();
+                }
+            }
+        }
+    }
+
+    private Work take() {
+        Work w = idle.pollFirst();
+        if (w == null) {
+            w = new Work(works.size());
+            works.add(w);
+        }
+        return w;
+    }
+
+    private void release(Work w) {
+        w.fault = null;
+        w.umem = null;
+        w.frames = null;
+        w.done = null;
+        w.prefetch = false;
+        w.sync = false;
+        idle.addLast(w);
+    }
+
+    // ---------------------------------------------------------------- what it measured
+
+    /** Faults resolved (resumed) so far. */
+    public long resolvedFaults() {
+        return resolved.value();
+    }
+
+    /** Picoseconds resolved faults spent in {@code phase} so far. */
+    public long phasePs(Phase phase) {
+        return phasePs[phase.ordinal()].value();
+    }
+
+    /** Page-ins that lost a race with an invalidation so far. */
+    public long races() {
+        return races.value();
+    }
+
+    /** Faults left unresolved because the process does not map the address. */
+    public long unresolvable() {
+        return unresolvable.value();
+    }
+
+    /** Pages mapped into the NIC so far. */
+    public long pagesIn() {
+        return pagesIn.value();
+    }
+
+    /** NIC translation entries zapped by invalidations so far. */
+    public long invalidatedPages() {
+        return invalidatedPages.value();
+    }
+
+    /** Children created by implicit regions so far. */
+    public long implicitChildren() {
+        return implicitChildren.value();
+    }
+
+    /** The umem of one region: its process, notifier and the implicit children it created. */
+    private static final class Umem {
+        final MemoryRegion mr;
+        final AddressSpace process;
+        final boolean writable;
+        final TreeSet<Long> children = new TreeSet<>();
+        MmuIntervalNotifier notifier;
+
+        Umem(MemoryRegion mr, AddressSpace process, boolean writable) {
+            this.mr = mr;
+            this.process = process;
+            this.writable = writable;
+        }
+    }
+
+    /** One fault or prefetch being resolved; reused through a free list. */
+    private static final class Work {
+        final int slot;
+        PageFault fault;
+        Umem umem;
+        Completion done;
+        boolean prefetch;
+        boolean sync;
+        long seq;
+        long va;
+        long[] frames;
+        long raised;
+        long irqDone;
+        long handled;
+        long pagedIn;
+        long mapped;
+
+        Work(int slot) {
+            this.slot = slot;
+        }
+    }
+}

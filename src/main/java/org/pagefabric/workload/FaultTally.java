@@ -1,0 +1,71 @@
+package org.pagefabric.workload;
+
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.reg.odp.OdpDriver;
+import org.pagefabric.sim.Time;
+
+/**
+ * The ODP drivers' fault counts and phase times summed over a job's nodes at one instant, so a
+ * workload can take the difference over its timed part: the number of faults, their mean
+ * resolution time and its breakdown per phase (001 "Execution Time Breakdown").
+ */
+final class FaultTally {
+    /** Column of faults resolved during the timed part. */
+    static final String FAULTS = "faults";
+    /** Column of the mean time from a fault to its QP's resume. */
+    static final String FAULT_US = "fault_us";
+    /** Columns of the mean time per phase, in {@link OdpDriver.Phase} order. */
+    static final List<String> PHASE_COLUMNS = List.of("fault_interrupt_us", "fault_event_us", "fault_page_in_us",
+            "fault_mapping_us", "fault_resume_us");
+
+    private final long faults;
+    private final long[] phasePs = new long[OdpDriver.Phase.values().length];
+
+    private FaultTally(Job job) {
+        long n = 0;
+        for (Rank r : job.ranks()) {
+            OdpDriver d = OdpDriver.of(r.node());
+            if (d == null) {
+                continue;
+            }
+            n += d.resolvedFaults();
+            for (OdpDriver.Phase p : OdpDriver.Phase.values()) {
+                phasePs[p.ordinal()] += d.phasePs(p);
+            }
+        }
+        faults = n;
+    }
+
+    /** The tally now. */
+    static FaultTally now(Job job) {
+        return new FaultTally(job);
+    }
+
+    /**
+     * The columns for what happened between {@code before} and {@code after}: the fault count,
+     * the mean fault time and the mean per phase (blank without faults).
+     */
+    static void put(FaultTally before, FaultTally after, Map<String, Object> row) {
+        if (before == null || after == null) { // the timed part never ran
+            row.put(FAULT_US, null);
+            row.put(FAULTS, null);
+            PHASE_COLUMNS.forEach(c -> row.put(c, null));
+            return;
+        }
+        long n = after.faults - before.faults;
+        row.put(FAULT_US, null);
+        row.put(FAULTS, n);
+        long total = 0;
+        for (int i = 0; i < PHASE_COLUMNS.size(); i++) {
+            long ps = after.phasePs[i] - before.phasePs[i];
+            total += ps;
+            row.put(PHASE_COLUMNS.get(i), n == 0 ? null : round(Time.toMicros(Math.round((double) ps / n))));
+        }
+        row.put(FAULT_US, n == 0 ? null : round(Time.toMicros(Math.round((double) total / n))));
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 1000.0) / 1000.0;
+    }
+}

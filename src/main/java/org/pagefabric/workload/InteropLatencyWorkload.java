@@ -1,0 +1,210 @@
+package org.pagefabric.workload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.hw.nic.AccessFlags;
+import org.pagefabric.hw.nic.CompletionQueue;
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Nic;
+import org.pagefabric.hw.nic.ProtectionDomain;
+import org.pagefabric.hw.nic.QpType;
+import org.pagefabric.hw.nic.QueuePair;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.nic.WorkRequest;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.hw.os.Advice;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.MapFlags;
+import org.pagefabric.hw.os.Prot;
+import org.pagefabric.reg.odp.OdpDriver;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * ODP inter-operability (001 "Initial Testing"): the latency of a probe, rank 0 writing
+ * {@code size_B} bytes to rank 1 one at a time, with its memory under the policy (a pinned,
+ * non-ODP application, or ODP with resident pages), while a second process pair on the same two
+ * NICs keeps faulting: each of its iterations gives its ODP buffers back with madvise(DONTNEED)
+ * (MMU notifiers zap the NIC translations), refills the source and RDMA-writes it into the peer's
+ * buffer, so the write takes a requester fault at the source; with {@code background_responder}
+ * the peer's buffer is given back too and the write also takes a responder fault (RNR, retry).
+ * The probe pauses {@code gap_us} between writes, so its timed part overlaps many faults. The pair runs until the probe is done; its transfers
+ * are checked like the probe's. {@code background_faults=false} leaves the pair idle.
+ *
+ * <p>The peer's madvise is issued by the background process itself (out of band, as the peer
+ * process would do it between iterations) and its kernel and invalidation time is spent there.
+ */
+public final class InteropLatencyWorkload extends AbstractWorkload {
+    /** Column of the background switch. */
+    public static final String BACKGROUND = "background_faults";
+    /** Column of the background transfer size. */
+    public static final String BACKGROUND_SIZE = "background_size_B";
+    /** Column of the switch that also gives the background destination back (responder faults). */
+    public static final String BACKGROUND_RESPONDER = "background_responder";
+    /** Column of the probe's pause between iterations. */
+    public static final String GAP = "gap_us";
+    /** Column of background transfers completed while the probe ran. */
+    public static final String BACKGROUND_OPS = "background_ops";
+    private static final int WARMUP = 5;
+    private static final long TAG = 0xB6F0000L;
+    private static final int ODP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
+
+    private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(8),
+            StandardParameters.iterations(),
+            WorkloadParameter.flag(BACKGROUND, false, "a second process pair keeps faulting on ODP memory meanwhile"),
+            WorkloadParameter.integer(BACKGROUND_SIZE, 64 * 1024, "B",
+                    "bytes of each background RDMA write (its source is given back before each)", 1, 1L << 30),
+            WorkloadParameter.flag(BACKGROUND_RESPONDER, false,
+                    "the background destination is given back too: each write also takes a responder fault (RNR)"),
+            // 10 us: a hundred probes then span about a millisecond, tens of background faults
+            WorkloadParameter.integer(GAP, 10, "us", "pause of the probe between two writes", 0, 1_000_000));
+
+    private static final List<String> METRICS;
+
+    static {
+        List<String> m = new ArrayList<>(PointRun.METRICS);
+        m.addAll(m.indexOf("verified") + 1, List.of(FaultTally.FAULTS, BACKGROUND_OPS));
+        METRICS = List.copyOf(m);
+    }
+
+    /** The workload with its declared metadata. */
+    public InteropLatencyWorkload() {
+        super("interop-latency", "RDMA write latency of a probe while another process pair on the same NICs keeps"
+                + " taking ODP page faults", 2, PARAMETERS, "latency_us", false);
+    }
+
+    @Override
+    public List<String> metrics() {
+        return METRICS;
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        long size = StandardParameters.size(params);
+        int iterations = StandardParameters.iterations(params);
+        Rank src = job.rank(0);
+        Rank dst = job.rank(1);
+        DataCheck.fill(src, 0, size, TAG + size);
+        boolean[] ok = {true};
+        boolean[] probeDone = {false};
+        FaultTally[] tally = new FaultTally[2];
+        Background bg = (Boolean) params.get(BACKGROUND)
+                ? new Background(job, (Long) params.get(BACKGROUND_SIZE), (Boolean) params.get(BACKGROUND_RESPONDER),
+                        probeDone) : null;
+        long gap = (Long) params.get(GAP) * org.pagefabric.sim.Time.US;
+        new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
+            if (bg != null) {
+                ctx.await(bg.warm); // the pair's first write maps its destination: from then on it faults steadily
+            }
+            for (int i = 0; i < WARMUP + iterations; i++) {
+                if (i == WARMUP) {
+                    tally[0] = FaultTally.now(job);
+                }
+                long t0 = ctx.now();
+                src.write(ctx, dst, 0, 0, size, i);
+                WorkCompletion wc = src.awaitSend(ctx);
+                ok[0] &= wc.status() == CompletionStatus.SUCCESS;
+                if (i >= WARMUP) {
+                    latencies.record(ctx.now() - t0);
+                }
+                ctx.sleep(gap);
+            }
+            tally[1] = FaultTally.now(job);
+            probeDone[0] = true;
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                return 0;
+            }
+
+            @Override
+            public boolean verified() {
+                return ok[0] && DataCheck.same(src, 0, dst, 0, size) && (bg == null || bg.ok);
+            }
+
+            @Override
+            public Map<String, Object> extraMetrics() {
+                Map<String, Object> m = new LinkedHashMap<>();
+                Map<String, Object> faults = new LinkedHashMap<>();
+                FaultTally.put(tally[0], tally[1], faults);
+                m.put(FaultTally.FAULTS, faults.get(FaultTally.FAULTS));
+                m.put(BACKGROUND_OPS, bg == null ? 0L : bg.ops);
+                return m;
+            }
+        };
+    }
+
+    /** The faulting process pair: one process on each node, an ODP buffer each, one RC QP pair. */
+    private static final class Background {
+        final long size;
+        final Side a;
+        final Side b;
+        final QueuePair qa;
+        final org.pagefabric.sim.process.Completion warm = new org.pagefabric.sim.process.Completion("interop.warm");
+        boolean ok = true;
+        long ops;
+
+        Background(Job job, long size, boolean responder, boolean[] stop) {
+            this.size = size;
+            long length = Math.ceilDiv(size, Rank.PAGE) * Rank.PAGE;
+            a = new Side(job, job.rank(0).node(), length, "bg0");
+            b = new Side(job, job.rank(1).node(), length, "bg1");
+            qa = a.node.nic().createQp(a.pd, QpType.RC, a.cq, a.cq);
+            QueuePair qb = b.node.nic().createQp(b.pd, QpType.RC, b.cq, b.cq);
+            Nic.connect(qa, qb, job.cluster().transport());
+            new SimProcess(job.simulator(), a.node, "bg0", ctx -> {
+                for (long n = 0; !stop[0]; n++) {
+                    ctx.sleep(a.giveBack() + (responder ? b.giveBack() : 0) + a.kernel.writeTag(a.process, a.buffer, size, TAG ^ n, 0));
+                    qa.postSend(WorkRequest.write(n, a.buffer, size, a.mr.lkey(), b.buffer, b.mr.rkey()));
+                    WorkCompletion wc;
+                    while ((wc = a.cq.poll()) == null) {
+                        ctx.await(a.cq.notEmpty());
+                    }
+                    ok &= wc.status() == CompletionStatus.SUCCESS
+                            && a.kernel.digest(a.process, a.buffer, size) == b.kernel.digest(b.process, b.buffer, size);
+                    ops++;
+                    if (!warm.isDone()) {
+                        warm.complete();
+                    }
+                }
+            }).start();
+        }
+    }
+
+    /** One node's background process and its ODP buffer. */
+    private static final class Side {
+        final Node node;
+        final Kernel kernel;
+        final AddressSpace process;
+        final ProtectionDomain pd;
+        final CompletionQueue cq;
+        final OdpDriver driver;
+        final long buffer;
+        final long length;
+        final MemoryRegion mr;
+
+        Side(Job job, Node node, long length, String label) {
+            this.node = node;
+            this.kernel = node.kernel();
+            this.length = length;
+            process = kernel.createProcess(0, false);
+            buffer = kernel.mmap(process, 0, length, Prot.READ_WRITE, MapFlags.POPULATE).address();
+            pd = node.nic().allocatePd(label);
+            cq = new CompletionQueue(node.name() + "." + label + ".cq", 1024);
+            driver = OdpDriver.attach(node, job.cluster().profile());
+            mr = driver.register(process, pd, buffer, length, ODP_ACCESS);
+        }
+
+        /** madvise(DONTNEED) of the buffer: kernel time plus the driver's invalidation time. */
+        long giveBack() {
+            long before = driver.invalidationPs();
+            long k = kernel.madvise(process, buffer, length, Advice.DONTNEED);
+            return k + driver.invalidationPs() - before;
+        }
+    }
+}
