@@ -13,6 +13,8 @@ public final class Workloads {
                 new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        Workload titanium = new TitaniumAppWorkload();
+        BY_NAME.put(titanium.name(), titanium);
     }
 
     private Workloads() {
