@@ -191,6 +191,15 @@ public record ExperimentSpec(String file, String id, String title, String paper,
                 newSeed, newRepetitions, axes, quick, metrics, plot, reference, derived, seriesLabels);
     }
 
+    /**
+     * This spec under other policies and another id (what {@code compare} runs: one experiment
+     * under every policy, written apart from the experiment's own results).
+     */
+    public ExperimentSpec withPolicies(String newId, List<String> newPolicies) {
+        return new ExperimentSpec(file, newId, title, paper, where, requires, workload, newPolicies, profileRef, profile,
+                seed, repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels);
+    }
+
     static int indexOf(List<Axis> axes, String key) {
         for (int i = 0; i < axes.size(); i++) {
             if (axes.get(i).key().equals(key)) {

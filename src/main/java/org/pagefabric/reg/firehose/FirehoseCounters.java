@@ -25,11 +25,13 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * @param pinDelay     per move request that pinned, the handler's microseconds beyond a pinless
  *                     move's fixed work, per bucket pinned
  * @param bookkeeping  per miss, microseconds of requester bookkeeping
+ * @param unpinTime    per bucket unpinned, microseconds (deregistration and unpinning)
+ * @param unpinMoves   move requests whose handler had to unpin a bucket
  */
 public record FirehoseCounters(Counter hits, Counter misses, Counter moves, Counter pins, Counter unpins,
         Counter fifoReuses, Counter localHits, Counter localMisses, Counter pendingWaits, Accumulator moveTime,
         Accumulator moveRequest, Accumulator moveHandler, Accumulator moveFifoOnly, Accumulator pinDelay,
-        Accumulator bookkeeping) {
+        Accumulator bookkeeping, Accumulator unpinTime, Counter unpinMoves) {
     /** The counters, declared in {@code stats}. */
     static FirehoseCounters declare(StatisticsRegistry stats) {
         return new FirehoseCounters(
@@ -50,6 +52,8 @@ public record FirehoseCounters(Counter hits, Counter misses, Counter moves, Coun
                         "per move request that pinned nothing: time in the remote move handler"),
                 stats.accumulator("firehose.pin_delay", "us",
                         "per move request that pinned: handler time beyond its fixed work, per bucket pinned"),
-                stats.accumulator("firehose.bookkeeping", "us", "per miss: requester bookkeeping"));
+                stats.accumulator("firehose.bookkeeping", "us", "per miss: requester bookkeeping"),
+                stats.accumulator("firehose.unpin_time", "us", "per bucket unpinned: deregistration and unpinning"),
+                stats.counter("firehose.unpin_moves", "messages", "move requests whose handler had to unpin a bucket"));
     }
 }

@@ -152,6 +152,7 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
     private long move(ProcessContext ctx, Rank target, Rank source, long a0, long a1, long a2, long a3) {
         long start = ctx.now();
         LocalBuckets local = locals.get(target.id());
+        long unpinnedBefore = local.unpinned();
         LocalBuckets.Batch batch = new LocalBuckets.Batch();
         batch.spend(moveHandlerPs);
         long[] runs = {a0, a1, a2, a3};
@@ -173,6 +174,9 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
         local.finish(ctx, batch);
         double us = Time.toMicros(ctx.now() - start);
         counters.moveHandler().record(us);
+        if (local.unpinned() > unpinnedBefore) {
+            counters.unpinMoves().increment();
+        }
         if (batch.pinned() == 0) {
             counters.moveFifoOnly().record(us);
         } else {
