@@ -20,7 +20,7 @@ import org.pagefabric.sim.stat.Statistic;
  * puts). Every put is counted as it is issued by the algorithm's communication, timed, checked
  * end to end and classified by what the policy did for it: a handshake first (a Firehose move,
  * a rendezvous pin request) or one-sided at once. Computation is charged from the profile
- * ({@code cpu.flop}, {@code cpu.sort_compare}); phases end in a dissemination barrier over
+ * ({@code cpu.multiply_add}, {@code cpu.sort_compare}); phases end in a dissemination barrier over
  * active messages.
  *
  * <p>Metrics beyond the common ones: {@code runtime_s} (until the last rank finishes),
@@ -73,7 +73,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
 
     private static App app(Map<String, Object> params, org.pagefabric.hw.profile.Profile profile) {
         double scale = (Double) params.get(SCALE);
-        long flop = profile == null ? 0 : profile.time(CpuParameters.FLOP);
+        long flop = profile == null ? 0 : profile.time(CpuParameters.MULTIPLY_ADD);
         long compare = profile == null ? 0 : profile.time(CpuParameters.SORT_COMPARE);
         return switch ((String) params.get(APP)) {
             case "bitonic" -> new BitonicApp(scale, compare);
