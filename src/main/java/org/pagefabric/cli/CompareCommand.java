@@ -161,7 +161,8 @@ final class CompareCommand implements Callable<Integer> {
                 ran.add(policy);
                 effective = r.spec();
             } catch (ExperimentRunner.PointFailedException e) {
-                if (!(e.getCause() instanceof PolicyRefusal refusal)) {
+                PolicyRefusal refusal = refusal(e);
+                if (refusal == null) {
                     throw e;
                 }
                 refused.put(policy, refusal.getMessage());
@@ -191,8 +192,21 @@ final class CompareCommand implements Callable<Integer> {
         refused.forEach((p, why) -> err.println(p + ": n/a: " + why));
         err.println("compare: " + ran.size() + " policies ran, " + refused.size() + " n/a; report in "
                 + out.resolve(id).resolve("report.html"));
+        if (!result.allVerified()) {
+            err.println("compare: some transfers did not verify (column 'verified')");
+        }
         err.flush();
         return result.allVerified() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The policy's refusal among the causes of a failed point (a rank's process wraps it), or {@code null}. */
+    private static PolicyRefusal refusal(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof PolicyRefusal r) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /**

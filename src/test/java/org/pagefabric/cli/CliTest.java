@@ -304,4 +304,44 @@ class CliTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("kernel") && r.err().contains("process"), r.err());
     }
+
+    @Test
+    void compareRunsAnExperimentUnderEveryPolicy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        Result r = run("compare", "fh.fig5", "--quick", "--out", dir.toString(), "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        java.nio.file.Path out = dir.resolve("compare-fh.fig5");
+        for (String f : new String[] {"rows.csv", "rows.json", "manifest.json", "plot.png", "report.html"}) {
+            assertTrue(java.nio.file.Files.exists(out.resolve(f)), f);
+        }
+        JsonNode ranked = new ObjectMapper().readTree(r.out());
+        long policies = org.pagefabric.reg.Policies.names().size();
+        java.util.Set<String> seen = new java.util.TreeSet<>();
+        ranked.forEach(row -> seen.add(row.get("policy").asText()));
+        assertEquals(policies, seen.size(), "every policy can put: " + seen);
+        assertEquals(1, ranked.get(0).get("rank").asInt());
+        assertTrue(ranked.get(0).get("value").asDouble() >= ranked.get(1).get("value").asDouble(),
+                "bandwidth ranks highest first");
+        assertEquals(2, run("compare", "part.fig7", "--quick").code(), "an experiment that cannot run yet");
+    }
+
+    @Test
+    void compareReportsAPolicyThatRefusesAsNotApplicable(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path spec = dir.resolve("gets.yaml");
+        java.nio.file.Files.writeString(spec, """
+                id: test.gets
+                title: Gets after malloc and free
+                workload: alloc-reuse
+                policies: [pin-all]
+                profile: default
+                grid: {size_B: 4096, iterations: 2, rdma_read: true}
+                plot: {x: size_B, y: latency_us, series: policy}
+                """);
+        Result r = run("compare", spec.toString(), "--out", dir.toString());
+        assertTrue(r.err().lines().anyMatch(l -> l.startsWith("bounce: n/a: ")), r.err());
+        assertTrue(java.nio.file.Files.exists(dir.resolve("compare-test.gets").resolve("report.html")));
+        // A monitor that misses the unmap delivers into stale frames: reported, not hidden.
+        assertEquals(r.err().contains("did not verify") ? 1 : 0, r.code(), r.err());
+    }
 }
