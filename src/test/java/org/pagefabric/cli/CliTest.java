@@ -267,9 +267,14 @@ class CliTest {
         for (String id : org.pagefabric.experiment.SpecReader.bundledIds()) {
             assertTrue(r.out().contains(id), id);
         }
-        Result one = run("info", "fh.fig3");
+        String pending = org.pagefabric.experiment.SpecReader.bundledIds().stream()
+                .filter(id -> !org.pagefabric.experiment.SpecReader.bundled(id).runnable()).findFirst().orElseThrow();
+        Result one = run("info", pending);
         assertEquals(0, one.code());
         assertTrue(one.out().contains("not reproducible yet"), one.out());
+        Result runnable = run("info", "fh.fig3");
+        assertEquals(0, runnable.code());
+        assertTrue(!runnable.out().contains("not reproducible yet"), runnable.out());
     }
 
     @Test
@@ -343,5 +348,20 @@ class CliTest {
         assertTrue(java.nio.file.Files.exists(dir.resolve("compare-test.gets").resolve("report.html")));
         // A monitor that misses the unmap delivers into stale frames: reported, not hidden.
         assertEquals(r.err().contains("did not verify") ? 1 : 0, r.code(), r.err());
+    }
+
+    @Test
+    void runTakesAnApplicationWithoutMessageSizes() throws Exception {
+        Result r = run("run", "titanium-app", "--policy", "firehose", "--profile", "firehose-myrinet", "--set",
+                "app=bitonic", "--set", "problem_scale=0.001", "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode row = new ObjectMapper().readTree(r.out()).get(0);
+        assertEquals("bitonic", row.get("app").asText());
+        long perStep = Math.ceilDiv(Math.round(708_336 * 0.001) * 4, 64);
+        assertEquals(6 * 8 * perStep, row.get("puts_total").asLong());
+        assertEquals(row.get("puts_total").asLong(), row.get("puts_handshake").asLong()
+                + row.get("puts_onesided").asLong());
+        assertTrue(row.get("verified").asBoolean());
+        assertEquals(2, run("run", "titanium-app", "--set", "app=fft").code());
     }
 }
