@@ -1,15 +1,23 @@
 package org.pagefabric.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.experiment.ExperimentResult;
+import org.pagefabric.experiment.ExperimentRunner;
+import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.ReferenceComparison;
+import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.ParallelRuns;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workload;
@@ -20,31 +28,56 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code pagefabric compare WORKLOAD}: every registration policy on the same workload and
- * hardware profile, ranked at each message size by the workload's main metric, with pinned
- * memory and retransmissions beside it (the Caffeine-simulator view: one trace, every policy).
+ * {@code pagefabric compare}: every registration policy on the same work (the Caffeine-simulator
+ * view: one trace, every policy). Two forms:
+ *
+ * <ul>
+ *   <li>{@code compare WORKLOAD}: the workload over message sizes on one profile, ranked at each
+ *       size by the workload's main metric, with pinned memory and retransmissions beside it;
+ *   <li>{@code compare EXPERIMENT [--quick]}: a bundled experiment (or spec file) with its
+ *       workload, profile and grid under every registered policy, written as {@code reproduce}
+ *       writes (rows, plot, report) to {@code OUT/compare-ID/}, and ranked at each x of its plot
+ *       by the plot's metric. A policy that refuses the workload ({@link PolicyRefusal}) is
+ *       listed as "n/a" with its reason.
+ * </ul>
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Every policy on one workload and profile, ranked by the workload's main metric.")
+        description = "Every policy on one workload, or on one experiment's grid, ranked by the main metric.")
 final class CompareCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "A workload (see pagefabric info workloads).")
-    String workload;
+    @Parameters(index = "0", paramLabel = "WORKLOAD|EXPERIMENT",
+            description = "A workload (pagefabric info workloads), an experiment id (pagefabric info experiments) or a spec file.")
+    String target;
 
     @Option(names = "--profile", paramLabel = "R", defaultValue = "default",
-            description = "Hardware profile (default: ${DEFAULT-VALUE}).")
+            description = "Hardware profile of a WORKLOAD comparison (default: ${DEFAULT-VALUE}).")
     String profile;
 
-    @Option(names = "--sizes", defaultValue = "64,64K,1M", description = "Message sizes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sizes", defaultValue = "64,64K,1M",
+            description = "Message sizes of a WORKLOAD comparison (default: ${DEFAULT-VALUE}).")
     String sizes;
 
-    @Option(names = "--iterations", defaultValue = "10", description = "Timed iterations (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--iterations", defaultValue = "10",
+            description = "Timed iterations of a WORKLOAD comparison (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Master seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", defaultValue = "1", description = "Master seed of a WORKLOAD comparison (default: ${DEFAULT-VALUE}).")
     long seed;
+
+    @Option(names = "--quick", description = "EXPERIMENT: the spec's smaller quick grid and repetitions.")
+    boolean quick;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "EXPERIMENT: override a grid key, seed or repetitions (repeatable).")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--threads", paramLabel = "T", description = "EXPERIMENT: worker threads; results do not depend on it.")
+    Integer threads;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
+            description = "EXPERIMENT: results go to DIR/compare-ID (default: ${DEFAULT-VALUE}).")
+    Path out;
 
     @Option(names = "--format", defaultValue = "table",
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -52,18 +85,24 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        boolean experiment = SpecReader.bundledIds().contains(target) || target.endsWith(".yaml")
+                || target.endsWith(".yml");
+        if (experiment) {
+            return compareExperiment();
+        }
         Workload w;
         List<Long> sizeList;
         Profile p;
         try {
-            w = Workloads.byName(workload);
+            w = Workloads.byName(target);
             sizeList = SizeList.parse(sizes);
             p = ProfileRegistry.resolve(profile);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage()
+                    + "; or an experiment id: " + String.join(", ", SpecReader.bundledIds()));
         }
         List<String> policies = Policies.names();
         int points = policies.size() * sizeList.size();
@@ -77,15 +116,156 @@ final class CompareCommand implements Callable<Integer> {
             throw e.getCause() instanceof Exception ex ? ex : e;
         }
         List<Map<String, Object>> ranked = rank(rows, w);
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter o = spec.commandLine().getOut();
         switch (format) {
-            case csv -> out.print(RowFormat.csv(ranked));
-            case json -> out.print(RowFormat.json(ranked));
-            case table -> out.print(RowFormat.table(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
+            case csv -> o.print(RowFormat.csv(ranked));
+            case json -> o.print(RowFormat.json(ranked));
+            case table -> o.print(RowFormat.table(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
                     "pinned_MiB", "retransmissions", "verified")));
         }
-        out.flush();
+        o.flush();
         return ExitCodes.OK;
+    }
+
+    /** Runs an experiment's grid under every policy, one runner per policy so a refusal stays local. */
+    private int compareExperiment() throws IOException {
+        ExperimentSpec base;
+        Map<String, String> overrides;
+        try {
+            base = target.endsWith(".yaml") || target.endsWith(".yml") ? SpecReader.read(Path.of(target))
+                    : SpecReader.bundled(target);
+            if (!base.runnable()) {
+                throw new IllegalArgumentException(base.id() + ": not reproducible yet: " + String.join("; ",
+                        base.requires()));
+            }
+            overrides = RunCommand.parseSets(sets);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        String id = "compare-" + base.id();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        List<String> ran = new ArrayList<>();
+        Map<String, String> refused = new LinkedHashMap<>();
+        ExperimentSpec effective = null;
+        for (String policy : Policies.names()) {
+            ExperimentRunner runner;
+            try {
+                runner = new ExperimentRunner(base.withPolicies(id, List.of(policy)),
+                        new ExperimentRunner.Options(t, quick, true, overrides));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            try {
+                ExperimentResult r = runner.run();
+                rows.addAll(r.rows());
+                ran.add(policy);
+                effective = r.spec();
+            } catch (ExperimentRunner.PointFailedException e) {
+                PolicyRefusal refusal = refusal(e);
+                if (refusal == null) {
+                    throw e;
+                }
+                refused.put(policy, refusal.getMessage());
+            }
+        }
+        PrintWriter o = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (effective == null) {
+            refused.forEach((p, why) -> err.println(p + ": n/a: " + why));
+            err.println("compare: no policy can run " + base.id());
+            err.flush();
+            return ExitCodes.USAGE;
+        }
+        ExperimentSpec all = effective.withPolicies(id, ran);
+        ExperimentResult result = new ExperimentResult(all, quick, overrides, rows.size(), rows, true);
+        List<Map<String, Object>> comparison = all.reference().isEmpty() ? List.of()
+                : ReferenceComparison.compare(all, result);
+        ExperimentOutput.write(out, result, comparison);
+        List<Map<String, Object>> ranked = rankExperiment(all, rows);
+        switch (format) {
+            case csv -> o.print(RowFormat.csv(ranked));
+            case json -> o.print(RowFormat.json(ranked));
+            case table -> o.print(RowFormat.leftTable(ranked, List.of("x", "rank", "policy", "metric", "value",
+                    "pinned_MiB", "verified")));
+        }
+        o.flush();
+        refused.forEach((p, why) -> err.println(p + ": n/a: " + why));
+        err.println("compare: " + ran.size() + " policies ran, " + refused.size() + " n/a; report in "
+                + out.resolve(id).resolve("report.html"));
+        if (!result.allVerified()) {
+            err.println("compare: some transfers did not verify (column 'verified')");
+        }
+        err.flush();
+        return result.allVerified() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The policy's refusal among the causes of a failed point (a rank's process wraps it), or {@code null}. */
+    private static PolicyRefusal refusal(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof PolicyRefusal r) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * One row per (x, policy): the mean of the plot's metric over the rows at that x (repetitions
+     * and other grid axes), ranked best first at each x, x in the order the rows first show it.
+     */
+    static List<Map<String, Object>> rankExperiment(ExperimentSpec s, List<Map<String, Object>> rows) {
+        String xCol = s.plot() != null ? s.plot().x() : s.parameterColumns().get(7);
+        String metric = s.plot() != null ? s.plot().y() : s.metrics().get(0);
+        // The workload says which way its main metric is better; of the others only rates are.
+        boolean higherIsBetter = metric.equals(s.workload().mainMetric()) ? s.workload().higherIsBetter()
+                : metric.contains("bandwidth") || metric.contains("hit_rate");
+        Map<String, Map<String, double[]>> byX = new LinkedHashMap<>();
+        Map<String, Map<String, Boolean>> verified = new LinkedHashMap<>();
+        Map<String, Object> xValue = new LinkedHashMap<>();
+        for (Map<String, Object> r : rows) {
+            String x = String.valueOf(r.get(xCol));
+            xValue.putIfAbsent(x, r.get(xCol));
+            String policy = String.valueOf(r.get("policy"));
+            double[] acc = byX.computeIfAbsent(x, k -> new LinkedHashMap<>()).computeIfAbsent(policy, k -> new double[4]);
+            if (r.get(metric) instanceof Number v) {
+                acc[0] += v.doubleValue();
+                acc[1]++;
+            }
+            if (r.get("pinned_MiB") instanceof Number pin) {
+                acc[2] += pin.doubleValue();
+                acc[3]++;
+            }
+            verified.computeIfAbsent(x, k -> new LinkedHashMap<>()).merge(policy,
+                    Boolean.TRUE.equals(r.get("verified")), Boolean::logicalAnd);
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (var e : byX.entrySet()) {
+            List<Map.Entry<String, double[]>> entries = new ArrayList<>(e.getValue().entrySet());
+            Comparator<Map.Entry<String, double[]>> order = Comparator.comparingDouble(
+                    en -> en.getValue()[1] == 0 ? Double.NaN : en.getValue()[0] / en.getValue()[1]);
+            if (higherIsBetter) {
+                order = order.reversed();
+            }
+            // Policies without a value go last, then by name, so the order never depends on the map.
+            order = Comparator.<Map.Entry<String, double[]>, Boolean>comparing(en -> en.getValue()[1] == 0)
+                    .thenComparing(order).thenComparing(Map.Entry::getKey);
+            entries.sort(order);
+            int rank = 0;
+            for (var en : entries) {
+                double[] a = en.getValue();
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("x", xValue.get(e.getKey()));
+                row.put("rank", ++rank);
+                row.put("policy", en.getKey());
+                row.put("metric", metric);
+                row.put("value", a[1] == 0 ? null : Math.round(a[0] / a[1] * 1000.0) / 1000.0);
+                row.put("pinned_MiB", a[3] == 0 ? null : Math.round(a[2] / a[3] * 1000.0) / 1000.0);
+                row.put("verified", verified.get(e.getKey()).get(en.getKey()));
+                out.add(row);
+            }
+        }
+        return out;
     }
 
     /** Orders rows by size, then by the main metric (best first), and numbers the ranks per size. */

@@ -13,6 +13,7 @@ import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.report.IndexPage;
+import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.Workloads;
 import picocli.CommandLine;
@@ -116,7 +117,7 @@ final class RunCommand implements Callable<Integer> {
         switch (format) {
             case csv -> o.print(RowFormat.csv(rows));
             case json -> o.print(RowFormat.json(rows));
-            case table -> o.print(RowFormat.table(rows, tableColumns(rows)));
+            case table -> o.print(RowFormat.table(rows, tableColumns(rows, experiment.workload())));
         }
         o.flush();
         if (!result.complete()) {
@@ -139,14 +140,27 @@ final class RunCommand implements Callable<Integer> {
         b.append("policies: [").append(String.join(", ", policies)).append("]\n");
         b.append("profile: \"").append(profile.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
         b.append("seed: ").append(seed).append('\n');
-        b.append("grid:\n  size_B: ").append(sizeList).append("\n  iterations: ").append(iterations).append('\n');
+        // A workload without a message size (an application) runs once, at its parameters' values.
+        boolean sized = w.parameter(StandardParameters.SIZE) != null;
+        if (sized) {
+            b.append("grid:\n  size_B: ").append(sizeList).append("\n  iterations: ").append(iterations).append('\n');
+        }
         b.append("metrics: [").append(w.mainMetric()).append("]\n");
-        b.append("plot: {x: size_B, y: ").append(w.mainMetric()).append(", series: policy, logx: true, logy: true}\n");
+        String x = sized ? StandardParameters.SIZE : w.parameters().get(0).name();
+        b.append("plot: {x: ").append(x).append(", y: ").append(w.mainMetric()).append(", series: policy, logx: ")
+                .append(sized).append(", logy: ").append(sized).append("}\n");
         return b.toString();
     }
 
     /** The columns worth a terminal: parameters set or swept, then the usual metrics. */
-    private static List<String> tableColumns(List<Map<String, Object>> rows) {
+    private static List<String> tableColumns(List<Map<String, Object>> rows, Workload w) {
+        if (w.parameter(StandardParameters.SIZE) == null) {
+            List<String> cols = new ArrayList<>(List.of("policy"));
+            cols.addAll(w.parameterNames());
+            cols.add(w.mainMetric());
+            cols.addAll(List.of("latency_us", "pinned_MiB", "hit_rate_pct", "verified"));
+            return cols;
+        }
         List<String> cols = new ArrayList<>(List.of("policy", "size_B"));
         for (String c : RowFormat.columns(rows)) {
             if (c.contains(".") && !cols.contains(c)) {

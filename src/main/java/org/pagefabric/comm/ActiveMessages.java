@@ -86,7 +86,7 @@ public final class ActiveMessages {
                 throw new SimulationException("rank " + rank.id() + ": cannot pin the active-message region");
             }
             region = rank.node().nic().registerPinned(rank.pd(), base, length, AccessFlags.LOCAL_WRITE, pin.frames());
-            cq = new CompletionQueue(rank.node().name() + ".am.cq", 1 << 14);
+            cq = new CompletionQueue(rank.node().name() + "." + label + ".cq", 1 << 14);
             qps = new QueuePair[ranks];
         }
 
@@ -95,8 +95,11 @@ public final class ActiveMessages {
         }
     }
 
-    private ActiveMessages(Job job) {
+    private final String label;
+
+    private ActiveMessages(Job job, String label) {
         this.job = job;
+        this.label = label;
         int n = job.ranks().size();
         endpoints = new Endpoint[n];
         for (int i = 0; i < n; i++) {
@@ -119,13 +122,23 @@ public final class ActiveMessages {
                     }
                 }
             }
-            new SimProcess(job.simulator(), e.rank.node(), "rank" + e.rank.id() + "-am", ctx -> serve(ctx, e)).daemon().start();
+            new SimProcess(job.simulator(), e.rank.node(), "rank" + e.rank.id() + "-" + label, ctx -> serve(ctx, e)).daemon().start();
         }
     }
 
     /** Sets up active messages for every rank of {@code job} and starts their servers. */
     public static ActiveMessages attach(Job job) {
-        return new ActiveMessages(job);
+        return new ActiveMessages(job, "am");
+    }
+
+    /**
+     * Sets up a second, independent set of active messages (its own queue pairs, regions and
+     * servers) beside a policy's, for a workload's own protocol (a barrier).
+     *
+     * @param label names its components, e.g. {@code barrier}; unique per job
+     */
+    public static ActiveMessages attach(Job job, String label) {
+        return new ActiveMessages(job, label);
     }
 
     /** Installs the handler for {@code id} (0..63). */

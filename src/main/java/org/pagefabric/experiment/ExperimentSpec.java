@@ -33,10 +33,15 @@ import org.pagefabric.workload.Workload;
  * @param metrics         the metrics the experiment reports
  * @param plot            the plot, or {@code null}
  * @param reference       the paper's published values, for comparison only
+ * @param derived         metrics computed across rows for the comparison ({@link DerivedMetric})
+ * @param seriesLabels    the paper's series labels as references write them, to our series values
+ *                        ({@code "Rendezvous no-unpin" -> rendezvous-nounpin}); a label not listed
+ *                        matches a series of the same name, ignoring case
  */
 public record ExperimentSpec(String file, String id, String title, String paper, String where, List<String> requires,
         Workload workload, List<String> policies, String profileRef, Profile profile, long seed, int repetitions,
-        List<Axis> grid, Quick quick, List<String> metrics, Plot plot, List<Reference> reference) {
+        List<Axis> grid, Quick quick, List<String> metrics, Plot plot, List<Reference> reference,
+        List<DerivedMetric> derived, java.util.Map<String, String> seriesLabels) {
 
     /** Copies the lists, so a spec is immutable. */
     public ExperimentSpec {
@@ -45,6 +50,17 @@ public record ExperimentSpec(String file, String id, String title, String paper,
         grid = List.copyOf(grid);
         metrics = List.copyOf(metrics);
         reference = List.copyOf(reference);
+        derived = List.copyOf(derived);
+        seriesLabels = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(seriesLabels));
+    }
+
+    /** A spec without derived metrics. */
+    public ExperimentSpec(String file, String id, String title, String paper, String where, List<String> requires,
+                          Workload workload, List<String> policies, String profileRef, Profile profile, long seed,
+                          int repetitions, List<Axis> grid, Quick quick, List<String> metrics, Plot plot,
+                          List<Reference> reference) {
+        this(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed, repetitions, grid,
+                quick, metrics, plot, reference, List.of(), java.util.Map.of());
     }
 
     /** Whether an axis sets a workload parameter or a profile parameter. */
@@ -166,13 +182,22 @@ public record ExperimentSpec(String file, String id, String title, String paper,
         }
         int reps = quick.repetitions() > 0 ? quick.repetitions() : repetitions;
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
-                reps, axes, null, metrics, plot, reference);
+                reps, axes, null, metrics, plot, reference, derived, seriesLabels);
     }
 
     /** This spec with other axes, seed and repetitions (for {@code --set}). */
     ExperimentSpec with(List<Axis> axes, long newSeed, int newRepetitions) {
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile,
-                newSeed, newRepetitions, axes, quick, metrics, plot, reference);
+                newSeed, newRepetitions, axes, quick, metrics, plot, reference, derived, seriesLabels);
+    }
+
+    /**
+     * This spec under other policies and another id (what {@code compare} runs: one experiment
+     * under every policy, written apart from the experiment's own results).
+     */
+    public ExperimentSpec withPolicies(String newId, List<String> newPolicies) {
+        return new ExperimentSpec(file, newId, title, paper, where, requires, workload, newPolicies, profileRef, profile,
+                seed, repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels);
     }
 
     static int indexOf(List<Axis> axes, String key) {

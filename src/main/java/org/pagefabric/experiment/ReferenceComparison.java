@@ -13,7 +13,8 @@ import org.pagefabric.experiment.ExperimentSpec.Reference;
  * {@value #WITHHELD}), ours (the mean over the matching rows: the plot's series column equals
  * the reference's series and the plot's x column equals its x; blank when nothing matches, e.g.
  * a paper series we have no policy for yet), and ours/paper (blank when either is missing or the
- * paper's value is 0).
+ * paper's value is 0). A reference to a {@link DerivedMetric} takes the mean of that metric's
+ * values with the reference's series (and x, if given).
  */
 public final class ReferenceComparison {
     /** What the paper column says for a number the seed withholds. */
@@ -29,8 +30,12 @@ public final class ReferenceComparison {
      */
     public static List<Map<String, Object>> compare(ExperimentSpec spec, ExperimentResult result) {
         List<Map<String, Object>> out = new ArrayList<>();
+        List<Map<String, Object>> derived = DerivedMetric.compute(spec, result.rows());
         for (Reference ref : spec.reference()) {
-            Double ours = ours(spec, result.rows(), ref);
+            Reference mapped = new Reference(spec.seriesLabels().getOrDefault(ref.series(), ref.series()), ref.x(),
+                    ref.metric(), ref.value(), ref.where());
+            Double ours = spec.derived().stream().anyMatch(d -> d.name().equals(ref.metric()))
+                    ? derived(derived, mapped) : ours(spec, result.rows(), mapped);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("series", ref.series());
             row.put("x", ref.x());
@@ -53,6 +58,20 @@ public final class ReferenceComparison {
                     && (ref.x() == null || same(r.get(spec.plot().x()), ref.x()))
                     && r.get(ref.metric()) instanceof Number v) {
                 sum += v.doubleValue();
+                n++;
+            }
+        }
+        return n == 0 ? null : round(sum / n);
+    }
+
+    /** The mean of the derived values this reference entry matches, or {@code null}. */
+    private static Double derived(List<Map<String, Object>> derived, Reference ref) {
+        double sum = 0;
+        int n = 0;
+        for (Map<String, Object> d : derived) {
+            if (d.get("metric").equals(ref.metric()) && sameSeries(d.get("series"), ref.series())
+                    && (ref.x() == null || same(d.get("x"), ref.x()))) {
+                sum += ((Number) d.get("value")).doubleValue();
                 n++;
             }
         }

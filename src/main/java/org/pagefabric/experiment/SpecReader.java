@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,10 +42,12 @@ import org.pagefabric.workload.Workloads;
 public final class SpecReader {
     /** Top-level fields, in the order the format documents them. */
     static final List<String> FIELDS = List.of("id", "title", "paper", "where", "requires", "workload", "policies",
-            "profile", "seed", "repetitions", "grid", "quick", "metrics", "plot", "reference");
+            "profile", "seed", "repetitions", "grid", "quick", "metrics", "plot", "reference", "derived", "series_labels");
     private static final List<String> QUICK_FIELDS = List.of("repetitions", "grid");
     private static final List<String> PLOT_FIELDS = List.of("x", "y", "series", "logx", "logy", "title");
     private static final List<String> REFERENCE_FIELDS = List.of("series", "x", "metric", "value", "where");
+    private static final List<String> DERIVED_FIELDS = List.of("name", "metric", "series", "over", "over_x", "pick",
+            "x_max", "at_crossing");
     private static final Pattern ID = Pattern.compile("[a-z0-9._-]+");
     private static final Pattern PAPER = Pattern.compile("\\d{3}");
     /** A bound that catches typos (a million seeds) while allowing any real study. */
@@ -55,6 +58,8 @@ public final class SpecReader {
     private final String file;
     private final Path baseDir;
     private final boolean bundled;
+    /** Names of the derived metrics of the spec being read, which references may use. */
+    private List<String> derivedNames = List.of();
 
     private SpecReader(String file, Path baseDir, boolean bundled) {
         this.file = file;
@@ -205,9 +210,11 @@ public final class SpecReader {
         ExperimentSpec.Quick quick = quick(top.entries().get("quick"), workload, profile);
         List<String> metrics = metrics(top, workload);
         ExperimentSpec.Plot plot = plot(top.entries().get("plot"), title, workload, grid, metrics);
+        List<DerivedMetric> derived = derived(top.entries().get("derived"), workload, plot);
+        derivedNames = derived.stream().map(DerivedMetric::name).toList();
         List<ExperimentSpec.Reference> reference = references(top.entries().get("reference"), workload, plot);
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
-                repetitions, grid, quick, metrics, plot, reference);
+                repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels(top));
     }
 
     /** A list of names as written, unchecked (for a spec whose names do not exist yet). */
@@ -461,7 +468,9 @@ public final class SpecReader {
             // Without x, the paper states the number for the whole series ("small transfers").
             Object x = m.entries().containsKey("x") ? scalar(m, "x", f).value() : null;
             String metric = text(m, "metric", f);
-            checkMetric(metric, m.keyLines().get("metric"), f + "metric", workload);
+            if (!derivedNames.contains(metric)) {
+                checkMetric(metric, m.keyLines().get("metric"), f + "metric", workload);
+            }
             Scalar v = scalar(m, "value", f);
             Double value;
             if (v.isNumber()) {
@@ -474,6 +483,95 @@ public final class SpecReader {
             }
             String where = m.entries().containsKey("where") ? text(m, "where", f) : null;
             out.add(new ExperimentSpec.Reference(series, x, metric, value, where));
+        }
+        return out;
+    }
+
+    /** The {@code series_labels} mapping: the paper's labels, as references write them, to our series values. */
+    private Map<String, String> seriesLabels(MapNode top) {
+        YamlNode node = top.entries().get("series_labels");
+        if (node == null) {
+            return Map.of();
+        }
+        if (!(node instanceof MapNode m)) {
+            throw new SpecException(file, node.line(), "series_labels", "must be a mapping {\"paper label\": our"
+                    + " series, ...}, not a " + node.kind());
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String label : m.entries().keySet()) {
+            out.put(label, text(m, label, "series_labels."));
+        }
+        return out;
+    }
+
+    /** The {@code derived} list: metrics computed across rows ({@link DerivedMetric}). */
+    private List<DerivedMetric> derived(YamlNode node, Workload workload, ExperimentSpec.Plot plot) {
+        if (node == null) {
+            return List.of();
+        }
+        if (!(node instanceof ListNode list)) {
+            throw new SpecException(file, node.line(), "derived", "must be a list of {name, metric, series, over |"
+                    + " over_x, pick, x_max, at_crossing}, not a " + node.kind());
+        }
+        if (!list.items().isEmpty() && plot == null) {
+            throw new SpecException(file, node.line(), "derived", "needs a plot: plot.series and plot.x say what"
+                    + " series and x mean");
+        }
+        List<DerivedMetric> out = new ArrayList<>();
+        for (int i = 0; i < list.items().size(); i++) {
+            YamlNode item = list.items().get(i);
+            String f = "derived[" + i + "].";
+            if (!(item instanceof MapNode m)) {
+                throw new SpecException(file, item.line(), "derived[" + i + "]", "must be a mapping {name, metric,"
+                        + " series, over | over_x, ...}, not a " + item.kind());
+            }
+            checkFields(m, f, DERIVED_FIELDS);
+            for (String required : List.of("name", "metric", "series")) {
+                if (!m.entries().containsKey(required)) {
+                    throw new SpecException(file, m.line(), f + required, "missing; a derived metric needs name,"
+                            + " metric, series and one of over or over_x");
+                }
+            }
+            String name = text(m, "name", f);
+            if (workload.metrics().contains(name) || out.stream().anyMatch(d -> d.name().equals(name))) {
+                throw new SpecException(file, m.keyLines().get("name"), f + "name", "'" + name
+                        + "' is already a metric; a derived metric needs a name of its own");
+            }
+            String metric = text(m, "metric", f);
+            checkMetric(metric, m.keyLines().get("metric"), f + "metric", workload);
+            List<String> over = m.entries().containsKey("over") ? textList(m, "over", false) : List.of();
+            Object overX = m.entries().containsKey("over_x") ? scalar(m, "over_x", f).value() : null;
+            if (over.isEmpty() == (overX == null)) {
+                throw new SpecException(file, m.line(), f + "over", "give exactly one of over (a list of series) and"
+                        + " over_x (an x value)");
+            }
+            boolean pickMax = false;
+            if (m.entries().containsKey("pick")) {
+                String pick = text(m, "pick", f);
+                if (!pick.equals("min") && !pick.equals("max")) {
+                    throw new SpecException(file, m.keyLines().get("pick"), f + "pick", "'" + pick
+                            + "' is not valid; valid values: min, max");
+                }
+                pickMax = pick.equals("max");
+            }
+            Double xMax = null;
+            if (m.entries().containsKey("x_max")) {
+                Scalar v = scalar(m, "x_max", f);
+                if (!v.isNumber()) {
+                    throw new SpecException(file, v.line(), f + "x_max", "'" + v.text() + "' is not a number");
+                }
+                xMax = Double.parseDouble(v.text().replace("_", ""));
+            }
+            String atCrossing = null;
+            if (m.entries().containsKey("at_crossing")) {
+                atCrossing = text(m, "at_crossing", f);
+                checkMetric(atCrossing, m.keyLines().get("at_crossing"), f + "at_crossing", workload);
+                if (over.size() != 1) {
+                    throw new SpecException(file, m.keyLines().get("at_crossing"), f + "at_crossing",
+                            "needs exactly one series in over, the one whose curve is crossed");
+                }
+            }
+            out.add(new DerivedMetric(name, metric, text(m, "series", f), over, overX, pickMax, xMax, atCrossing));
         }
         return out;
     }

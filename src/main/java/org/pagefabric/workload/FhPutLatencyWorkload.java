@@ -25,6 +25,13 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
     }
 
     @Override
+    public List<String> metrics() {
+        List<String> m = new java.util.ArrayList<>(PointRun.METRICS);
+        m.addAll(WorkingSetPuts.EXTRA_METRICS);
+        return m;
+    }
+
+    @Override
     public long segmentBytes(Map<String, Object> params) {
         return WorkingSetPuts.segmentBytes(params);
     }
@@ -58,6 +65,11 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
             @Override
             public boolean verified() {
                 return w.verified(warm + w.puts);
+            }
+
+            @Override
+            public Map<String, Object> extraMetrics() {
+                return w.extraMetrics();
             }
         };
     }

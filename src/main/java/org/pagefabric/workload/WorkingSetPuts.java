@@ -87,12 +87,14 @@ final class WorkingSetPuts {
     }
 
     /**
-     * Marks the start of the timed puts: the policy's hit and miss counters restart, so that
-     * {@code hit_rate_pct} describes the timed puts only, not the warm-up's first touches.
+     * Marks the start of the timed puts: the policy's hit and miss counters (and the moves that
+     * unpinned, the unpin times) restart, so that {@code hit_rate_pct} and {@code unpin_pct}
+     * describe the timed puts only, not the warm-up's first touches.
      */
     void startTimedPhase() {
         String policy = source.policy().name();
-        for (String counter : new String[] {policy + ".hits", policy + ".misses"}) {
+        for (String counter : new String[] {policy + ".hits", policy + ".misses", policy + ".unpin_moves",
+            policy + ".unpin_time"}) {
             org.pagefabric.sim.stat.Statistic s = source.node().simulator().statistics().get(counter);
             if (s != null) {
                 s.reset();
@@ -113,6 +115,28 @@ final class WorkingSetPuts {
     /** Source of warm-up put {@code i}: the source area in address order, wrapping around. */
     long warmUpSource(long i) {
         return i % warmUpSlots(sourceArea) * warmUpStep();
+    }
+
+    /** The metric columns the Firehose microbenchmarks add to the common ones. */
+    static final java.util.List<String> EXTRA_METRICS = java.util.List.of("unpin_pct", "unpin_us");
+
+    /**
+     * Those metrics: {@code unpin_pct}, the share of timed puts whose firehose move had to unpin a
+     * bucket at the target, and {@code unpin_us}, the mean time of one bucket's unpin; blank
+     * under a policy that reports neither.
+     */
+    Map<String, Object> extraMetrics() {
+        var stats = source.node().simulator().statistics();
+        String policy = source.policy().name();
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        if (stats.get(policy + ".unpin_moves") instanceof org.pagefabric.sim.stat.Counter c && puts > 0) {
+            m.put("unpin_pct", Math.round(100_000.0 * c.value() / puts) / 1000.0);
+        } else {
+            m.put("unpin_pct", null);
+        }
+        m.put("unpin_us", stats.get(policy + ".unpin_time") instanceof org.pagefabric.sim.stat.Accumulator a
+                && a.count() > 0 ? Math.round(a.mean() * 1000.0) / 1000.0 : null);
+        return m;
     }
 
     /** Checks a reaped put from {@code from} to {@code to}: it succeeded and its bytes arrived. */

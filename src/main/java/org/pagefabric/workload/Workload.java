@@ -23,6 +23,14 @@ public interface Workload {
     /** Ranks the workload needs. */
     int ranks();
 
+    /**
+     * Ranks the workload needs for these (resolved) parameter values: {@link #ranks()} unless the
+     * node count depends on a parameter (an application that runs on 4 or 8 nodes).
+     */
+    default int ranks(Map<String, Object> params) {
+        return ranks();
+    }
+
     /** The parameters the workload takes, in the order they appear as columns. */
     List<WorkloadParameter> parameters();
 

@@ -2,6 +2,7 @@ package org.pagefabric.workload;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,9 +21,10 @@ import org.pagefabric.hw.profile.Dimension;
  * @param doc          one line saying what the parameter controls
  * @param min          the smallest accepted value (integers only)
  * @param max          the largest accepted value (integers only)
+ * @param choices      the accepted values of a {@link Type#CHOICE}; empty for the other types
  */
 public record WorkloadParameter(String name, Type type, Object defaultValue, String unit, String doc, long min,
-        long max) {
+        long max, List<String> choices) {
     private static final Pattern NUMBER_AND_UNIT = Pattern.compile("\\s*([0-9][0-9_]*)\\s*([A-Za-z]*)\\s*");
 
     /** The kinds of value a workload parameter takes. */
@@ -30,7 +32,11 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         /** A whole number, stored as a {@link Long}. */
         INTEGER,
         /** A switch, stored as a {@link Boolean}. */
-        BOOLEAN
+        BOOLEAN,
+        /** A real number above {@code min} and at most {@code max}, stored as a {@link Double}. */
+        DECIMAL,
+        /** One of a fixed list of names, stored as a {@link String}. */
+        CHOICE
     }
 
     /** Checks the declaration itself: a bad default is a programming error, found at class load. */
@@ -44,6 +50,12 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         if (min > max) {
             throw new IllegalArgumentException("workload parameter " + name + ": min " + min + " > max " + max);
         }
+        choices = List.copyOf(choices);
+    }
+
+    /** A parameter of a type without choices. */
+    public WorkloadParameter(String name, Type type, Object defaultValue, String unit, String doc, long min, long max) {
+        this(name, type, defaultValue, unit, doc, min, max, List.of());
     }
 
     /** Declares a whole-number parameter in {@code [min, max]}. */
@@ -58,12 +70,27 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return new WorkloadParameter(name, Type.BOOLEAN, defaultValue, "", doc, 0, 0);
     }
 
+    /** Declares a real-number parameter above {@code min} and at most {@code max}. */
+    public static WorkloadParameter decimal(String name, double defaultValue, String unit, String doc, long min,
+                                            long max) {
+        WorkloadParameter p = new WorkloadParameter(name, Type.DECIMAL, defaultValue, unit, doc, min, max);
+        p.coerce(defaultValue);
+        return p;
+    }
+
+    /** Declares a parameter that takes one of {@code choices}; the first is the default. */
+    public static WorkloadParameter choice(String name, String doc, String... choices) {
+        WorkloadParameter p = new WorkloadParameter(name, Type.CHOICE, choices[0], "", doc, 0, 0, List.of(choices));
+        p.coerce(choices[0]);
+        return p;
+    }
+
     /**
      * Converts a value as written (a YAML number, boolean or string; a {@code --set} string) to
      * this parameter's stored form, checking its range. An integer in bytes may carry a size unit
      * ({@code "4 KiB"}), with the units and factors profiles use.
      *
-     * @return a {@link Long} or {@link Boolean}
+     * @return a {@link Long}, {@link Boolean}, {@link Double} or {@link String}, as the type stores it
      * @throws IllegalArgumentException with a one-line problem that says what would be valid
      */
     public Object coerce(Object value) {
@@ -80,6 +107,25 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                     yield Boolean.valueOf(s);
                 }
                 throw new IllegalArgumentException("'" + value + "' is not a boolean; " + expected());
+            }
+            case DECIMAL -> {
+                double v;
+                try {
+                    v = value instanceof Number n ? n.doubleValue() : Double.parseDouble(String.valueOf(value).strip());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("'" + value + "' is not a number; " + expected());
+                }
+                if (!(v > min && v <= max)) {
+                    throw new IllegalArgumentException(value + " is out of range; " + expected());
+                }
+                yield v;
+            }
+            case CHOICE -> {
+                String v = String.valueOf(value).strip();
+                if (!choices.contains(v)) {
+                    throw new IllegalArgumentException("'" + value + "' is not valid; " + expected());
+                }
+                yield v;
             }
             case INTEGER -> {
                 BigInteger v = integerValue(value);
@@ -120,6 +166,8 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
     public String expected() {
         return switch (type) {
             case BOOLEAN -> "valid values: true, false";
+            case DECIMAL -> "a number" + (unit.isEmpty() ? "" : " of " + unit) + " above " + min + " and at most " + max;
+            case CHOICE -> "valid values: " + String.join(", ", choices);
             case INTEGER -> "a whole number" + (unit.isEmpty() ? "" : " of " + unit)
                     + (unit.equals("B") ? " (or with a unit: KiB, MiB, GiB, KB, MB, GB)" : "")
                     + " from " + min + " to " + max;

@@ -16,6 +16,8 @@ public final class Workloads {
         for (Workload w : List.of(new SendFaultWorkload(), new InteropLatencyWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        Workload titanium = new TitaniumAppWorkload();
+        BY_NAME.put(titanium.name(), titanium);
     }
 
     private Workloads() {

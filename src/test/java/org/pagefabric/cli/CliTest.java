@@ -258,9 +258,14 @@ class CliTest {
         for (String id : org.pagefabric.experiment.SpecReader.bundledIds()) {
             assertTrue(r.out().contains(id), id);
         }
-        Result one = run("info", "fh.fig3");
+        String pending = org.pagefabric.experiment.SpecReader.bundledIds().stream()
+                .filter(id -> !org.pagefabric.experiment.SpecReader.bundled(id).runnable()).findFirst().orElseThrow();
+        Result one = run("info", pending);
         assertEquals(0, one.code());
         assertTrue(one.out().contains("not reproducible yet"), one.out());
+        Result runnable = run("info", "fh.fig3");
+        assertEquals(0, runnable.code());
+        assertTrue(!runnable.out().contains("not reproducible yet"), runnable.out());
     }
 
     @Test
@@ -294,5 +299,63 @@ class CliTest {
         Result r = run("bench");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("kernel") && r.err().contains("process"), r.err());
+    }
+
+    @Test
+    void compareRunsAnExperimentUnderEveryPolicy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        Result r = run("compare", "fh.fig5", "--quick", "--out", dir.toString(), "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        java.nio.file.Path out = dir.resolve("compare-fh.fig5");
+        for (String f : new String[] {"rows.csv", "rows.json", "manifest.json", "plot.png", "report.html"}) {
+            assertTrue(java.nio.file.Files.exists(out.resolve(f)), f);
+        }
+        JsonNode ranked = new ObjectMapper().readTree(r.out());
+        long policies = org.pagefabric.reg.Policies.names().size();
+        java.util.Set<String> seen = new java.util.TreeSet<>();
+        ranked.forEach(row -> seen.add(row.get("policy").asText()));
+        long notApplicable = r.err().lines().filter(l -> l.contains(": n/a: ")).count();
+        assertEquals(policies, seen.size() + notApplicable, "every policy ran or said why not: " + seen + "\n" + r.err());
+        assertTrue(seen.contains("firehose") && seen.contains("pin-all"), "policies that put ran: " + seen);
+        assertTrue(r.err().contains("openmx-pin: n/a: "), "Open-MX has no one-sided puts: " + r.err());
+        assertEquals(1, ranked.get(0).get("rank").asInt());
+        assertTrue(ranked.get(0).get("value").asDouble() >= ranked.get(1).get("value").asDouble(),
+                "bandwidth ranks highest first");
+        assertEquals(2, run("compare", "aa.fig6b", "--quick").code(), "an experiment that cannot run yet");
+    }
+
+    @Test
+    void compareReportsAPolicyThatRefusesAsNotApplicable(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path spec = dir.resolve("gets.yaml");
+        java.nio.file.Files.writeString(spec, """
+                id: test.gets
+                title: Gets after malloc and free
+                workload: alloc-reuse
+                policies: [pin-all]
+                profile: default
+                grid: {size_B: 4096, iterations: 2, rdma_read: true}
+                plot: {x: size_B, y: latency_us, series: policy}
+                """);
+        Result r = run("compare", spec.toString(), "--out", dir.toString());
+        assertTrue(r.err().lines().anyMatch(l -> l.startsWith("bounce: n/a: ")), r.err());
+        assertTrue(java.nio.file.Files.exists(dir.resolve("compare-test.gets").resolve("report.html")));
+        // A monitor that misses the unmap delivers into stale frames: reported, not hidden.
+        assertEquals(r.err().contains("did not verify") ? 1 : 0, r.code(), r.err());
+    }
+
+    @Test
+    void runTakesAnApplicationWithoutMessageSizes() throws Exception {
+        Result r = run("run", "titanium-app", "--policy", "firehose", "--profile", "firehose-myrinet", "--set",
+                "app=bitonic", "--set", "problem_scale=0.001", "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode row = new ObjectMapper().readTree(r.out()).get(0);
+        assertEquals("bitonic", row.get("app").asText());
+        long perStep = Math.ceilDiv(Math.round(708_336 * 0.001) * 4, 64);
+        assertEquals(6 * 8 * perStep, row.get("puts_total").asLong());
+        assertEquals(row.get("puts_total").asLong(), row.get("puts_handshake").asLong()
+                + row.get("puts_onesided").asLong());
+        assertTrue(row.get("verified").asBoolean());
+        assertEquals(2, run("run", "titanium-app", "--set", "app=fft").code());
     }
 }

@@ -44,7 +44,8 @@ class SpecErrorsTest {
         return Stream.of(
                 Arguments.of("unknown top-level field", "seed: 1", "colour: red",
                         "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, workload,"
-                                + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference"),
+                                + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
+                                + " series_labels"),
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
                         "bad.yaml:3: workload: unknown workload 'latncy'; valid: " + String.join(", ", Workloads.names())),
                 Arguments.of("unknown policy", "policies: [pin-all]", "policies: [pin-all, pin-none]",
@@ -138,7 +139,22 @@ class SpecErrorsTest {
                 Arguments.of("key twice", "seed: 1", "seed: 1\nseed: 2",
                         "bad.yaml:7: seed: appears twice"),
                 Arguments.of("broken YAML", "policies: [pin-all]", "policies: [pin-all",
-                        "bad.yaml:5: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got :"));
+                        "bad.yaml:5: not valid YAML: while parsing a flow sequence: expected ',' or ']', but got :"),
+                Arguments.of("derived with both over and over_x", "seed: 1", "seed: 1\nderived:\n"
+                                + "  - {name: r, metric: latency_us, series: pin-all, over: [pin-all], over_x: 8}",
+                        "bad.yaml:8: derived[0].over: give exactly one of over (a list of series) and over_x (an x"
+                                + " value)"),
+                Arguments.of("derived with a bad pick", "seed: 1", "seed: 1\nderived:\n"
+                                + "  - {name: r, metric: latency_us, series: pin-all, over: [pin-all], pick: best}",
+                        "bad.yaml:8: derived[0].pick: 'best' is not valid; valid values: min, max"),
+                Arguments.of("derived named like a metric", "seed: 1", "seed: 1\nderived:\n"
+                                + "  - {name: latency_us, metric: latency_us, series: pin-all, over: [pin-all]}",
+                        "bad.yaml:8: derived[0].name: 'latency_us' is already a metric; a derived metric needs a name"
+                                + " of its own"),
+                Arguments.of("derived with an unknown field", "seed: 1", "seed: 1\nderived:\n"
+                                + "  - {name: r, metric: latency_us, series: pin-all, over: [pin-all], colour: red}",
+                        "bad.yaml:8: derived[0].colour: unknown field; valid fields: name, metric, series, over, over_x,"
+                                + " pick, x_max, at_crossing"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -170,11 +186,12 @@ class SpecErrorsTest {
     void emptyAndNonMappingFiles() {
         assertEquals("empty.yaml: the file is empty; a spec is a mapping with fields id, title, paper, where,"
                         + " requires, workload, policies, profile, seed, repetitions, grid, quick, metrics, plot,"
-                        + " reference",
+                        + " reference, derived, series_labels",
                 assertThrows(SpecException.class, () -> SpecReader.parse("empty.yaml", "", Path.of(".")))
                         .getMessage());
         assertEquals("list.yaml:1: a spec is a mapping with fields id, title, paper, where, requires, workload,"
-                        + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, not a list",
+                        + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
+                        + " series_labels, not a list",
                 assertThrows(SpecException.class, () -> SpecReader.parse("list.yaml", "- a\n- b\n", Path.of(".")))
                         .getMessage());
     }

@@ -8,6 +8,7 @@ import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.workload.Rank;
 
 /**
@@ -63,11 +64,17 @@ final class BucketPins {
         return region;
     }
 
-    /** The bucket holding segment address {@code va}. */
+    /**
+     * The bucket holding segment address {@code va}.
+     *
+     * @throws PolicyRefusal for an address outside the segment: Firehose, like GASNet, keeps
+     *                       bucket tables over the communication segment only
+     */
     int bucketOf(long va) {
         long off = va - rank.segment();
         if (off < 0 || off >= rank.segmentLength()) {
-            throw new IllegalArgumentException("address 0x" + Long.toHexString(va) + " is outside the segment of rank "
+            throw new PolicyRefusal(FirehosePolicy.NAME + " keeps bucket tables over the communication segment only"
+                    + " (GASNet's segment); address 0x" + Long.toHexString(va) + " is outside the segment of rank "
                     + rank.id());
         }
         return (int) (off / bucketBytes);

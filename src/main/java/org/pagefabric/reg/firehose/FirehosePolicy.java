@@ -5,7 +5,9 @@ import java.util.List;
 import org.pagefabric.comm.ActiveMessages;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.FirehoseParameters;
+import org.pagefabric.reg.HandshakeCounting;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.Job;
 import org.pagefabric.workload.Rank;
@@ -40,7 +42,7 @@ import org.pagefabric.workload.Rank;
  * <p>Two-sided receives reference their buffers like any local operation, but the rank API does
  * not report their completion to policies, so those references stay until the end of the run.
  */
-public final class FirehosePolicy implements RegistrationPolicy {
+public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounting {
     /** The command-line name. */
     public static final String NAME = "firehose";
     /** The active-message handler id of move requests (Firehose owns ids 30-39). */
@@ -148,7 +150,9 @@ public final class FirehosePolicy implements RegistrationPolicy {
      * had to pin.
      */
     private long move(ProcessContext ctx, Rank target, Rank source, long a0, long a1, long a2, long a3) {
+        long start = ctx.now();
         LocalBuckets local = locals.get(target.id());
+        long unpinnedBefore = local.unpinned();
         LocalBuckets.Batch batch = new LocalBuckets.Batch();
         batch.spend(moveHandlerPs);
         long[] runs = {a0, a1, a2, a3};
@@ -168,7 +172,23 @@ public final class FirehosePolicy implements RegistrationPolicy {
         }
         batch.spend(local.trim());
         local.finish(ctx, batch);
+        double us = Time.toMicros(ctx.now() - start);
+        counters.moveHandler().record(us);
+        if (local.unpinned() > unpinnedBefore) {
+            counters.unpinMoves().increment();
+        }
+        if (batch.pinned() == 0) {
+            counters.moveFifoOnly().record(us);
+        } else {
+            counters.pinDelay().record((us - Time.toMicros(moveHandlerPs)) / batch.pinned());
+        }
         return batch.pinned();
+    }
+
+    /** Remote operations {@code initiator} started that needed a firehose move, so far. */
+    @Override
+    public long handshakes(Rank initiator) {
+        return initiator.id() < initiators.size() ? initiators.get(initiator.id()).misses() : 0;
     }
 
     /** The pins of {@code rank}'s buckets, for tests that reach the NIC directly. */

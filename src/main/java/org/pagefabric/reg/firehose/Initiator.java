@@ -3,6 +3,7 @@ package org.pagefabric.reg.firehose;
 import java.util.ArrayList;
 import java.util.List;
 import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.Rank;
@@ -28,6 +29,7 @@ final class Initiator {
     private final FirehoseCounters counters;
     private Completion freed = new Completion("firehose.freed");
     private int freedWaiters;
+    private long missCount;
 
     /**
      * @param moveHandler   the active-message handler that serves move requests
@@ -46,6 +48,11 @@ final class Initiator {
     /** The firehose table. */
     FirehoseTable table() {
         return table;
+    }
+
+    /** Operations of this rank that needed a firehose move, so far. */
+    long misses() {
+        return missCount;
     }
 
     /**
@@ -101,6 +108,7 @@ final class Initiator {
             counters.hits().increment();
         } else {
             counters.misses().increment();
+            missCount++;
             move(ctx, target, missing, misses);
         }
         if (waits != null) {
@@ -129,15 +137,20 @@ final class Initiator {
         for (int i = 0; i < n; i++) {
             slots[i] = table.attach(node, missing[i], done);
         }
+        long start = ctx.now();
         ctx.sleep(bookkeepingPs);
+        counters.bookkeeping().record(Time.toMicros(ctx.now() - start));
         long[] runs = new long[victims + n];
         int count = MoveRuns.append(released, victims, true, runs, 0);
         count = MoveRuns.append(missing, n, false, runs, count);
         for (int at = 0; at < count; at += MoveRuns.PER_MESSAGE) {
             counters.moves().increment();
+            long sent = ctx.now();
             messages.request(ctx, rank, target, moveHandler, arg(runs, count, at), arg(runs, count, at + 1),
                     arg(runs, count, at + 2), arg(runs, count, at + 3));
+            counters.moveRequest().record(Time.toMicros(ctx.now() - sent));
         }
+        counters.moveTime().record(Time.toMicros(ctx.now() - start));
         for (int slot : slots) {
             table.settle(slot);
         }

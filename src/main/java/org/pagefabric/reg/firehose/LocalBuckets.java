@@ -3,6 +3,7 @@ package org.pagefabric.reg.firehose;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 
@@ -56,6 +57,8 @@ final class LocalBuckets {
     }
 
     /** Pins and waits gathered while referencing the buckets of one request. */
+    private long unpinned;
+
     static final class Batch {
         private int[] begun;
         private int begunCount;
@@ -216,7 +219,15 @@ final class LocalBuckets {
 
     private long unpin(int b) {
         counters.unpins().increment();
-        return pins.unpin(b);
+        unpinned++;
+        long ps = pins.unpin(b);
+        counters.unpinTime().record(Time.toMicros(ps));
+        return ps;
+    }
+
+    /** Buckets this node has unpinned so far. */
+    long unpinned() {
+        return unpinned;
     }
 
     private void checkBytes() {

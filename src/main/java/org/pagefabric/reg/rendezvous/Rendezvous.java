@@ -6,7 +6,9 @@ import java.util.Map;
 import org.pagefabric.comm.ActiveMessages;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.RendezvousParameters;
+import org.pagefabric.reg.HandshakeCounting;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.Job;
 import org.pagefabric.workload.Rank;
@@ -24,7 +26,7 @@ import org.pagefabric.workload.Rank;
  * key per target, so a later operation into the same range needs no message at all; pinned
  * memory at the target grows with the set of ranges ever written.
  */
-public final class Rendezvous implements RegistrationPolicy {
+public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     /** Command-line name of the variant that unpins after every operation. */
     public static final String WITH_UNPIN = "rendezvous-unpin";
     /** Command-line name of the variant that leaves remote ranges pinned. */
@@ -40,6 +42,9 @@ public final class Rendezvous implements RegistrationPolicy {
     private final long lookupPs;
     private final Map<Integer, RankState> states = new HashMap<>();
     private ActiveMessages messages;
+    /** Remote operations whose key the initiator knew (no handshake), and those that hand-shook. */
+    private Counter hits;
+    private Counter misses;
 
     /** A remote buffer of one operation, to find its registration again when it completes. */
     private record RemoteBuffer(int target, long va, long length) {
@@ -55,6 +60,8 @@ public final class Rendezvous implements RegistrationPolicy {
         final Map<Integer, RemoteKeyCache> remoteKeys = new HashMap<>();
         /** With unpin: remote keys of operations not yet completed, oldest first per buffer. */
         final Map<RemoteBuffer, ArrayDeque<Integer>> toUnpin = new HashMap<>();
+        /** Remote operations this rank started that needed the pin handshake. */
+        long handshakes;
 
         RankState(RangePinner pinner, long localCacheBytes) {
             this.pinner = pinner;
@@ -82,6 +89,11 @@ public final class Rendezvous implements RegistrationPolicy {
     /** Nothing is pinned up front: the rank only gets its pinner and its local pin cache. */
     @Override
     public long setUp(Rank rank) {
+        if (hits == null) {
+            var stats = rank.node().simulator().statistics();
+            hits = stats.counter(name() + ".hits", "operations", "remote operations whose key the initiator knew");
+            misses = stats.counter(name() + ".misses", "operations", "remote operations that needed the pin handshake");
+        }
         states.put(rank.id(), new RankState(new RangePinner(profile, rank), localCacheBytes));
         return 0;
     }
@@ -133,7 +145,11 @@ public final class Rendezvous implements RegistrationPolicy {
         if (!unpin) {
             RemoteKeyCache known = s.remoteKeys.computeIfAbsent(target.id(), t -> new RemoteKeyCache());
             long rkey = known.find(va, length);
-            if (rkey < 0) {
+            if (rkey >= 0) {
+                hits.increment();
+            } else {
+                misses.increment();
+                s.handshakes++;
                 rkey = messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
                 long start = va & -RangePinner.PAGE;
                 long end = Math.ceilDiv(va + Math.max(length, 1), RangePinner.PAGE) * RangePinner.PAGE;
@@ -141,6 +157,8 @@ public final class Rendezvous implements RegistrationPolicy {
             }
             return new Access((int) rkey, lookupPs);
         }
+        misses.increment();
+        s.handshakes++;
         int rkey = (int) messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
         s.toUnpin.computeIfAbsent(new RemoteBuffer(target.id(), va, length), b -> new ArrayDeque<>(1)).addLast(rkey);
         return new Access(rkey, 0);
@@ -177,6 +195,12 @@ public final class Rendezvous implements RegistrationPolicy {
     public long pinnedBytes(Rank rank) {
         RankState s = states.get(rank.id());
         return s == null ? 0 : s.pinner.pinnedBytes();
+    }
+
+    @Override
+    public long handshakes(Rank initiator) {
+        RankState s = states.get(initiator.id());
+        return s == null ? 0 : s.handshakes;
     }
 
     /** The local pin cache of {@code rank} (its hits, misses and evictions). */

@@ -30,6 +30,13 @@ public final class CpuParameters {
     public static final Parameter POLL_ITERATION = Parameter.time("cpu.poll_iteration",
             "One iteration of a busy-polling loop: at worst, how late a spinning thread notices a new event.").positive();
 
+    /** One double-precision multiply-add of a compiled dense inner loop (application compute). */
+    public static final Parameter MULTIPLY_ADD = Parameter.time("cpu.multiply_add",
+            "One double-precision multiply-add in a compiled dense loop such as a matrix multiplication's inner loop.");
+    /** One comparison (and move) of a compiled sort or merge loop (application compute). */
+    public static final Parameter SORT_COMPARE = Parameter.time("cpu.sort_compare",
+            "One key comparison, with its share of element moves, in a compiled quicksort or merge of integers.");
+
     private CpuParameters() {
     }
 }
