@@ -20,6 +20,9 @@ import java.util.Map;
  *       ascending order, where its metric M rises above S's; one value, at that x.
  * </ul>
  * {@code x_max} keeps only x values up to it (a statement limited to a range of the plot).
+ * {@code as} states a ratio r the way the paper does: {@code ratio} (r, the default),
+ * {@code pct_change} (100 (r - 1), "an improvement of N %") or {@code pct_loss} (100 (1 - r),
+ * "a degradation of N %").
  *
  * @param name       the derived metric's name, as references use it
  * @param metric     the row metric it is computed from
@@ -29,9 +32,49 @@ import java.util.Map;
  * @param pickMax    whether the denominator is the highest of the {@code over} series, not the lowest
  * @param xMax       the largest x considered, or {@code null} for all
  * @param atCrossing the metric whose crossing selects the x, or {@code null}
+ * @param form       how a ratio is stated; {@link Form#RATIO} for a value at a crossing
  */
 public record DerivedMetric(String name, String metric, String series, List<String> over, Object overX,
-        boolean pickMax, Double xMax, String atCrossing) {
+        boolean pickMax, Double xMax, String atCrossing, Form form) {
+    /** How a ratio r of two means is reported. */
+    public enum Form {
+        /** r itself. */
+        RATIO("ratio"),
+        /** 100 (r - 1): the percentage by which the series exceeds the denominator. */
+        PCT_CHANGE("pct_change"),
+        /** 100 (1 - r): the percentage by which the series falls short of the denominator. */
+        PCT_LOSS("pct_loss");
+
+        private final String specName;
+
+        Form(String specName) {
+            this.specName = specName;
+        }
+
+        double apply(double ratio) {
+            return switch (this) {
+                case RATIO -> ratio;
+                case PCT_CHANGE -> 100 * (ratio - 1);
+                case PCT_LOSS -> 100 * (1 - ratio);
+            };
+        }
+
+        /** The form a spec names, or {@code null}. */
+        public static Form byName(String name) {
+            for (Form f : values()) {
+                if (f.specName.equals(name)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+
+        /** The names a spec may use, comma-separated. */
+        public static String names() {
+            return String.join(", ", java.util.Arrays.stream(values()).map(f -> f.specName).toList());
+        }
+    }
+
     /** Copies the list. */
     public DerivedMetric {
         over = List.copyOf(over);
@@ -72,7 +115,7 @@ public record DerivedMetric(String name, String metric, String series, List<Stri
             Double num = mean(plot, rows, series, x, metric);
             Double den = overX != null ? mean(plot, rows, series, overX, metric) : pick(plot, rows, x);
             if (num != null && den != null && den != 0) {
-                add(out, x, num / den);
+                add(out, x, form.apply(num / den));
             }
         }
     }

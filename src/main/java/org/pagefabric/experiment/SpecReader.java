@@ -47,7 +47,7 @@ public final class SpecReader {
     private static final List<String> PLOT_FIELDS = List.of("x", "y", "series", "logx", "logy", "title");
     private static final List<String> REFERENCE_FIELDS = List.of("series", "x", "metric", "value", "where");
     private static final List<String> DERIVED_FIELDS = List.of("name", "metric", "series", "over", "over_x", "pick",
-            "x_max", "at_crossing");
+            "x_max", "at_crossing", "as");
     private static final Pattern ID = Pattern.compile("[a-z0-9._-]+");
     private static final Pattern PAPER = Pattern.compile("\\d{3}");
     /** A bound that catches typos (a million seeds) while allowing any real study. */
@@ -533,9 +533,13 @@ public final class SpecReader {
                 }
             }
             String name = text(m, "name", f);
-            if (workload.metrics().contains(name) || out.stream().anyMatch(d -> d.name().equals(name))) {
+            String series = text(m, "series", f);
+            // One name may be derived for several series (a paper's statement about each of them).
+            if (workload.metrics().contains(name)
+                    || out.stream().anyMatch(d -> d.name().equals(name) && d.series().equals(series))) {
                 throw new SpecException(file, m.keyLines().get("name"), f + "name", "'" + name
-                        + "' is already a metric; a derived metric needs a name of its own");
+                        + "' is already a metric" + (workload.metrics().contains(name) ? "" : " of series " + series)
+                        + "; a derived metric needs a name of its own");
             }
             String metric = text(m, "metric", f);
             checkMetric(metric, m.keyLines().get("metric"), f + "metric", workload);
@@ -571,7 +575,20 @@ public final class SpecReader {
                             "needs exactly one series in over, the one whose curve is crossed");
                 }
             }
-            out.add(new DerivedMetric(name, metric, text(m, "series", f), over, overX, pickMax, xMax, atCrossing));
+            DerivedMetric.Form form = DerivedMetric.Form.RATIO;
+            if (m.entries().containsKey("as")) {
+                String as = text(m, "as", f);
+                form = DerivedMetric.Form.byName(as);
+                if (form == null) {
+                    throw new SpecException(file, m.keyLines().get("as"), f + "as", "'" + as
+                            + "' is not valid; valid values: " + DerivedMetric.Form.names());
+                }
+                if (atCrossing != null) {
+                    throw new SpecException(file, m.keyLines().get("as"), f + "as",
+                            "applies to ratios only, not to a value at a crossing (at_crossing)");
+                }
+            }
+            out.add(new DerivedMetric(name, metric, series, over, overX, pickMax, xMax, atCrossing, form));
         }
         return out;
     }

@@ -77,6 +77,23 @@ class DerivedMetricTest {
     }
 
     @Test
+    void percentFormsAndOneNamePerSeries() {
+        String spec = SPEC.replace("  - {name: vs_best,",
+                "  - {name: gain_pct, metric: latency_us, series: rendezvous-unpin, over: [firehose], as: pct_change}\n"
+                + "  - {name: gain_pct, metric: latency_us, series: rendezvous-nounpin, over: [firehose], as: pct_change}\n"
+                + "  - {name: loss_pct, metric: latency_us, series: firehose, over: [rendezvous-nounpin], as: pct_loss}\n"
+                + "  - {name: vs_best,");
+        List<Map<String, Object>> d = DerivedMetric.compute(Specs.parse(spec), ROWS).subList(0, 6);
+        assertEquals(List.of(
+                Map.of("series", "rendezvous-unpin", "x", 100L, "metric", "gain_pct", "value", 19900.0),
+                Map.of("series", "rendezvous-unpin", "x", 500L, "metric", "gain_pct", "value", 2400.0),
+                Map.of("series", "rendezvous-nounpin", "x", 100L, "metric", "gain_pct", "value", 300.0),
+                Map.of("series", "rendezvous-nounpin", "x", 500L, "metric", "gain_pct", "value", -37.5),
+                Map.of("series", "firehose", "x", 100L, "metric", "loss_pct", "value", 75.0),
+                Map.of("series", "firehose", "x", 500L, "metric", "loss_pct", "value", -60.0)), d);
+    }
+
+    @Test
     void noCrossingNoValue() {
         ExperimentSpec spec = Specs.parse(SPEC);
         List<Map<String, Object>> rows = List.of(row("firehose", 100, 5, 100), row("rendezvous-nounpin", 100, 20, 90));

@@ -154,7 +154,10 @@ class SpecErrorsTest {
                 Arguments.of("derived with an unknown field", "seed: 1", "seed: 1\nderived:\n"
                                 + "  - {name: r, metric: latency_us, series: pin-all, over: [pin-all], colour: red}",
                         "bad.yaml:8: derived[0].colour: unknown field; valid fields: name, metric, series, over, over_x,"
-                                + " pick, x_max, at_crossing"));
+                                + " pick, x_max, at_crossing, as"),
+                Arguments.of("derived with a bad form", "seed: 1", "seed: 1\nderived:\n"
+                                + "  - {name: r, metric: latency_us, series: pin-all, over: [pin-all], as: percent}",
+                        "bad.yaml:8: derived[0].as: 'percent' is not valid; valid values: ratio, pct_change, pct_loss"));
     }
 
     @ParameterizedTest(name = "{0}")
