@@ -20,9 +20,10 @@ import org.pagefabric.hw.profile.Dimension;
  * @param doc          one line saying what the parameter controls
  * @param min          the smallest accepted value (integers only)
  * @param max          the largest accepted value (integers only)
+ * @param choices      the accepted values (choices only; empty otherwise)
  */
 public record WorkloadParameter(String name, Type type, Object defaultValue, String unit, String doc, long min,
-        long max) {
+        long max, java.util.List<String> choices) {
     private static final Pattern NUMBER_AND_UNIT = Pattern.compile("\\s*([0-9][0-9_]*)\\s*([A-Za-z]*)\\s*");
 
     /** The kinds of value a workload parameter takes. */
@@ -30,7 +31,9 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         /** A whole number, stored as a {@link Long}. */
         INTEGER,
         /** A switch, stored as a {@link Boolean}. */
-        BOOLEAN
+        BOOLEAN,
+        /** One of a fixed list of names, stored as a {@link String}. */
+        CHOICE
     }
 
     /** Checks the declaration itself: a bad default is a programming error, found at class load. */
@@ -44,6 +47,12 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         if (min > max) {
             throw new IllegalArgumentException("workload parameter " + name + ": min " + min + " > max " + max);
         }
+        choices = choices == null ? java.util.List.of() : java.util.List.copyOf(choices);
+    }
+
+    /** A parameter without choices (an integer or a switch). */
+    public WorkloadParameter(String name, Type type, Object defaultValue, String unit, String doc, long min, long max) {
+        this(name, type, defaultValue, unit, doc, min, max, java.util.List.of());
     }
 
     /** Declares a whole-number parameter in {@code [min, max]}. */
@@ -58,12 +67,22 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return new WorkloadParameter(name, Type.BOOLEAN, defaultValue, "", doc, 0, 0);
     }
 
+    /** Declares a parameter that takes one of {@code choices} (an application, a placement). */
+    public static WorkloadParameter choice(String name, String defaultValue, String doc, java.util.List<String> choices) {
+        if (choices.isEmpty()) {
+            throw new IllegalArgumentException("workload parameter " + name + " needs at least one choice");
+        }
+        WorkloadParameter p = new WorkloadParameter(name, Type.CHOICE, defaultValue, "", doc, 0, 0, choices);
+        p.coerce(defaultValue);
+        return p;
+    }
+
     /**
      * Converts a value as written (a YAML number, boolean or string; a {@code --set} string) to
      * this parameter's stored form, checking its range. An integer in bytes may carry a size unit
      * ({@code "4 KiB"}), with the units and factors profiles use.
      *
-     * @return a {@link Long} or {@link Boolean}
+     * @return a {@link Long}, {@link Boolean} or {@link String} (a choice)
      * @throws IllegalArgumentException with a one-line problem that says what would be valid
      */
     public Object coerce(Object value) {
@@ -80,6 +99,13 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                     yield Boolean.valueOf(s);
                 }
                 throw new IllegalArgumentException("'" + value + "' is not a boolean; " + expected());
+            }
+            case CHOICE -> {
+                String s = String.valueOf(value).strip();
+                if (choices.contains(s)) {
+                    yield s;
+                }
+                throw new IllegalArgumentException("'" + value + "' is not valid; " + expected());
             }
             case INTEGER -> {
                 BigInteger v = integerValue(value);
@@ -120,6 +146,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
     public String expected() {
         return switch (type) {
             case BOOLEAN -> "valid values: true, false";
+            case CHOICE -> "valid values: " + String.join(", ", choices);
             case INTEGER -> "a whole number" + (unit.isEmpty() ? "" : " of " + unit)
                     + (unit.equals("B") ? " (or with a unit: KiB, MiB, GiB, KB, MB, GB)" : "")
                     + " from " + min + " to " + max;

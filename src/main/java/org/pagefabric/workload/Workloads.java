@@ -13,6 +13,9 @@ public final class Workloads {
                 new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        for (Workload w : List.of(new PinCostWorkload(), new MultiPingPongWorkload(), new MpiAppWorkload())) {
+            BY_NAME.put(w.name(), w);
+        }
     }
 
     private Workloads() {
