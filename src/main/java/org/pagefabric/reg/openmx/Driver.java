@@ -187,7 +187,10 @@ final class Driver {
     /** The receiver's side of a rendezvous, in the receiving process's context: pin (or not yet), then pull. */
     private void pull(ProcessContext ctx, Message m) {
         policy.place(ctx, m.receive.core());
-        boolean overlap = policy.mode() == PinMode.OVERLAP;
+        // Between two ranks of one node there is no network round trip to hide pinning behind
+        // (Open-MX copies intra-node messages in the driver), and a dropped loopback reply would be
+        // asked for again at the same instant: the receiver pins before it pulls.
+        boolean overlap = policy.mode() == PinMode.OVERLAP && m.from.rank.node() != rank.node();
         m.target = acquire(ctx, m.receive.va(), m.length, m.receive.core(), !overlap);
         post(m.from.rank.id(), m, Message.PULL, 0);
         if (overlap) {
