@@ -139,9 +139,18 @@ final class RunCommand implements Callable<Integer> {
         b.append("policies: [").append(String.join(", ", policies)).append("]\n");
         b.append("profile: \"").append(profile.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
         b.append("seed: ").append(seed).append('\n');
-        b.append("grid:\n  size_B: ").append(sizeList).append("\n  iterations: ").append(iterations).append('\n');
+        // a workload without a message size (pin-cost, mpi-app) runs once per policy, with its own parameters
+        boolean sized = w.parameter("size_B") != null;
+        b.append("grid:\n");
+        if (sized) {
+            b.append("  size_B: ").append(sizeList).append('\n');
+        }
+        if (w.parameter("iterations") != null) {
+            b.append("  iterations: ").append(iterations).append('\n');
+        }
         b.append("metrics: [").append(w.mainMetric()).append("]\n");
-        b.append("plot: {x: size_B, y: ").append(w.mainMetric()).append(", series: policy, logx: true, logy: true}\n");
+        b.append("plot: {x: ").append(sized ? "size_B" : "policy").append(", y: ").append(w.mainMetric())
+                .append(", series: policy, logx: ").append(sized).append(", logy: ").append(sized).append("}\n");
         return b.toString();
     }
 
