@@ -141,13 +141,14 @@ final class RunCommand implements Callable<Integer> {
         b.append("seed: ").append(seed).append('\n');
         // a workload without a message size (pin-cost, mpi-app) runs once per policy, with its own parameters
         boolean sized = w.parameter("size_B") != null;
-        b.append("grid:\n");
+        StringBuilder grid = new StringBuilder();
         if (sized) {
-            b.append("  size_B: ").append(sizeList).append('\n');
+            grid.append("  size_B: ").append(sizeList).append('\n');
         }
         if (w.parameter("iterations") != null) {
-            b.append("  iterations: ").append(iterations).append('\n');
+            grid.append("  iterations: ").append(iterations).append('\n');
         }
+        b.append(grid.isEmpty() ? "grid: {}\n" : "grid:\n" + grid);
         b.append("metrics: [").append(w.mainMetric()).append("]\n");
         b.append("plot: {x: ").append(sized ? "size_B" : "policy").append(", y: ").append(w.mainMetric())
                 .append(", series: policy, logx: ").append(sized).append(", logy: ").append(sized).append("}\n");

@@ -430,7 +430,7 @@ public final class SpecReader {
                     + String.join(", ", PLOT_FIELDS) + ", not a " + node.kind());
         }
         checkFields(m, "plot.", PLOT_FIELDS);
-        List<String> columns = new ArrayList<>(List.of("policy", "profile"));
+        List<String> columns = new ArrayList<>(List.of("policy"));
         columns.addAll(workload.parameterNames());
         for (Axis a : grid) {
             if (a.kind() == AxisKind.PROFILE) {
