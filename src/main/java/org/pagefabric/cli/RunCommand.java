@@ -140,15 +140,19 @@ final class RunCommand implements Callable<Integer> {
         b.append("policies: [").append(String.join(", ", policies)).append("]\n");
         b.append("profile: \"").append(profile.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
         b.append("seed: ").append(seed).append('\n');
-        // A workload without a message size (an application) runs once, at its parameters' values.
-        boolean sized = w.parameter(StandardParameters.SIZE) != null;
+        // a workload without a message size (pin-cost, mpi-app) runs once per policy, with its own parameters
+        boolean sized = w.parameter("size_B") != null;
+        StringBuilder grid = new StringBuilder();
         if (sized) {
-            b.append("grid:\n  size_B: ").append(sizeList).append("\n  iterations: ").append(iterations).append('\n');
+            grid.append("  size_B: ").append(sizeList).append('\n');
         }
+        if (w.parameter("iterations") != null) {
+            grid.append("  iterations: ").append(iterations).append('\n');
+        }
+        b.append(grid.isEmpty() ? "grid: {}\n" : "grid:\n" + grid);
         b.append("metrics: [").append(w.mainMetric()).append("]\n");
-        String x = sized ? StandardParameters.SIZE : w.parameters().get(0).name();
-        b.append("plot: {x: ").append(x).append(", y: ").append(w.mainMetric()).append(", series: policy, logx: ")
-                .append(sized).append(", logy: ").append(sized).append("}\n");
+        b.append("plot: {x: ").append(sized ? "size_B" : "policy").append(", y: ").append(w.mainMetric())
+                .append(", series: policy, logx: ").append(sized).append(", logy: ").append(sized).append("}\n");
         return b.toString();
     }
 

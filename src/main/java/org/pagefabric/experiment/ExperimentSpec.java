@@ -68,8 +68,16 @@ public record ExperimentSpec(String file, String id, String title, String paper,
         /** A parameter the workload declares ({@code size_B}). */
         WORKLOAD,
         /** A profile parameter ({@code link.loss}), applied as an override. */
-        PROFILE
+        PROFILE,
+        /**
+         * The grid key {@code profile}: each value a whole profile (a bundled name, or a path
+         * resolved against the spec's directory) that replaces the spec's top-level profile.
+         */
+        PROFILE_NAME
     }
+
+    /** The grid key that sweeps whole profiles. */
+    public static final String PROFILE_KEY = "profile";
 
     /**
      * One grid key and its values.
@@ -79,7 +87,9 @@ public record ExperimentSpec(String file, String id, String title, String paper,
      * @param column the row column its value goes to: the key, or for a profile parameter with a
      *               canonical unit the key and that unit ({@code transport.mtu_B})
      * @param values the values: workload values in their stored form ({@link Long},
-     *               {@link Boolean}); profile values as written ({@code "4 KiB"})
+     *               {@link Boolean}, {@link String}); profile values as written ({@code "4 KiB"});
+     *               profile names as references {@link org.pagefabric.hw.profile.ProfileRegistry#resolve}
+     *               takes (a bundled name or a normalised path)
      * @param file   where the axis was written: the spec file, or {@code --set}
      * @param line   the line of the key in {@code file}, or 0; a profile value's source names both
      */

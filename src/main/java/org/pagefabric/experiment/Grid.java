@@ -8,6 +8,7 @@ import org.pagefabric.experiment.ExperimentSpec.Axis;
 import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileOverride;
+import org.pagefabric.hw.profile.ProfileRegistry;
 
 /**
  * Turns a spec into the ordered list of runs: the cartesian product of the grid axes in the
@@ -79,6 +80,8 @@ public final class Grid {
         }
         List<ExperimentPoint> out = new ArrayList<>((int) total);
         int[] digit = new int[axes.size()];
+        // each profile a 'profile' axis names, resolved once (bundled ones are cached anyway)
+        Map<String, Profile> profiles = new java.util.HashMap<>();
         int point = 0;
         for (long c = 0; c < combinations; c++) {
             // Mixed-radix counter with the last axis fastest: the first axis written varies slowest.
@@ -88,6 +91,7 @@ public final class Grid {
                 digit[i] = (int) (rest % n);
                 rest /= n;
             }
+            Profile base = spec.profile();
             Map<String, Object> workloadValues = new LinkedHashMap<>();
             Map<String, String> profileValues = new LinkedHashMap<>();
             List<ProfileOverride> overrides = new ArrayList<>();
@@ -97,13 +101,15 @@ public final class Grid {
                 Object v = a.values().get(digit[i]);
                 if (a.kind() == AxisKind.WORKLOAD) {
                     workloadValues.put(a.key(), v);
+                } else if (a.kind() == AxisKind.PROFILE_NAME) {
+                    base = profiles.computeIfAbsent((String) v, ProfileRegistry::resolve);
                 } else {
                     profileValues.put(a.key(), (String) v);
                     overrides.add(new ProfileOverride(a.key(), (String) v, a.file(), a.line()));
                 }
                 label.append(a.key()).append('=').append(v).append(' ');
             }
-            Profile profile = spec.profile().withOverrides(overrides);
+            Profile profile = base.withOverrides(overrides);
             for (String policy : spec.policies()) {
                 for (int r = 0; r < spec.repetitions(); r++) {
                     out.add(new ExperimentPoint(out.size(), point, r, spec.seed() + r, policy, workloadValues,

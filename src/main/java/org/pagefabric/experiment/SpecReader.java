@@ -313,6 +313,9 @@ public final class SpecReader {
     Axis axis(String key, List<Object> values, List<Integer> lines, int keyLine, String field, Workload workload,
               Profile profile) {
         String where = field.isEmpty() ? key : field + "." + key;
+        if (key.equals(ExperimentSpec.PROFILE_KEY)) {
+            return profileAxis(values, lines, keyLine, where);
+        }
         WorkloadParameter wp = workload.parameter(key);
         if (wp != null) {
             List<Object> coerced = new ArrayList<>();
@@ -342,6 +345,42 @@ public final class SpecReader {
             texts.add(text);
         }
         return new Axis(key, AxisKind.PROFILE, profileColumn(p), texts, file, keyLine);
+    }
+
+    /**
+     * The grid key {@code profile}: each value a bundled profile name or a path relative to the
+     * spec, resolved here so that a missing or broken profile fails before anything runs.
+     */
+    private Axis profileAxis(List<Object> values, List<Integer> lines, int keyLine, String where) {
+        List<Object> refs = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            String text = String.valueOf(values.get(i)).strip();
+            int line = lines.get(i);
+            String ref = text;
+            boolean path = text.contains("/") || text.endsWith(".yaml") || text.endsWith(".yml");
+            if (path) {
+                if (bundled) {
+                    throw new SpecException(file, line, where, "a bundled spec must name bundled profiles, not the path '"
+                            + text + "'; valid: " + String.join(", ", ProfileRegistry.bundledNames()));
+                }
+                Path pth = Path.of(text);
+                ref = (pth.isAbsolute() || baseDir == null ? pth : baseDir.resolve(pth)).normalize().toString();
+            } else if (!ProfileRegistry.bundledNames().contains(text)) {
+                throw new SpecException(file, line, where, "unknown profile '" + text + "'; valid: "
+                        + String.join(", ", ProfileRegistry.bundledNames()) + ", or a path to a profile .yaml");
+            }
+            try {
+                ProfileRegistry.resolve(ref);
+            } catch (ProfileException e) {
+                throw new SpecException(file, line, where, "profile '" + text + "': " + e.getMessage());
+            }
+            if (refs.contains(ref)) {
+                throw new SpecException(file, line, where, "profile " + text + " appears twice");
+            }
+            refs.add(ref);
+        }
+        return new Axis(ExperimentSpec.PROFILE_KEY, AxisKind.PROFILE_NAME, ExperimentSpec.PROFILE_KEY, refs, file,
+                keyLine);
     }
 
     /** A profile parameter's column: its name, with the canonical unit appended when it has one. */

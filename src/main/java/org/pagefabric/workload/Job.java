@@ -18,7 +18,8 @@ import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 
 /**
- * A parallel job on a simulated cluster: one rank per node, each with a communication segment
+ * A parallel job on a simulated cluster: one rank per node (or several, rank {@code i} on node
+ * {@code i % nodes}), each with a communication segment
  * mapped and touched in its own address space, queue pairs connecting every pair of ranks, and
  * every rank prepared by the registration policy before the workload starts.
  */
@@ -36,22 +37,37 @@ public final class Job {
      * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
      */
     public Job(Simulator sim, Profile profile, int nodes, long segmentBytes, RegistrationPolicy policy) {
+        this(sim, profile, nodes, nodes, segmentBytes, policy);
+    }
+
+    /**
+     * Builds the cluster and {@code rankCount} ranks on {@code nodes} nodes, rank {@code i} on node
+     * {@code i % nodes} (so consecutive ranks sit on different nodes, as a round-robin launcher
+     * places them).
+     *
+     * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
+     * @throws IllegalArgumentException if there are fewer ranks than nodes
+     */
+    public Job(Simulator sim, Profile profile, int nodes, int rankCount, long segmentBytes, RegistrationPolicy policy) {
+        if (rankCount < nodes) {
+            throw new IllegalArgumentException(rankCount + " ranks cannot fill " + nodes + " nodes");
+        }
         this.cluster = Cluster.build(sim, profile, nodes);
         this.policy = policy;
         long length = Math.ceilDiv(Math.max(segmentBytes, Rank.PAGE), Rank.PAGE) * Rank.PAGE;
-        for (int i = 0; i < nodes; i++) {
-            Node node = cluster.node(i);
+        for (int i = 0; i < rankCount; i++) {
+            Node node = cluster.node(i % nodes);
             // HPC nodes run with an unlimited memlock limit (CAP_IPC_LOCK-like), as MPI jobs do.
             AddressSpace as = node.kernel().createProcess(Long.MAX_VALUE, true);
             MapResult seg = node.kernel().mmap(as, 0, length, Prot.READ_WRITE, MapFlags.POPULATE);
             String base = node.name() + ".rank" + i;
             Rank r = new Rank(i, node, as, node.nic().allocatePd("rank" + i), new CompletionQueue(base + ".scq", CQ_DEPTH),
-                    new CompletionQueue(base + ".rcq", CQ_DEPTH), nodes, seg.address(), length);
+                    new CompletionQueue(base + ".rcq", CQ_DEPTH), rankCount, seg.address(), length);
             r.attach(policy);
             ranks.add(r);
         }
-        for (int i = 0; i < nodes; i++) {
-            for (int j = i + 1; j < nodes; j++) {
+        for (int i = 0; i < rankCount; i++) {
+            for (int j = i + 1; j < rankCount; j++) {
                 Rank a = ranks.get(i);
                 Rank b = ranks.get(j);
                 QueuePair qa = a.node().nic().createQp(a.pd(), QpType.RC, a.sendCq(), a.recvCq());

@@ -25,10 +25,18 @@ public interface Workload {
 
     /**
      * Ranks the workload needs for these (resolved) parameter values: {@link #ranks()} unless the
-     * node count depends on a parameter (an application that runs on 4 or 8 nodes).
+     * count depends on a parameter (an application that runs on 4 or 8 nodes, a process count).
      */
     default int ranks(Map<String, Object> params) {
         return ranks();
+    }
+
+    /**
+     * Nodes the ranks run on for these (resolved) parameter values: one rank per node unless the
+     * workload puts several on a node (rank {@code i} runs on node {@code i % nodes}).
+     */
+    default int nodes(Map<String, Object> params) {
+        return ranks(params);
     }
 
     /** The parameters the workload takes, in the order they appear as columns. */

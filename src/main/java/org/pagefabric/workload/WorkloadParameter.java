@@ -78,6 +78,16 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return p;
     }
 
+    /** Declares a parameter that takes one of {@code choices} (an application, a placement). */
+    public static WorkloadParameter choice(String name, String defaultValue, String doc, List<String> choices) {
+        if (choices.isEmpty()) {
+            throw new IllegalArgumentException("workload parameter " + name + " needs at least one choice");
+        }
+        WorkloadParameter p = new WorkloadParameter(name, Type.CHOICE, defaultValue, "", doc, 0, 0, choices);
+        p.coerce(defaultValue);
+        return p;
+    }
+
     /** Declares a parameter that takes one of {@code choices}; the first is the default. */
     public static WorkloadParameter choice(String name, String doc, String... choices) {
         WorkloadParameter p = new WorkloadParameter(name, Type.CHOICE, choices[0], "", doc, 0, 0, List.of(choices));

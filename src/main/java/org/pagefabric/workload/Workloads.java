@@ -18,6 +18,9 @@ public final class Workloads {
         }
         Workload titanium = new TitaniumAppWorkload();
         BY_NAME.put(titanium.name(), titanium);
+        for (Workload w : List.of(new PinCostWorkload(), new MultiPingPongWorkload(), new MpiAppWorkload())) {
+            BY_NAME.put(w.name(), w);
+        }
     }
 
     private Workloads() {

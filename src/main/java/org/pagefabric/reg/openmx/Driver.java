@@ -105,11 +105,9 @@ final class Driver {
         return cost;
     }
 
-    /** Opens this driver's connection halves toward {@code peer}. */
-    void connect(Driver peer, TransportEndpoint endpoint) {
+    /** Opens this driver's connection halves toward {@code peer}, on {@code channel} here and {@code peerChannel} there. */
+    void connect(Driver peer, TransportEndpoint endpoint, int channel, int peerChannel) {
         int p = peer.rank.id();
-        int channel = OpenMxPolicy.CHANNEL_BASE + p;
-        int peerChannel = OpenMxPolicy.CHANNEL_BASE + rank.id();
         int peerNode = peer.rank.node().id();
         out[p] = endpoint.openSender(channel, peerNode, peerChannel, policy.transport(), this::payload,
                 (id, status) -> sent(id, status));
@@ -143,6 +141,7 @@ final class Driver {
         PinMode mode = policy.mode();
         m.source = acquire(ctx, va, length, core, mode != PinMode.OVERLAP);
         post(to.rank.id(), m, Message.RNDV, 0);
+        m.rndvAtPs = policy.now();
         if (mode == PinMode.OVERLAP) {
             startPinning(m.source, core);
         }
@@ -188,7 +187,10 @@ final class Driver {
     /** The receiver's side of a rendezvous, in the receiving process's context: pin (or not yet), then pull. */
     private void pull(ProcessContext ctx, Message m) {
         policy.place(ctx, m.receive.core());
-        boolean overlap = policy.mode() == PinMode.OVERLAP;
+        // Between two ranks of one node there is no network round trip to hide pinning behind
+        // (Open-MX copies intra-node messages in the driver), and a dropped loopback reply would be
+        // asked for again at the same instant: the receiver pins before it pulls.
+        boolean overlap = policy.mode() == PinMode.OVERLAP && m.from.rank.node() != rank.node();
         m.target = acquire(ctx, m.receive.va(), m.length, m.receive.core(), !overlap);
         post(m.from.rank.id(), m, Message.PULL, 0);
         if (overlap) {
@@ -480,7 +482,10 @@ final class Driver {
                 }
                 unexpected[peer.rank.id()].add(m);
             }
-            case Message.PULL -> whenPinned(m.source, () -> post(m.to.rank.id(), m, Message.PULL_DATA, m.length));
+            case Message.PULL -> {
+                policy.handshake(policy.now() - m.rndvAtPs);
+                whenPinned(m.source, () -> post(m.to.rank.id(), m, Message.PULL_DATA, m.length));
+            }
             case Message.PULL_DATA -> {
                 rank.completeReceive(m.receive.wrId(), org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length,
                         policy.now());

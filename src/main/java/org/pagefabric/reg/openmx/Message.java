@@ -29,6 +29,8 @@ final class Message {
     UserRegion target;
     /** The receive it matched, once matched. */
     Posted receive;
+    /** Rendezvous: when the sender's driver posted the RNDV, for the handshake round trip; -1 before. */
+    long rndvAtPs = -1;
 
     Message(Driver from, Driver to, long tag, long length, long sendWrId, int core) {
         this.from = from;

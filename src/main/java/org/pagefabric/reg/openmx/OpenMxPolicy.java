@@ -15,6 +15,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.Job;
 import org.pagefabric.workload.Rank;
 
@@ -55,6 +56,7 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     private Counter pressureUnpins;
     private Counter hits;
     private Counter misses;
+    private LatencyHistogram handshakes;
 
     /** The policy of {@code mode} with costs from {@code profile}. */
     public OpenMxPolicy(Profile profile, PinMode mode) {
@@ -95,6 +97,8 @@ public final class OpenMxPolicy implements RegistrationPolicy {
                     "cached regions unpinned by an MMU-notifier invalidation");
             pressureUnpins = sim.statistics().counter(n + ".pressureUnpins", "regions",
                     "idle cached regions unpinned because pinning failed for lack of memory");
+            handshakes = sim.statistics().latency(n + ".handshakeRtt",
+                    "rendezvous handshake: from the RNDV leaving the sender's driver to the PULL acted on there (003 §3.3)");
             if (mode == PinMode.CACHE) {
                 hits = sim.statistics().counter(n + ".hits", "lookups", "region cache lookups that found the region declared");
                 misses = sim.statistics().counter(n + ".misses", "lookups", "region cache lookups that declared a new region");
@@ -110,10 +114,20 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     public void start(Job job) {
         this.transport = job.cluster().transport();
         int n = job.ranks().size();
+        // Ranks sharing a node share its endpoint: each takes its own block of n channels there.
+        int[] local = new int[n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++) {
+                if (job.rank(j).node() == job.rank(i).node()) {
+                    local[i]++;
+                }
+            }
+        }
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 if (i != j) {
-                    driver(job.rank(i)).connect(driver(job.rank(j)), job.rank(i).node().endpoint());
+                    driver(job.rank(i)).connect(driver(job.rank(j)), job.rank(i).node().endpoint(),
+                            CHANNEL_BASE + j + n * local[i], CHANNEL_BASE + i + n * local[j]);
                 }
             }
         }
@@ -223,6 +237,19 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     /** Cached regions unpinned by MMU-notifier invalidations so far. */
     public long invalidations() {
         return invalidations == null ? 0 : invalidations.value();
+    }
+
+    /**
+     * The rendezvous handshakes so far: from the RNDV leaving the sender's driver to the
+     * receiver's PULL acted on there (the network round trip before the data moves, plus the
+     * receiver's matching and, unless pinning is overlapped, its pinning; 003 §3.3).
+     */
+    public LatencyHistogram handshakeRtt() {
+        return handshakes;
+    }
+
+    void handshake(long ps) {
+        handshakes.record(ps);
     }
 
     void overlapMiss() {

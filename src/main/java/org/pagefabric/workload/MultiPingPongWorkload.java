@@ -1,0 +1,200 @@
+package org.pagefabric.workload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.hw.cpu.Core;
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.reg.openmx.OpenMxPolicy;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * Several ping-pong pairs at once between two nodes sharing one NIC each (003 §4.3: one process
+ * per core, all sharing a single 10G NIC). Pair {@code k} is rank {@code 2k} on node 0 and rank
+ * {@code 2k+1} on node 1, both on core {@code k} of their node. Under Open-MX the receive bottom
+ * halves run either on the core of the process they serve ({@code interrupts: spread}) or all on
+ * core 0 ({@code single-core}, interrupts bound to one core), which also runs pair 0; a competing
+ * interrupt load ({@code irq_load_pct} of core 0, in slices every {@code irq_period_us}) can take
+ * that core further. A core busy with bottom halves pins slowly, and under overlapped pinning a
+ * pull reply for a page not pinned yet is dropped: the Overlap-Miss counter says how often.
+ */
+public final class MultiPingPongWorkload extends AbstractWorkload {
+    /** Column of the number of pairs (processes per node). */
+    public static final String PROCESSES = "processes_per_node";
+    /** Column of the bottom-half placement. */
+    public static final String INTERRUPTS = "interrupts";
+    /** Column of the competing interrupt load. */
+    public static final String IRQ_LOAD = "irq_load_pct";
+    /** Column of the competing load's period. */
+    public static final String IRQ_PERIOD = "irq_period_us";
+    /** Bottom halves on the core of the process they serve. */
+    public static final String SPREAD = "spread";
+    /** Every bottom half on core 0. */
+    public static final String SINGLE_CORE = "single-core";
+
+    private static final int WARMUP = 3;
+
+    private static final List<WorkloadParameter> PARAMETERS = List.of(
+            StandardParameters.size(1 << 20),
+            StandardParameters.iterations(),
+            WorkloadParameter.integer(PROCESSES, 2, "", "ping-pong pairs: processes on each of the two nodes", 1, 256),
+            WorkloadParameter.choice(INTERRUPTS, SPREAD, "where receive bottom halves run: on the core of the process"
+                    + " they serve (spread) or all on core 0 (single-core)", List.of(SPREAD, SINGLE_CORE)),
+            WorkloadParameter.integer(IRQ_LOAD, 0, "", "competing interrupt load on core 0 of each node, percent of"
+                    + " the core", 0, 95),
+            WorkloadParameter.integer(IRQ_PERIOD, 10, "us", "period of the competing interrupt load's slices", 1,
+                    1_000_000));
+
+    private static final List<String> METRICS;
+
+    static {
+        List<String> m = new ArrayList<>(PointRun.METRICS);
+        int at = m.indexOf("verified");
+        m.addAll(at, List.of("overlap_misses", "overlap_miss_fraction", "overlap_misses_per_msg", "handshake_rtt_us"));
+        METRICS = List.copyOf(m);
+    }
+
+    /** The workload with its declared metadata. */
+    public MultiPingPongWorkload() {
+        super("multi-pingpong", "concurrent send/receive ping-pong pairs between two nodes, bottom halves spread or on"
+                + " one core: aggregate throughput and Open-MX overlap misses", 2, PARAMETERS, "bandwidth_MBps", true);
+    }
+
+    @Override
+    public int ranks(Map<String, Object> params) {
+        return 2 * pairs(params);
+    }
+
+    @Override
+    public int nodes(Map<String, Object> params) {
+        return 2;
+    }
+
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return 2 * Math.max(StandardParameters.size(params), Rank.PAGE);
+    }
+
+    @Override
+    public List<String> metrics() {
+        return METRICS;
+    }
+
+    private static int pairs(Map<String, Object> params) {
+        return Math.toIntExact((Long) params.get(PROCESSES));
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        long size = StandardParameters.size(params);
+        int iterations = StandardParameters.iterations(params);
+        int pairs = pairs(params);
+        long half = Math.max(size, Rank.PAGE);
+        OpenMxPolicy omx = job.policy() instanceof OpenMxPolicy o ? o : null;
+        if (omx != null) {
+            omx.bindInterrupts(SINGLE_CORE.equals(params.get(INTERRUPTS)) ? 0 : -1);
+        }
+        int rounds = WARMUP + iterations;
+        boolean[] ok = {true};
+        long[] timed = new long[pairs];
+        int[] finished = new int[1];
+        for (int k = 0; k < pairs; k++) {
+            Rank a = job.rank(2 * k);
+            Rank b = job.rank(2 * k + 1);
+            int core = k % a.node().cpu().coreCount();
+            int pair = k;
+            DataCheck.fill(a, 0, size, 0x3A17000L + 131L * k + size);
+            new SimProcess(job.simulator(), b.node(), "rank" + b.id(), ctx -> {
+                if (omx != null) {
+                    omx.place(ctx, core);
+                }
+                for (int i = 0; i < rounds; i++) {
+                    b.receive(ctx, a, half, size, i);
+                    WorkCompletion got = b.awaitReceive(ctx);
+                    ok[0] &= got.status() == CompletionStatus.SUCCESS && got.bytes() == size;
+                    b.send(ctx, a, half, size, i);
+                    ok[0] &= b.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                }
+            }).start();
+            new SimProcess(job.simulator(), a.node(), "rank" + a.id(), ctx -> {
+                if (omx != null) {
+                    omx.place(ctx, core);
+                }
+                for (int i = 0; i < rounds; i++) {
+                    long t0 = ctx.now();
+                    a.receive(ctx, b, half, size, i);
+                    a.send(ctx, b, 0, size, i);
+                    ok[0] &= a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                    WorkCompletion back = a.awaitReceive(ctx);
+                    ok[0] &= back.status() == CompletionStatus.SUCCESS && back.bytes() == size;
+                    if (i >= WARMUP) {
+                        long oneWay = (ctx.now() - t0) / 2;
+                        latencies.record(oneWay);
+                        timed[pair] += oneWay;
+                    }
+                }
+                finished[0]++;
+            }).start();
+        }
+        int loadPct = Math.toIntExact((Long) params.get(IRQ_LOAD));
+        if (loadPct > 0) {
+            long period = (Long) params.get(IRQ_PERIOD) * Time.US;
+            long slice = period * loadPct / 100;
+            for (int n = 0; n < 2; n++) {
+                Node node = job.rank(n).node();
+                Core core0 = node.cpu().core(0);
+                // a stream of bottom halves unrelated to these processes, until every pair is done
+                new SimProcess(job.simulator(), node, "irq-load", ctx -> {
+                    while (finished[0] < pairs) {
+                        core0.submit(Core.TASKLET, null, slice, null, null, 0, 0, null);
+                        ctx.sleep(period);
+                    }
+                }).start();
+            }
+        }
+        long messages = 2L * pairs * rounds;
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                double sum = 0;
+                for (long t : timed) {
+                    sum += t == 0 ? 0 : (double) size * iterations / (t / (double) Time.S);
+                }
+                return sum;
+            }
+
+            @Override
+            public boolean verified() {
+                boolean same = ok[0] && finished[0] == pairs;
+                for (int k = 0; k < pairs && same; k++) {
+                    Rank a = job.rank(2 * k);
+                    Rank b = job.rank(2 * k + 1);
+                    same = DataCheck.same(a, 0, b, half, size) && DataCheck.same(a, 0, a, half, size);
+                }
+                return same;
+            }
+
+            @Override
+            public Map<String, Object> extraMetrics() {
+                Map<String, Object> m = new LinkedHashMap<>();
+                long misses = omx == null ? 0 : omx.overlapMisses();
+                long arrived = omx == null ? 0 : omx.packetsReceived() + misses;
+                m.put("overlap_misses", misses);
+                m.put("overlap_miss_fraction", arrived == 0 ? 0.0 : round((double) misses / arrived));
+                m.put("overlap_misses_per_msg", round((double) misses / messages));
+                LatencyHistogram h = omx == null ? null : omx.handshakeRtt();
+                m.put("handshake_rtt_us", h == null || h.count() == 0 ? null : round(Time.toMicros(Math.round(h.mean()))));
+                return m;
+            }
+        };
+    }
+
+    private static double round(double x) {
+        return Math.round(x * 1e6) / 1e6;
+    }
+}
