@@ -7,6 +7,8 @@ import java.util.function.Function;
 import org.pagefabric.hw.profile.Parameter;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.am.DhtBaseline;
+import org.pagefabric.reg.am.DhtBaselinePolicy;
 import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
 import org.pagefabric.reg.cache.PinDownCache;
@@ -46,6 +48,10 @@ public final class Policies {
         for (PinMode m : PinMode.values()) {
             register(m.policyName(), m.description(), p -> new OpenMxPolicy(p, m), "openmx.", "os.pin.", "os.unpin.",
                     "os.mmu_notifier.");
+        }
+        for (DhtBaseline b : DhtBaseline.values()) {
+            register(b.policyName(), b.description(), p -> new DhtBaselinePolicy(p, b), "am.", "nic.", "cpu.poll_iteration",
+                    "cpu.interrupt", "memory.latency", "pcie.latency", "os.pin.");
         }
     }
 

@@ -36,6 +36,17 @@ public final class Job {
      * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
      */
     public Job(Simulator sim, Profile profile, int nodes, long segmentBytes, RegistrationPolicy policy) {
+        this(sim, profile, nodes, segmentBytes, policy, true);
+    }
+
+    /**
+     * Builds the cluster and the ranks, connecting every pair of ranks with RC queue pairs only
+     * if {@code connect} says so (n^2 queue pairs do not fit thousands of nodes).
+     *
+     * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
+     */
+    public Job(Simulator sim, Profile profile, int nodes, long segmentBytes, RegistrationPolicy policy,
+               boolean connect) {
         this.cluster = Cluster.build(sim, profile, nodes);
         this.policy = policy;
         long length = Math.ceilDiv(Math.max(segmentBytes, Rank.PAGE), Rank.PAGE) * Rank.PAGE;
@@ -50,7 +61,7 @@ public final class Job {
             r.attach(policy);
             ranks.add(r);
         }
-        for (int i = 0; i < nodes; i++) {
+        for (int i = 0; connect && i < nodes; i++) {
             for (int j = i + 1; j < nodes; j++) {
                 Rank a = ranks.get(i);
                 Rank b = ranks.get(j);

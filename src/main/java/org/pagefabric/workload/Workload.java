@@ -23,6 +23,24 @@ public interface Workload {
     /** Ranks the workload needs. */
     int ranks();
 
+    /**
+     * Nodes (job ranks) the workload needs for these resolved parameter values: {@link #ranks()}
+     * unless the workload sizes its cluster from a parameter (the distributed hashtable's
+     * {@code processes / processes_per_node}).
+     */
+    default int nodes(Map<String, Object> params) {
+        return ranks();
+    }
+
+    /**
+     * Whether the job connects every pair of ranks with RC queue pairs before the workload
+     * starts. A workload that carries its own traffic (datagrams, as the distributed hashtable
+     * does at thousands of nodes) says {@code false}, sparing n^2 queue pairs.
+     */
+    default boolean connectsRanks() {
+        return true;
+    }
+
     /** The parameters the workload takes, in the order they appear as columns. */
     List<WorkloadParameter> parameters();
 

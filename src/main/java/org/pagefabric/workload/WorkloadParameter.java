@@ -30,7 +30,9 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         /** A whole number, stored as a {@link Long}. */
         INTEGER,
         /** A switch, stored as a {@link Boolean}. */
-        BOOLEAN
+        BOOLEAN,
+        /** A real number in {@code [min, max]} (a ratio, a rate), stored as a {@link Double}. */
+        DECIMAL
     }
 
     /** Checks the declaration itself: a bad default is a programming error, found at class load. */
@@ -58,12 +60,20 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return new WorkloadParameter(name, Type.BOOLEAN, defaultValue, "", doc, 0, 0);
     }
 
+    /** Declares a real-number parameter in {@code [min, max]} (a ratio such as a collision rate). */
+    public static WorkloadParameter decimal(String name, double defaultValue, String unit, String doc, long min,
+                                            long max) {
+        WorkloadParameter p = new WorkloadParameter(name, Type.DECIMAL, defaultValue, unit, doc, min, max);
+        p.coerce(defaultValue);
+        return p;
+    }
+
     /**
      * Converts a value as written (a YAML number, boolean or string; a {@code --set} string) to
      * this parameter's stored form, checking its range. An integer in bytes may carry a size unit
      * ({@code "4 KiB"}), with the units and factors profiles use.
      *
-     * @return a {@link Long} or {@link Boolean}
+     * @return a {@link Long}, {@link Boolean} or {@link Double}
      * @throws IllegalArgumentException with a one-line problem that says what would be valid
      */
     public Object coerce(Object value) {
@@ -87,6 +97,22 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                     throw new IllegalArgumentException(value + " is out of range; " + expected());
                 }
                 yield v.longValueExact();
+            }
+            case DECIMAL -> {
+                double d;
+                if (value instanceof Number n) {
+                    d = n.doubleValue();
+                } else {
+                    try {
+                        d = Double.parseDouble(String.valueOf(value).strip());
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("'" + value + "' is not a number; " + expected());
+                    }
+                }
+                if (!(d >= min && d <= max)) {
+                    throw new IllegalArgumentException(value + " is out of range; " + expected());
+                }
+                yield d;
             }
         };
     }
@@ -123,6 +149,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
             case INTEGER -> "a whole number" + (unit.isEmpty() ? "" : " of " + unit)
                     + (unit.equals("B") ? " (or with a unit: KiB, MiB, GiB, KB, MB, GB)" : "")
                     + " from " + min + " to " + max;
+            case DECIMAL -> "a number" + (unit.isEmpty() ? "" : " of " + unit) + " from " + min + " to " + max;
         };
     }
 
