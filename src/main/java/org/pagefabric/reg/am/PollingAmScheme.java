@@ -20,9 +20,10 @@ final class PollingAmScheme implements DhtScheme {
     private LongQueue[] inbox;
     private long[] nextPoll;
     private long[] interval;
-    private long polls;
-    private long emptyPolls;
     private long longestInterval;
+    private org.pagefabric.sim.stat.Counter polls;
+    private org.pagefabric.sim.stat.Counter emptyPolls;
+    private org.pagefabric.sim.stat.Counter doublings;
 
     PollingAmScheme(boolean backoff) {
         this.backoff = backoff;
@@ -42,6 +43,10 @@ final class PollingAmScheme implements DhtScheme {
             nextPoll[r] = interval[r];
         }
         longestInterval = costs.pollIntervalPs();
+        var stats = dht.simulator().statistics();
+        polls = stats.counter("dht_am.polls", "polls", "polls of a receive buffer by computing processes");
+        emptyPolls = stats.counter("dht_am.emptyPolls", "polls", "polls that found no message");
+        doublings = stats.counter("dht_am.backoffDoublings", "times", "polling intervals doubled after an empty poll");
     }
 
     @Override
@@ -68,7 +73,7 @@ final class PollingAmScheme implements DhtScheme {
     }
 
     private void poll(ProcessContext ctx, int rank) {
-        polls++;
+        polls.increment();
         long now = ctx.now();
         long cost = costs.pollPs();
         int handled = 0;
@@ -78,24 +83,18 @@ final class PollingAmScheme implements DhtScheme {
             handled++;
         }
         if (handled == 0) {
-            emptyPolls++;
+            emptyPolls.increment();
         }
         ctx.sleep(cost);
         if (backoff) {
-            interval[rank] = handled == 0 ? Math.min(interval[rank] * 2, costs.backoffMaxPs()) : costs.pollIntervalPs();
+            long next = handled == 0 ? Math.min(interval[rank] * 2, costs.backoffMaxPs()) : costs.pollIntervalPs();
+            if (next > interval[rank]) {
+                doublings.increment();
+            }
+            interval[rank] = next;
             longestInterval = Math.max(longestInterval, interval[rank]);
         }
         nextPoll[rank] = ctx.now() + interval[rank];
-    }
-
-    /** Polls so far, over all processes. */
-    long polls() {
-        return polls;
-    }
-
-    /** Polls that found no message. */
-    long emptyPolls() {
-        return emptyPolls;
     }
 
     /** The longest polling interval any process reached, picoseconds. */

@@ -182,7 +182,8 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return names;
     }
 
-    private Outcome launch(Job job, Map<String, Object> params, DhtScheme scheme, long onloadCores) {
+    /** Builds the run on {@code job} and starts its processes; the caller runs the simulation. */
+    Outcome launch(Job job, Map<String, Object> params, DhtScheme scheme, long onloadCores) {
         Simulator sim = job.simulator();
         int processes = (int) (long) (Long) params.get(PROCESSES);
         int perNode = (int) (long) (Long) params.get(PER_NODE);
@@ -261,7 +262,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     }
 
     /** What a run reports; read once the simulation has ended. */
-    private static final class Outcome implements Workload.Run {
+    static final class Outcome implements Workload.Run {
         final DhtContext dht;
         final long perProcess;
         final long onloadCores;
