@@ -33,7 +33,7 @@ public final class DhtBenchmark {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("processes", (long) ranks);
         params.put("processes_per_node", (long) perNode);
-        params.put("inserts_per_process", inserts);
+        params.put("iterations", inserts);
         params.put("collision_rate", 0.05);
         System.gc();
         Runtime rt = Runtime.getRuntime();

@@ -26,6 +26,7 @@ public final class DhtContext {
     private final int ranks;
     private final int perNode;
     private final long onloadCores;
+    private final int elementBytes;
     private final Volume[] volumes;
     private final long[] coreHandled;
     private final long[] cpuDebt;
@@ -41,7 +42,8 @@ public final class DhtContext {
     private long remoteAccesses;
 
     DhtContext(Simulator sim, Cluster cluster, Profile profile, DhtScheme scheme, int processes, int perNode,
-               long tableCells, long heapCells, long onloadCores) {
+               long tableCells, long heapCells, long onloadCores, int elementBytes) {
+        this.elementBytes = elementBytes;
         this.sim = sim;
         this.cluster = cluster;
         this.profile = profile;
@@ -119,6 +121,11 @@ public final class DhtContext {
     /** Cores per node dedicated to handlers, as the {@code onload_cores} parameter says (AM-Onload). */
     public long onloadCores() {
         return onloadCores;
+    }
+
+    /** Bytes a put or message of one element carries ({@code size_B}). */
+    public int elementBytes() {
+        return elementBytes;
     }
 
     /** The node process {@code rank} runs on. */

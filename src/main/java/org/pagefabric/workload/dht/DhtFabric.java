@@ -101,7 +101,7 @@ public final class DhtFabric extends Component {
     public void put(ProcessContext ctx, int rank, int target, long address, long value) {
         ctx.sleep(costs.postPs());
         outstandingPuts[rank]++;
-        send(rank, target, PUT, address, value, 0, 8);
+        send(rank, target, PUT, address, value, 0, dht.elementBytes());
     }
 
     /** Waits until every put {@code rank} issued has been placed in the target's memory. */
@@ -124,7 +124,7 @@ public final class DhtFabric extends Component {
      */
     public void message(ProcessContext ctx, int rank, int target, long elem) {
         ctx.sleep(costs.postPs());
-        send(rank, target, MESSAGE, 0, elem, 0, 8);
+        send(rank, target, MESSAGE, 0, elem, 0, dht.elementBytes());
     }
 
     /** Remote accesses (atomics, puts, messages) process {@code rank} has issued so far. */

@@ -17,13 +17,14 @@ import org.pagefabric.workload.AbstractWorkload;
 import org.pagefabric.workload.Job;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Rank;
+import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
  * The distributed hashtable of 002 §4.1 and §5.2.1: every process owns a volume (a table of
- * {@code volume_elements} cells and an overflow heap) and inserts {@code inserts_per_process}
- * elements into the volumes of other processes, {@code processes_per_node} processes per node.
+ * {@code volume_elements} cells and an overflow heap) and inserts {@code iterations}
+ * elements of {@code size_B} bytes into the volumes of other processes, {@code processes_per_node} processes per node.
  * A share {@code collision_rate} of the inserts goes to a table cell the process filled before
  * (a hash collision, handled in the overflow heap); a share {@code comp_ratio} of each process's
  * time is local computation. How an element reaches its volume is the policy's
@@ -43,7 +44,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     static final String COMP_RATIO = "comp_ratio";
     static final String VOLUME = "volume_elements";
     static final String HEAP = "heap_elements";
-    static final String INSERTS = "inserts_per_process";
+    static final String INSERTS = StandardParameters.ITERATIONS;
     static final String ONLOAD = "onload_cores";
 
     /** Metric columns this workload adds. */
@@ -67,6 +68,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     public DhtInsertWorkload() {
         super(NAME, "distributed hashtable inserts (002 §4.1, §5.2.1): inserts/s over processes, collisions and"
                 + " computation, every element verified in its volume", 2, List.of(
+                StandardParameters.size(8), StandardParameters.iterations(),
                 WorkloadParameter.integer(PROCESSES, 64, "", "inserting processes, one volume each", 1,
                         DhtHash.MAX_VOLUMES - 1),
                 WorkloadParameter.integer(PER_NODE, 32, "", "processes per node (002 §5.2: 32)", 1, 1024),
@@ -78,8 +80,6 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                         DhtHash.MAX_TABLE),
                 WorkloadParameter.integer(HEAP, 0, "", "overflow heap cells per volume; 0: as many as volume_elements",
                         0, DhtHash.MAX_TABLE),
-                WorkloadParameter.integer(INSERTS, 10_000, "", "inserts each inserting process issues", 0,
-                        1L << 31),
                 WorkloadParameter.integer(ONLOAD, 0, "", "AM-Onload handler cores per node; 0 or best: run every C from"
                         + " 1 to processes_per_node - 1 and keep the fastest (002 §5.2.1)", 0, 1023)),
                 INSERTS_PER_S, true);
@@ -191,9 +191,15 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         double comp = (Double) params.get(COMP_RATIO);
         long table = (Long) params.get(VOLUME);
         long heap = (Long) params.get(HEAP) == 0 ? table : (Long) params.get(HEAP);
-        long perProcess = (Long) params.get(INSERTS);
+        long perProcess = (long) StandardParameters.iterations(params);
+        int elementBytes = (int) StandardParameters.size(params);
+        int capacity = job.cluster().node(0).endpoint().datagramCapacity();
+        if (elementBytes < 8 || elementBytes > capacity) {
+            throw new IllegalArgumentException(StandardParameters.SIZE + ": " + elementBytes + " B per element; valid: 8 (one"
+                    + " word) to " + capacity + " (one packet of this profile's transport.mtu)");
+        }
         DhtContext dht = new DhtContext(sim, job.cluster(), job.cluster().profile(), scheme, processes, perNode, table,
-                heap, Math.max(0, onloadCores));
+                heap, Math.max(0, onloadCores), elementBytes);
         dht.attachFabric();
         scheme.setUp(dht);
         Outcome out = new Outcome(dht, perProcess, onloadCores);

@@ -35,7 +35,7 @@ class DhtInsertWorkloadTest {
         p.put("processes_per_node", perNode);
         p.put("collision_rate", collisions);
         p.put("volume_elements", table);
-        p.put("inserts_per_process", inserts);
+        p.put("iterations", inserts);
         return p;
     }
 
