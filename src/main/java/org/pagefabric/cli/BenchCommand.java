@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
 
 /** {@code pagefabric bench ...}: the performance benchmarks behind docs/PERFORMANCE.md. */
 @Command(name = "bench", description = "Measure the simulator's own speed.",
-        subcommands = {BenchCommand.Kernel.class, BenchCommand.ProcessResume.class, BenchCommand.Model.class, BenchCommand.Jmh.class},
+        subcommands = {BenchCommand.Kernel.class, BenchCommand.ProcessResume.class, BenchCommand.Model.class, BenchCommand.Jmh.class,
+            BenchCommand.Dht.class},
         synopsisSubcommandLabel = "TARGET")
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
@@ -232,6 +233,58 @@ final class BenchCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             org.openjdk.jmh.Main.main(args.toArray(String[]::new));
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "dht", mixinStandardHelpOptions = true,
+            description = "The distributed hashtable (dht-insert) at growing rank counts: wall time, heap, events.")
+    static final class Dht implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--ranks", split = ",", defaultValue = "32,256,2048,32768",
+                description = "Process counts (default: ${DEFAULT-VALUE}).")
+        List<Integer> ranks;
+
+        @Option(names = "--per-node", defaultValue = "32", description = "Processes per node (default: ${DEFAULT-VALUE}).")
+        int perNode;
+
+        @Option(names = "--inserts", defaultValue = "10", description = "Inserts per process (default: ${DEFAULT-VALUE}).")
+        long inserts;
+
+        @Option(names = "--policy", defaultValue = "rma", description = "Scheme policy (default: ${DEFAULT-VALUE}).")
+        String policy;
+
+        @Option(names = "--profile", defaultValue = "aa-crayxe6", description = "Hardware profile (default: ${DEFAULT-VALUE}).")
+        String profile;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Master seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--format", defaultValue = "table",
+                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @Override
+        public Integer call() {
+            if (perNode < 1 || inserts < 0 || ranks.stream().anyMatch(r -> r < 1)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--ranks must be positive, --per-node at least 1 and --inserts not negative");
+            }
+            List<java.util.Map<String, Object>> rows = new ArrayList<>();
+            PrintWriter out = spec.commandLine().getOut();
+            for (int r : ranks) {
+                try {
+                    rows.add(org.pagefabric.bench.DhtBenchmark.run(profile, policy, r, perNode, inserts, seed));
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+                }
+            }
+            out.print(format == Format.json ? RowFormat.json(rows)
+                    : RowFormat.table(rows, List.of("ranks", "nodes", "policy", "inserts", "wall_s", "heap_MB",
+                            "max_heap_MB", "events", "events_per_s", "inserts_per_s", "verified")));
+            out.flush();
             return ExitCodes.OK;
         }
     }

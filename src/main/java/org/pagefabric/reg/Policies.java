@@ -7,6 +7,8 @@ import java.util.function.Function;
 import org.pagefabric.hw.profile.Parameter;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.am.DhtBaseline;
+import org.pagefabric.reg.am.DhtBaselinePolicy;
 import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
 import org.pagefabric.reg.cache.PinDownCache;
@@ -59,6 +61,10 @@ public final class Policies {
                 + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)",
                 p -> new org.pagefabric.reg.odp.OdpPolicy(org.pagefabric.reg.odp.OdpPolicy.PREFETCH, p), "odp.",
                 "nic.register.base", "cpu.");
+        for (DhtBaseline b : DhtBaseline.values()) {
+            register(b.policyName(), b.description(), p -> new DhtBaselinePolicy(p, b), "am.", "nic.", "cpu.poll_iteration",
+                    "cpu.interrupt", "memory.latency", "pcie.latency", "os.pin.");
+        }
     }
 
     /**

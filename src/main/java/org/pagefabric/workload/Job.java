@@ -37,18 +37,42 @@ public final class Job {
      * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
      */
     public Job(Simulator sim, Profile profile, int nodes, long segmentBytes, RegistrationPolicy policy) {
-        this(sim, profile, nodes, nodes, segmentBytes, policy);
+        this(sim, profile, nodes, nodes, segmentBytes, policy, true);
+    }
+
+    /**
+     * Builds the cluster and one rank per node, connecting every pair of ranks with RC queue
+     * pairs only if {@code connect} says so (n^2 queue pairs do not fit thousands of nodes).
+     *
+     * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
+     */
+    public Job(Simulator sim, Profile profile, int nodes, long segmentBytes, RegistrationPolicy policy,
+               boolean connect) {
+        this(sim, profile, nodes, nodes, segmentBytes, policy, connect);
     }
 
     /**
      * Builds the cluster and {@code rankCount} ranks on {@code nodes} nodes, rank {@code i} on node
      * {@code i % nodes} (so consecutive ranks sit on different nodes, as a round-robin launcher
-     * places them).
+     * places them), every pair connected.
      *
      * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
      * @throws IllegalArgumentException if there are fewer ranks than nodes
      */
     public Job(Simulator sim, Profile profile, int nodes, int rankCount, long segmentBytes, RegistrationPolicy policy) {
+        this(sim, profile, nodes, rankCount, segmentBytes, policy, true);
+    }
+
+    /**
+     * Builds the cluster and {@code rankCount} ranks on {@code nodes} nodes, rank {@code i} on node
+     * {@code i % nodes}, connecting every pair of ranks with RC queue pairs only if {@code connect}
+     * says so.
+     *
+     * @param segmentBytes bytes of each rank's communication segment (rounded up to pages)
+     * @throws IllegalArgumentException if there are fewer ranks than nodes
+     */
+    public Job(Simulator sim, Profile profile, int nodes, int rankCount, long segmentBytes, RegistrationPolicy policy,
+               boolean connect) {
         if (rankCount < nodes) {
             throw new IllegalArgumentException(rankCount + " ranks cannot fill " + nodes + " nodes");
         }
@@ -66,7 +90,7 @@ public final class Job {
             r.attach(policy);
             ranks.add(r);
         }
-        for (int i = 0; i < rankCount; i++) {
+        for (int i = 0; connect && i < rankCount; i++) {
             for (int j = i + 1; j < rankCount; j++) {
                 Rank a = ranks.get(i);
                 Rank b = ranks.get(j);

@@ -67,7 +67,7 @@ public final class PointRun {
         Simulator sim = new Simulator(seed);
         RegistrationPolicy policy = Policies.create(policyName, profile);
         Job job = new Job(sim, profile, workload.nodes(values), workload.ranks(values), workload.segmentBytes(values),
-                policy);
+                policy, workload.connectsRanks());
         LatencyHistogram lat = sim.statistics().latency("workload.latency", "latency of each timed operation");
         Workload.Run run = workload.start(job, values, lat);
         sim.run();

@@ -47,7 +47,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
     private static final List<WorkloadParameter> PARAMETERS = List.of(
             WorkloadParameter.choice(APP, "the application: cannon (matrix multiplication, 4 nodes) or bitonic (sort, 8"
                     + " nodes)", "cannon", "bitonic"),
-            WorkloadParameter.decimal(SCALE, 1.0, "", "share of the full problem (1 = 004 Table 3's put counts;"
+            WorkloadParameter.decimalAbove(SCALE, 1.0, "", "share of the full problem (1 = 004 Table 3's put counts;"
                     + " cannon scales its multiplications, bitonic its array)", 0, 1));
 
     /** One application: its node count, memory, data and rank body. */

@@ -25,7 +25,8 @@ public interface Workload {
 
     /**
      * Ranks the workload needs for these (resolved) parameter values: {@link #ranks()} unless the
-     * count depends on a parameter (an application that runs on 4 or 8 nodes, a process count).
+     * count depends on a parameter (an application that runs on 4 or 8 nodes, a process count,
+     * the distributed hashtable's {@code processes / processes_per_node} nodes).
      */
     default int ranks(Map<String, Object> params) {
         return ranks();
@@ -37,6 +38,15 @@ public interface Workload {
      */
     default int nodes(Map<String, Object> params) {
         return ranks(params);
+    }
+
+    /**
+     * Whether the job connects every pair of ranks with RC queue pairs before the workload
+     * starts. A workload that carries its own traffic (datagrams, as the distributed hashtable
+     * does at thousands of nodes) says {@code false}, sparing n^2 queue pairs.
+     */
+    default boolean connectsRanks() {
+        return true;
     }
 
     /** The parameters the workload takes, in the order they appear as columns. */

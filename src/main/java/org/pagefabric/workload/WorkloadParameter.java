@@ -33,8 +33,10 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         INTEGER,
         /** A switch, stored as a {@link Boolean}. */
         BOOLEAN,
-        /** A real number above {@code min} and at most {@code max}, stored as a {@link Double}. */
+        /** A real number in {@code [min, max]} (a ratio, a rate), stored as a {@link Double}. */
         DECIMAL,
+        /** A real number above {@code min} and at most {@code max} (a share that must not be 0), stored as a {@link Double}. */
+        DECIMAL_ABOVE_MIN,
         /** One of a fixed list of names, stored as a {@link String}. */
         CHOICE
     }
@@ -70,7 +72,15 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return new WorkloadParameter(name, Type.BOOLEAN, defaultValue, "", doc, 0, 0);
     }
 
-    /** Declares a real-number parameter above {@code min} and at most {@code max}. */
+    /** Declares a real-number parameter above {@code min} and at most {@code max} (a share of a problem). */
+    public static WorkloadParameter decimalAbove(String name, double defaultValue, String unit, String doc, long min,
+                                                 long max) {
+        WorkloadParameter p = new WorkloadParameter(name, Type.DECIMAL_ABOVE_MIN, defaultValue, unit, doc, min, max);
+        p.coerce(defaultValue);
+        return p;
+    }
+
+    /** Declares a real-number parameter in {@code [min, max]} (a ratio such as a collision rate). */
     public static WorkloadParameter decimal(String name, double defaultValue, String unit, String doc, long min,
                                             long max) {
         WorkloadParameter p = new WorkloadParameter(name, Type.DECIMAL, defaultValue, unit, doc, min, max);
@@ -118,7 +128,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                 }
                 throw new IllegalArgumentException("'" + value + "' is not a boolean; " + expected());
             }
-            case DECIMAL -> {
+            case DECIMAL_ABOVE_MIN -> {
                 double v;
                 try {
                     v = value instanceof Number n ? n.doubleValue() : Double.parseDouble(String.valueOf(value).strip());
@@ -143,6 +153,22 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                     throw new IllegalArgumentException(value + " is out of range; " + expected());
                 }
                 yield v.longValueExact();
+            }
+            case DECIMAL -> {
+                double d;
+                if (value instanceof Number n) {
+                    d = n.doubleValue();
+                } else {
+                    try {
+                        d = Double.parseDouble(String.valueOf(value).strip());
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("'" + value + "' is not a number; " + expected());
+                    }
+                }
+                if (!(d >= min && d <= max)) {
+                    throw new IllegalArgumentException(value + " is out of range; " + expected());
+                }
+                yield d;
             }
         };
     }
@@ -176,16 +202,18 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
     public String expected() {
         return switch (type) {
             case BOOLEAN -> "valid values: true, false";
-            case DECIMAL -> "a number" + (unit.isEmpty() ? "" : " of " + unit) + " above " + min + " and at most " + max;
+            case DECIMAL_ABOVE_MIN -> "a number" + (unit.isEmpty() ? "" : " of " + unit) + " above " + min + " and at most "
+                    + max;
             case CHOICE -> "valid values: " + String.join(", ", choices);
             case INTEGER -> "a whole number" + (unit.isEmpty() ? "" : " of " + unit)
                     + (unit.equals("B") ? " (or with a unit: KiB, MiB, GiB, KB, MB, GB)" : "")
                     + " from " + min + " to " + max;
+            case DECIMAL -> "a number" + (unit.isEmpty() ? "" : " of " + unit) + " from " + min + " to " + max;
         };
     }
 
     /** The type as written in {@code info} and resolved specs. */
     public String typeName() {
-        return type.name().toLowerCase(java.util.Locale.ROOT);
+        return type == Type.DECIMAL_ABOVE_MIN ? "decimal" : type.name().toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.pagefabric.hw.profile.param.ActiveAccessParameters;
+import org.pagefabric.hw.profile.param.ActiveMessageParameters;
 import org.pagefabric.hw.profile.param.BounceParameters;
 import org.pagefabric.hw.profile.param.CpuParameters;
 import org.pagefabric.hw.profile.param.FirehoseParameters;
@@ -38,7 +39,8 @@ public final class ParameterRegistry {
             OsParameters.class, NicParameters.class, IommuParameters.class, TransportParameters.class,
             OdpParameters.class, PartParameters.class, ActiveAccessParameters.class,
             FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class,
-            RegistrationCacheParameters.class);
+            RegistrationCacheParameters.class,
+            ActiveMessageParameters.class);
 
     private static final Map<String, Parameter> BY_NAME = collect();
 

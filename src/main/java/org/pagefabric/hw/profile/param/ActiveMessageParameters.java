@@ -1,0 +1,24 @@
+package org.pagefabric.hw.profile.param;
+
+import org.pagefabric.hw.profile.Parameter;
+
+/**
+ * Active-message baselines of seed 002 §5.2 (AM, AM-Exp, AM-Onload, AM-Ints): how often a
+ * process looks for incoming messages and how often the NIC interrupts.
+ */
+public final class ActiveMessageParameters {
+    /** Interval between two polls of the receive buffer by a computing process (AM). */
+    public static final Parameter POLL_INTERVAL = Parameter.time("am.poll_interval",
+            "Interval after which a computing process polls its receive buffer for active messages (AM), and"
+                    + " the shortest interval of exponential back-off (AM-Exp).").positive();
+    /** Longest interval exponential back-off reaches (AM-Exp). */
+    public static final Parameter BACKOFF_MAX_INTERVAL = Parameter.time("am.backoff.max_interval",
+            "Longest polling interval of AM-Exp: an empty poll doubles the interval up to this bound.").positive();
+    /** Messages per interrupt in interrupt-driven active messages (AM-Ints). */
+    public static final Parameter INTERRUPT_BATCH = Parameter.count("am.interrupt.batch",
+            "Active messages received per interrupt the NIC raises when handlers are interrupt-driven"
+                    + " (AM-Ints).").positive();
+
+    private ActiveMessageParameters() {
+    }
+}

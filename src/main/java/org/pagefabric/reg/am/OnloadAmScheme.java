@@ -1,0 +1,50 @@
+package org.pagefabric.reg.am;
+
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.dht.DhtContext;
+import org.pagefabric.workload.dht.DhtScheme;
+
+/**
+ * AM-Onload (002 §5.2): on every node the last C cores only run active-message handlers,
+ * spinning on their receive flags; the processes on the other cores insert and never handle.
+ * The volume of process p is served by handler core {@code core(p) mod C} of p's node, which
+ * takes messages in arrival order, one at a time, each a poll that finds it plus the local
+ * insert.
+ */
+final class OnloadAmScheme implements DhtScheme {
+    private DhtContext dht;
+    private int handlers;
+    private int firstHandler;
+    private long[] busyUntil;
+
+    @Override
+    public void setUp(DhtContext dht) {
+        this.dht = dht;
+        this.handlers = (int) dht.onloadCores();
+        this.firstHandler = dht.processesPerNode() - handlers;
+        this.busyUntil = new long[dht.cluster().size() * handlers];
+    }
+
+    @Override
+    public boolean usesOnloadCores() {
+        return true;
+    }
+
+    @Override
+    public boolean inserts(int rank) {
+        return dht.coreOf(rank) < firstHandler;
+    }
+
+    @Override
+    public void insert(ProcessContext ctx, int rank, int target, long elem) {
+        dht.fabric().message(ctx, rank, target, elem);
+    }
+
+    @Override
+    public void onMessage(int source, int target, long elem) {
+        int h = dht.coreOf(target) % handlers;
+        int server = dht.nodeOf(target) * handlers + h;
+        long start = Math.max(dht.simulator().now() + dht.costs().pollPs(), busyUntil[server]);
+        busyUntil[server] = start + dht.applyLocally(elem, firstHandler + h, start);
+    }
+}

@@ -1,0 +1,104 @@
+package org.pagefabric.reg.am;
+
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.dht.DhtContext;
+import org.pagefabric.workload.dht.DhtCosts;
+import org.pagefabric.workload.dht.DhtScheme;
+
+/**
+ * Active messages handled by the computing processes themselves (002 §5.2: AM and AM-Exp). An
+ * insert is one message to the volume's owner; the owner finds it when it next polls its receive
+ * buffer and runs the handler (the local insert). AM polls every {@code am.poll_interval};
+ * AM-Exp doubles the interval after an empty poll, up to {@code am.backoff.max_interval}, and
+ * returns to the shortest one when a poll finds messages. Processes that have finished their
+ * own inserts keep polling until every element is applied.
+ */
+final class PollingAmScheme implements DhtScheme {
+    private final boolean backoff;
+    private DhtContext dht;
+    private DhtCosts costs;
+    private LongQueue[] inbox;
+    private long[] nextPoll;
+    private long[] interval;
+    private long longestInterval;
+    private org.pagefabric.sim.stat.Counter polls;
+    private org.pagefabric.sim.stat.Counter emptyPolls;
+    private org.pagefabric.sim.stat.Counter doublings;
+
+    PollingAmScheme(boolean backoff) {
+        this.backoff = backoff;
+    }
+
+    @Override
+    public void setUp(DhtContext dht) {
+        this.dht = dht;
+        this.costs = dht.costs();
+        int n = dht.ranks();
+        inbox = new LongQueue[n];
+        nextPoll = new long[n];
+        interval = new long[n];
+        for (int r = 0; r < n; r++) {
+            inbox[r] = new LongQueue();
+            interval[r] = costs.pollIntervalPs();
+            nextPoll[r] = interval[r];
+        }
+        longestInterval = costs.pollIntervalPs();
+        var stats = dht.simulator().statistics();
+        polls = stats.counter("dht_am.polls", "polls", "polls of a receive buffer by computing processes");
+        emptyPolls = stats.counter("dht_am.emptyPolls", "polls", "polls that found no message");
+        doublings = stats.counter("dht_am.backoffDoublings", "times", "polling intervals doubled after an empty poll");
+    }
+
+    @Override
+    public void insert(ProcessContext ctx, int rank, int target, long elem) {
+        if (ctx.now() >= nextPoll[rank]) {
+            poll(ctx, rank);
+        }
+        dht.fabric().message(ctx, rank, target, elem);
+    }
+
+    @Override
+    public void finish(ProcessContext ctx, int rank) {
+        while (!dht.allApplied().isDone()) {
+            if (nextPoll[rank] > ctx.now()) {
+                ctx.sleep(nextPoll[rank] - ctx.now());
+            }
+            poll(ctx, rank);
+        }
+    }
+
+    @Override
+    public void onMessage(int source, int target, long elem) {
+        inbox[target].add(elem);
+    }
+
+    private void poll(ProcessContext ctx, int rank) {
+        polls.increment();
+        long now = ctx.now();
+        long cost = costs.pollPs();
+        int handled = 0;
+        LongQueue q = inbox[rank];
+        while (!q.isEmpty()) {
+            cost += dht.applyLocally(q.poll(), dht.coreOf(rank), now + cost);
+            handled++;
+        }
+        if (handled == 0) {
+            emptyPolls.increment();
+        }
+        ctx.sleep(cost);
+        if (backoff) {
+            long next = handled == 0 ? Math.min(interval[rank] * 2, costs.backoffMaxPs()) : costs.pollIntervalPs();
+            if (next > interval[rank]) {
+                doublings.increment();
+            }
+            interval[rank] = next;
+            longestInterval = Math.max(longestInterval, interval[rank]);
+        }
+        nextPoll[rank] = ctx.now() + interval[rank];
+    }
+
+    /** The longest polling interval any process reached, picoseconds. */
+    long longestInterval() {
+        return longestInterval;
+    }
+}

@@ -1,0 +1,37 @@
+package org.pagefabric.workload.dht;
+
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.param.ActiveMessageParameters;
+import org.pagefabric.hw.profile.param.CpuParameters;
+import org.pagefabric.hw.profile.param.MemoryParameters;
+import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.hw.profile.param.PcieParameters;
+
+/**
+ * The costs the hashtable schemes use, all read from the profile (picoseconds): the host side of
+ * posting and completing an operation, the NIC's atomic unit and DMA writes, memory accesses of
+ * handlers, polling and interrupts.
+ *
+ * @param postPs          CPU doorbell write plus the NIC fetching the request
+ * @param completionPs    the NIC writing a completion the CPU then reads
+ * @param atomicPs        the target NIC's atomic unit busy with one operation: a DMA read round trip to host memory
+ * @param dmaWritePs      a NIC DMA write landing in host memory (posted write across PCIe)
+ * @param memoryPs        one host memory access
+ * @param pollPs          one poll of a receive queue or flag
+ * @param interruptPs     one interrupt: delivery, entry and handler dispatch
+ * @param pollIntervalPs  AM polling interval (and AM-Exp's shortest)
+ * @param backoffMaxPs    AM-Exp's longest interval
+ * @param interruptBatch  messages per interrupt in AM-Ints
+ */
+public record DhtCosts(long postPs, long completionPs, long atomicPs, long dmaWritePs, long memoryPs, long pollPs,
+                       long interruptPs, long pollIntervalPs, long backoffMaxPs, long interruptBatch) {
+    /** The costs of {@code p}. */
+    public static DhtCosts of(Profile p) {
+        long wqe = p.time(NicParameters.WQE_PROCESSING);
+        return new DhtCosts(p.time(NicParameters.DOORBELL) + wqe, p.time(NicParameters.COMPLETION),
+                wqe + p.time(NicParameters.DMA_READ_START), wqe + p.time(PcieParameters.LATENCY),
+                p.time(MemoryParameters.LATENCY), p.time(CpuParameters.POLL_ITERATION),
+                p.time(CpuParameters.INTERRUPT), p.time(ActiveMessageParameters.POLL_INTERVAL),
+                p.time(ActiveMessageParameters.BACKOFF_MAX_INTERVAL), p.count(ActiveMessageParameters.INTERRUPT_BATCH));
+    }
+}

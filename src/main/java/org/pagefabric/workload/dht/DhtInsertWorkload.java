@@ -1,0 +1,340 @@
+package org.pagefabric.workload.dht;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.RandomStream;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.AbstractWorkload;
+import org.pagefabric.workload.Job;
+import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.Rank;
+import org.pagefabric.workload.StandardParameters;
+import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.WorkloadParameter;
+
+/**
+ * The distributed hashtable of 002 §4.1 and §5.2.1: every process owns a volume (a table of
+ * {@code volume_elements} cells and an overflow heap) and inserts {@code iterations}
+ * elements of {@code size_B} bytes into the volumes of other processes, {@code processes_per_node} processes per node.
+ * A share {@code collision_rate} of the inserts goes to a table cell the process filled before
+ * (a hash collision, handled in the overflow heap); a share {@code comp_ratio} of each process's
+ * time is local computation. How an element reaches its volume is the policy's
+ * {@link DhtScheme}. After the run every volume is scanned: every inserted element must be
+ * there exactly once, in the volume and cell its hash names.
+ *
+ * <p>Scale: volumes are sparse and processes are light, the job connects no queue pairs (the
+ * traffic is datagrams), and the network is the profile's topology: 1024 nodes of 32 processes
+ * run in one simulation (see {@code pagefabric bench dht}).
+ */
+public final class DhtInsertWorkload extends AbstractWorkload {
+    /** The command-line name. */
+    public static final String NAME = "dht-insert";
+    static final String PROCESSES = "processes";
+    static final String PER_NODE = "processes_per_node";
+    static final String COLLISION_RATE = "collision_rate";
+    static final String COMP_RATIO = "comp_ratio";
+    static final String VOLUME = "volume_elements";
+    static final String HEAP = "heap_elements";
+    static final String INSERTS = StandardParameters.ITERATIONS;
+    static final String ONLOAD = "onload_cores";
+
+    /** Metric columns this workload adds. */
+    public static final String INSERTS_PER_S = "inserts_per_s";
+    static final String COLLISIONS_PCT = "collisions_pct";
+    static final String ACCESSES_PER_COLLIDING = "remote_accesses_per_insert";
+    static final String INSERT_TIME = "insert_time_us";
+    static final String ONLOAD_USED = "best_onload_cores";
+
+    private static final int RECENT = 32;
+    private static final List<String> METRICS;
+
+    static {
+        List<String> m = new ArrayList<>(PointRun.METRICS);
+        m.addAll(m.indexOf("verified") + 1, List.of(INSERTS_PER_S, COLLISIONS_PCT, ACCESSES_PER_COLLIDING, INSERT_TIME,
+                ONLOAD_USED));
+        METRICS = List.copyOf(m);
+    }
+
+    /** The workload with its declared parameters. */
+    public DhtInsertWorkload() {
+        super(NAME, "distributed hashtable inserts (002 §4.1, §5.2.1): inserts/s over processes, collisions and"
+                + " computation, every element verified in its volume", 2, List.of(
+                StandardParameters.size(8), StandardParameters.iterations(),
+                WorkloadParameter.integer(PROCESSES, 64, "", "inserting processes, one volume each", 1,
+                        DhtHash.MAX_VOLUMES - 1),
+                WorkloadParameter.integer(PER_NODE, 32, "", "processes per node (002 §5.2: 32)", 1, 1024),
+                WorkloadParameter.decimal(COLLISION_RATE, 0.05, "", "share of inserts whose table cell is taken"
+                        + " (R_cols)", 0, 1),
+                WorkloadParameter.decimal(COMP_RATIO, 0, "", "share of each process's time spent computing (R_comp),"
+                        + " below 1", 0, 1),
+                WorkloadParameter.integer(VOLUME, 1L << 21, "", "table cells per volume (002 §5.2.1: 2^21)", 1,
+                        DhtHash.MAX_TABLE),
+                WorkloadParameter.integer(HEAP, 0, "", "overflow heap cells per volume; 0: as many as volume_elements",
+                        0, DhtHash.MAX_TABLE),
+                WorkloadParameter.integer(ONLOAD, 0, "", "AM-Onload handler cores per node; 0 or best: run every C from"
+                        + " 1 to processes_per_node - 1 and keep the fastest (002 §5.2.1)", 0, 1023)),
+                INSERTS_PER_S, true);
+    }
+
+    @Override
+    public Map<String, Object> resolve(Map<String, ?> given) {
+        if (given.get(ONLOAD) instanceof String s && s.strip().equals("best")) {
+            Map<String, Object> copy = new LinkedHashMap<>(given);
+            copy.put(ONLOAD, 0L);
+            return super.resolve(copy);
+        }
+        return super.resolve(given);
+    }
+
+    @Override
+    public int ranks(Map<String, Object> params) {
+        long processes = (Long) params.get(PROCESSES);
+        long perNode = processes == 1 ? 1 : (Long) params.get(PER_NODE);
+        return (int) Math.max(2, Math.ceilDiv(Math.max(processes, 2), perNode));
+    }
+
+    @Override
+    public boolean connectsRanks() {
+        return false;
+    }
+
+    /** The volumes live in the workload's sparse model; each node registers one page of segment. */
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return Rank.PAGE;
+    }
+
+    @Override
+    public List<String> metrics() {
+        return METRICS;
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        RegistrationPolicy policy = job.policy();
+        if (!(policy instanceof DhtSchemeProvider provider)) {
+            throw new PolicyRefusal("policy '" + policy.name() + "' has no hashtable scheme; " + NAME
+                    + " runs under: " + String.join(", ", schemePolicies(job.cluster().profile())));
+        }
+        int processes = (int) (long) (Long) params.get(PROCESSES);
+        int perNode = (int) (long) (Long) params.get(PER_NODE);
+        double comp = (Double) params.get(COMP_RATIO);
+        if (comp >= 1) {
+            throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to insert; valid: 0 to below 1");
+        }
+        long onload = (Long) params.get(ONLOAD);
+        DhtScheme scheme = provider.newDhtScheme();
+        long onloadUsed = -1;
+        if (scheme.usesOnloadCores()) {
+            int maxCores = processes == 1 ? 0 : perNode - 1;
+            if (maxCores < 1 || onload > maxCores) {
+                throw new IllegalArgumentException(ONLOAD + ": " + onload + " handler cores leave no inserting core on"
+                        + " nodes of " + perNode + " processes; valid: best (0) or 1 to " + Math.max(1, maxCores)
+                        + " with processes_per_node >= 2");
+            }
+            onloadUsed = onload != 0 ? onload : bestOnloadCores(job, params, maxCores);
+        }
+        Outcome out = launch(job, params, scheme, onloadUsed);
+        out.bestMode = scheme.usesOnloadCores() && onload == 0;
+        return out;
+    }
+
+    /** 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate. */
+    private long bestOnloadCores(Job job, Map<String, Object> params, int maxCores) {
+        Profile profile = job.cluster().profile();
+        long seed = job.simulator().masterSeed();
+        long best = 1;
+        double bestRate = -1;
+        for (long c = 1; c <= maxCores; c++) {
+            Map<String, Object> p = new LinkedHashMap<>(params);
+            p.put(ONLOAD, c);
+            Simulator sim = new Simulator(seed);
+            RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
+            Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
+            Outcome o = launch(trial, p, ((DhtSchemeProvider) policy).newDhtScheme(), c);
+            sim.run();
+            SimProcess.checkNoDeadlock(sim);
+            double rate = o.insertsPerSecond();
+            if (rate > bestRate) {
+                bestRate = rate;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    private static List<String> schemePolicies(Profile profile) {
+        List<String> names = new ArrayList<>();
+        for (String n : Policies.names()) {
+            if (Policies.create(n, profile) instanceof DhtSchemeProvider) {
+                names.add(n);
+            }
+        }
+        return names;
+    }
+
+    /** Builds the run on {@code job} and starts its processes; the caller runs the simulation. */
+    Outcome launch(Job job, Map<String, Object> params, DhtScheme scheme, long onloadCores) {
+        Simulator sim = job.simulator();
+        int processes = (int) (long) (Long) params.get(PROCESSES);
+        int perNode = (int) (long) (Long) params.get(PER_NODE);
+        double collisionRate = (Double) params.get(COLLISION_RATE);
+        double comp = (Double) params.get(COMP_RATIO);
+        long table = (Long) params.get(VOLUME);
+        long heap = (Long) params.get(HEAP) == 0 ? table : (Long) params.get(HEAP);
+        long perProcess = (long) StandardParameters.iterations(params);
+        int elementBytes = (int) StandardParameters.size(params);
+        int capacity = job.cluster().node(0).endpoint().datagramCapacity();
+        if (elementBytes < 8 || elementBytes > capacity) {
+            throw new IllegalArgumentException(StandardParameters.SIZE + ": " + elementBytes + " B per element; valid: 8 (one"
+                    + " word) to " + capacity + " (one packet of this profile's transport.mtu)");
+        }
+        DhtContext dht = new DhtContext(sim, job.cluster(), job.cluster().profile(), scheme, processes, perNode, table,
+                heap, Math.max(0, onloadCores), elementBytes);
+        dht.attachFabric();
+        scheme.setUp(dht);
+        Outcome out = new Outcome(dht, perProcess, onloadCores);
+        int inserters = 0;
+        for (int r = 0; r < processes; r++) {
+            if (scheme.inserts(r)) {
+                inserters++;
+            }
+        }
+        out.inserters = inserters;
+        dht.expect(inserters * perProcess);
+        long start = sim.now();
+        out.start = start;
+        for (int r = 0; r < dht.ranks(); r++) {
+            int rank = r;
+            if (r >= processes || !scheme.inserts(r)) {
+                new SimProcess(sim, "dht_rank" + r, ctx -> scheme.finish(ctx, rank)).start();
+                continue;
+            }
+            new SimProcess(sim, "dht_rank" + r, ctx -> {
+                RandomStream rnd = ctx.random();
+                long[] recent = new long[RECENT];
+                int seen = 0;
+                long lastDuration = 0;
+                int volumes = dht.ranks();
+                for (long i = 0; i < perProcess; i++) {
+                    long debt = dht.takeDebt(rank);
+                    if (debt > 0) {
+                        ctx.sleep(debt);
+                    }
+                    if (comp > 0 && lastDuration > 0) {
+                        ctx.sleep(Math.round(lastDuration * comp / (1 - comp)));
+                    }
+                    long slot;
+                    boolean collides = seen > 0 && rnd.nextBoolean(collisionRate);
+                    if (collides) {
+                        slot = recent[rnd.nextInt(Math.min(seen, RECENT))];
+                    } else {
+                        int t = rnd.nextInt(volumes - 1);
+                        if (t >= rank) {
+                            t++;
+                        }
+                        slot = (long) t << 24 | rnd.nextLong(table);
+                        recent[seen % RECENT] = slot;
+                        seen++;
+                    }
+                    int target = (int) (slot >>> 24);
+                    long elem = DhtHash.element(target, slot & (DhtHash.MAX_TABLE - 1),
+                            RandomStream.mix64((long) rank << 32 | i));
+                    out.expectedCount[target]++;
+                    out.expectedDigest[target] += RandomStream.mix64(elem);
+                    long t0 = ctx.now();
+                    long accesses = dht.fabric().issued(rank);
+                    scheme.insert(ctx, rank, target, elem);
+                    dht.recordInsert(collides, (int) (dht.fabric().issued(rank) - accesses));
+                    lastDuration = ctx.now() - t0;
+                }
+                out.issuedEnd = Math.max(out.issuedEnd, ctx.now());
+                if (++out.finishedInserters == out.inserters) {
+                    scheme.allIssued();
+                }
+                scheme.finish(ctx, rank);
+            }).start();
+        }
+        return out;
+    }
+
+    /** What a run reports; read once the simulation has ended. */
+    static final class Outcome implements Workload.Run {
+        final DhtContext dht;
+        final long perProcess;
+        final long onloadCores;
+        boolean bestMode;
+        final long[] expectedCount;
+        final long[] expectedDigest;
+        int inserters;
+        int finishedInserters;
+        long start;
+        long issuedEnd;
+
+        Outcome(DhtContext dht, long perProcess, long onloadCores) {
+            this.dht = dht;
+            this.perProcess = perProcess;
+            this.onloadCores = onloadCores;
+            this.expectedCount = new long[dht.ranks()];
+            this.expectedDigest = new long[dht.ranks()];
+        }
+
+        long end() {
+            return Math.max(issuedEnd, dht.lastAppliedAt());
+        }
+
+        double insertsPerSecond() {
+            long span = end() - start;
+            return span <= 0 ? 0 : inserters * perProcess / (span / (double) Time.S);
+        }
+
+        @Override
+        public double bytesPerSecond() {
+            return 0;
+        }
+
+        @Override
+        public boolean verified() {
+            if (!dht.allApplied().isDone()) {
+                return false;
+            }
+            for (int r = 0; r < dht.ranks(); r++) {
+                Volume.Content c = dht.volume(r).content();
+                if (c.elements() != expectedCount[r] || c.digest() != expectedDigest[r] || c.misplaced() != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public Map<String, Object> extraMetrics() {
+            long collisions = 0;
+            for (int r = 0; r < dht.ranks(); r++) {
+                collisions += dht.volume(r).collisions();
+            }
+            long total = inserters * perProcess;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put(INSERTS_PER_S, round(insertsPerSecond()));
+            m.put(COLLISIONS_PCT, total == 0 ? null : round(100.0 * collisions / total));
+            m.put(ACCESSES_PER_COLLIDING, dht.collidingInserts() == 0 ? null
+                    : round(dht.collidingAccesses() / (double) dht.collidingInserts()));
+            m.put(INSERT_TIME, round(Time.toMicros(end() - start)));
+            m.put(ONLOAD_USED, bestMode ? onloadCores : null);
+            return m;
+        }
+
+        private static double round(double x) {
+            return Math.round(x * 1000.0) / 1000.0;
+        }
+    }
+}

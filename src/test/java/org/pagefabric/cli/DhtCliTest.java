@@ -1,0 +1,43 @@
+package org.pagefabric.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The hashtable experiments end to end: reproduce runs them, whatever the thread count gives the same rows. */
+class DhtCliTest {
+    @Test
+    void fig1AndFig6dRunAndAreIdenticalOnOneOrTwoThreads(@TempDir Path dir) throws Exception {
+        CliTest.Result one = CliTest.run("reproduce", "aa.fig1", "aa.fig6d", "--quick", "--threads", "1", "--out",
+                dir.resolve("t1").toString());
+        assertEquals(0, one.code(), one.err());
+        CliTest.Result two = CliTest.run("reproduce", "aa.fig1", "aa.fig6d", "--quick", "--threads", "2", "--out",
+                dir.resolve("t2").toString());
+        assertEquals(0, two.code(), two.err());
+        for (String id : new String[] {"aa.fig1", "aa.fig6d"}) {
+            String a = Files.readString(dir.resolve("t1").resolve(id).resolve("rows.csv"));
+            String b = Files.readString(dir.resolve("t2").resolve(id).resolve("rows.csv"));
+            assertEquals(a, b, id);
+            assertTrue(a.contains("dht-insert") && !a.contains(",false,"), id + ": every point verified\n" + a);
+        }
+    }
+
+    @Test
+    void benchDhtReportsEveryRankCount() {
+        CliTest.Result r = CliTest.run("bench", "dht", "--ranks", "8,64", "--per-node", "4", "--inserts", "3",
+                "--policy", "am-exp");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("am-exp") && r.out().lines().count() == 3, r.out());
+    }
+
+    @Test
+    void benchDhtRefusesAnUnknownPolicyInOneLine() {
+        CliTest.Result r = CliTest.run("bench", "dht", "--ranks", "8", "--policy", "nope");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("unknown policy 'nope'"), r.err());
+    }
+}
