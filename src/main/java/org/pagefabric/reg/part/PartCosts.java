@@ -18,12 +18,15 @@ import org.pagefabric.hw.profile.param.PartParameters;
  * @param emptyPollPs   a tasklet run that finds the NI FIFO empty: one register read ({@code cpu.mmio_read})
  * @param errIssuePs    user space issuing one Explicit Retransmission Request ({@code part.err.issue})
  * @param touchPresentPs a user touch of a resident page ({@code os.touch.present})
+ * @param fifoReads     NI FIFO entries one tasklet run reads at most ({@code part.tasklet.fifo_reads})
  */
-public record PartCosts(long smmuHandlerPs, long taskletPs, long emptyPollPs, long errIssuePs, long touchPresentPs) {
+public record PartCosts(long smmuHandlerPs, long taskletPs, long emptyPollPs, long errIssuePs, long touchPresentPs,
+        int fifoReads) {
     /** The costs of {@code p}. */
     public static PartCosts of(Profile p) {
         long handler = Math.max(0, p.time(IommuParameters.FAULT_INTERRUPT) - p.time(CpuParameters.INTERRUPT));
         return new PartCosts(handler, p.time(PartParameters.TASKLET), p.time(CpuParameters.MMIO_READ),
-                p.time(PartParameters.ERR_ISSUE), p.time(OsParameters.TOUCH_PRESENT));
+                p.time(PartParameters.ERR_ISSUE), p.time(OsParameters.TOUCH_PRESENT),
+                p.intCount(PartParameters.TASKLET_FIFO_READS));
     }
 }

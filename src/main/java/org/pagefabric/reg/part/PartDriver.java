@@ -12,6 +12,7 @@ import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.hw.os.Pte;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
@@ -22,7 +23,8 @@ import org.pagefabric.sim.stat.Counter;
  * <ol>
  *   <li>the SMMU's fault interrupt runs the fault handler on core 0, which reads and clears the
  *       context bank's fault registers, drains the SMMU fault log and schedules the tasklet;</li>
- *   <li>the tasklet reads every entry of the NI FIFO, keeps the unique pages, and pages each in
+ *   <li>the tasklet reads the NI FIFO (at most {@code part.tasklet.fifo_reads} entries a run, running
+ *       again while entries remain), keeps the unique pages, and pages each in
  *       with get_user_pages and put_page (nothing stays pinned): the faulting page (PIO), its
  *       block (PI4) or the rest of the transfer (PIA); it then informs user space;</li>
  *   <li>user space (a helper thread woken by the Netlink message: a context switch away from
@@ -61,6 +63,8 @@ public final class PartDriver implements EventHandler {
     private long[] runPages = new long[16];
     private int[] runPdids = new int[16];
     private int runCount;
+    /** Whether this run has paged in its first page (the one {@code part.tasklet} includes). */
+    private boolean chargedFirst;
     // Blocks to ask for again, a ring of primitive fields.
     private int[] errQpn = new int[16];
     private long[] errMessage = new long[16];
@@ -76,6 +80,7 @@ public final class PartDriver implements EventHandler {
     private final Counter fifoEntries;
     private final Counter errsSent;
     private final Counter unresolved;
+    private final Counter staleEntries;
 
     /**
      * Installs PART's handler on {@code node}: connects the IOMMU's fault interrupt, creates the
@@ -108,6 +113,8 @@ public final class PartDriver implements EventHandler {
         uniqueFaultPages = stats.counter(n + "faultPages", "pages", "unique faulting pages read from the NI FIFO");
         fifoEntries = stats.counter(n + "fifoEntries", "entries", "NI FIFO entries read");
         errsSent = stats.counter(n + "errs", "requests", "explicit retransmission requests issued");
+        staleEntries = stats.counter(n + "staleEntries", "entries",
+                "NI FIFO entries whose page was already present when read (only their ERR was needed)");
         unresolved = stats.counter(n + "unresolved", "pages", "faulting pages get_user_pages could not bring in");
     }
 
@@ -166,10 +173,11 @@ public final class PartDriver implements EventHandler {
     private long taskletBegin() {
         taskletRuns.increment();
         runCount = 0;
+        chargedFirst = false;
         runErrFrom = errSize;
         long kernelPs = 0;
         int entries = 0;
-        while (path.fifo().poll(entry)) {
+        while (entries < costs.fifoReads() && path.fifo().poll(entry)) {
             entries++;
             fifoEntries.increment();
             trace.fault(entry.loggedPs);
@@ -193,9 +201,11 @@ public final class PartDriver implements EventHandler {
     }
 
     /**
-     * Pages in {@code [start, end)} around the faulting {@code page}, marking each page resolved
-     * in this run; returns the kernel time to charge. The first page of a run is part of
-     * {@code part.tasklet}; every further page costs what the kernel charged for it.
+     * Pages in the non-present pages of {@code [start, end)} around the faulting {@code page},
+     * marking each page of the range resolved in this run; returns the kernel time to charge.
+     * The first page a run pages in is part of {@code part.tasklet}; every further page costs
+     * what the kernel charged for it. An entry whose page is present by now (an earlier run or
+     * another entry brought it in) needs no page-in, only its ERR.
      */
     private long pageIn(int pdid, long page, long start, long end, boolean write) {
         ContextBank bank = iommu.bank(pdid);
@@ -205,17 +215,21 @@ public final class PartDriver implements EventHandler {
         }
         AddressSpace as = sva.process();
         long charged = 0;
-        boolean first = runCount == 0;
-        // The faulting page first, so that a failure elsewhere in the range does not leave it out.
-        charged += gup(as, page, 1, write, first);
+        if (!present(as, page, write)) {
+            charged += gup(as, page, 1, write, !chargedFirst);
+            chargedFirst = true;
+        } else {
+            staleEntries.increment();
+        }
         mark(pdid, page);
         for (long va = start; va < end; ) {
-            if (va == page) {
+            if (va == page || present(as, va, write)) {
+                mark(pdid, va);
                 va += PAGE;
                 continue;
             }
             long runEnd = va;
-            while (runEnd < end && runEnd != page) {
+            while (runEnd < end && runEnd != page && !present(as, runEnd, write)) {
                 runEnd += PAGE;
             }
             charged += gup(as, va, (int) ((runEnd - va) / PAGE), write, false);
@@ -225,6 +239,12 @@ public final class PartDriver implements EventHandler {
             va = runEnd;
         }
         return charged;
+    }
+
+    /** Whether the page at {@code va} is mapped with the access the device needs (a page-table read). */
+    private static boolean present(AddressSpace as, long va, boolean write) {
+        long pte = as.translate(va);
+        return Pte.has(pte, Pte.PRESENT | (write ? Pte.WRITABLE : Pte.READABLE));
     }
 
     private long gup(AddressSpace as, long va, int pages, boolean write, boolean free) {
@@ -320,6 +340,9 @@ public final class PartDriver implements EventHandler {
                     rankThread.run(0, this, EV_SWITCHED_BACK, 0);
                 }
                 runErrFrom = errSize;
+                if (path.fifo().size() > 0) {
+                    tasklet.schedule(0); // entries beyond one run's reads: run again
+                }
             }
             case EV_ERR_ISSUED -> {
                 int i = errHead;
