@@ -26,6 +26,10 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * that expects resident pages (Transfer-Only, Touch-Pres) meets none made non-present. Every
  * write is checked end to end (the destination's digest against the source's).
  *
+ * <p>{@code latency_overhead_us} is the time the policy spent before posting each timed write
+ * (touching, mlocking: what a Table I method adds to Transfer-Only) and
+ * {@code touch_overhead_per_page_us} that time per page of the buffer.
+ *
  * <p>Under a PART policy the rows also break the latency down as 000 Fig. 8 does, averaged over
  * the timed writes that took a destination fault: until the first fault, the SMMU interrupt
  * handler, the tasklet, the ERR from user space, and the retransmission until completion (these
@@ -35,7 +39,8 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
     /** Writes before the timed ones (cold IOTLB, first context switches). */
     private static final int WARMUP = 2;
     private static final List<String> EXTRA = List.of("phase_issue_us", "phase_smmu_irq_us", "phase_tasklet_us",
-            "phase_err_us", "phase_retransmit_us", "fault_pages", "pages_paged_in", "errs");
+            "phase_err_us", "phase_retransmit_us", "fault_pages", "pages_paged_in", "errs", "latency_overhead_us",
+            "touch_overhead_per_page_us");
     private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(4096),
             StandardParameters.iterations(),
             WorkloadParameter.decimal("fault_fraction", 0, "", "probability that each destination page is not present"
@@ -71,10 +76,14 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         RandomStream random = job.simulator().randomStream("workload.fault-latency.pages");
         Phases phases = new Phases();
         long[] driverBase = new long[3];
+        long[] prepared = new long[2];
         boolean[] ok = {true};
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
             for (int i = 0; i < WARMUP + iterations; i++) {
                 boolean timed = i >= WARMUP;
+                if (i == WARMUP) {
+                    prepared[0] = src.policyTimePs();
+                }
                 if (i == WARMUP && driver != null) {
                     driverBase[0] = driver.faultPages();
                     driverBase[1] = driver.pagesPagedIn();
@@ -93,6 +102,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 ok[0] &= wc.status() == CompletionStatus.SUCCESS && DataCheck.same(src, 0, dst, 0, size);
                 if (timed) {
                     latencies.record(t1 - t0);
+                    prepared[1] = src.policyTimePs();
                     if (driver != null) {
                         phases.add(driver.trace(), t0, t1);
                     }
@@ -117,6 +127,10 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 m.put("fault_pages", driver == null ? null : per(driver.faultPages() - driverBase[0], iterations));
                 m.put("pages_paged_in", driver == null ? null : per(driver.pagesPagedIn() - driverBase[1], iterations));
                 m.put("errs", driver == null ? null : per(driver.errs() - driverBase[2], iterations));
+                double overheadUs = Time.toMicros(prepared[1] - prepared[0]) / iterations;
+                m.put("latency_overhead_us", Math.round(overheadUs * 1000.0) / 1000.0);
+                long pages = Math.ceilDiv(size, Kernel.PAGE_SIZE);
+                m.put("touch_overhead_per_page_us", Math.round(overheadUs / pages * 1000.0) / 1000.0);
                 return m;
             }
         };
