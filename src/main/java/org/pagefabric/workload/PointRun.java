@@ -66,7 +66,7 @@ public final class PointRun {
         Map<String, Object> values = workload.resolve(params);
         Simulator sim = new Simulator(seed);
         RegistrationPolicy policy = Policies.create(policyName, profile);
-        Job job = new Job(sim, profile, workload.ranks(), workload.segmentBytes(values), policy);
+        Job job = new Job(sim, profile, workload.ranks(values), workload.segmentBytes(values), policy);
         LatencyHistogram lat = sim.statistics().latency("workload.latency", "latency of each timed operation");
         Workload.Run run = workload.start(job, values, lat);
         sim.run();

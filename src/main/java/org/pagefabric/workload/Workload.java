@@ -23,6 +23,14 @@ public interface Workload {
     /** Ranks the workload needs. */
     int ranks();
 
+    /**
+     * Ranks the workload needs for these (resolved) parameter values: {@link #ranks()} unless
+     * the workload's size is a parameter (e.g. a process count).
+     */
+    default int ranks(Map<String, Object> params) {
+        return ranks();
+    }
+
     /** The parameters the workload takes, in the order they appear as columns. */
     List<WorkloadParameter> parameters();
 

@@ -30,7 +30,9 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         /** A whole number, stored as a {@link Long}. */
         INTEGER,
         /** A switch, stored as a {@link Boolean}. */
-        BOOLEAN
+        BOOLEAN,
+        /** A fraction (a probability), stored as a {@link Double} in {@code [min, max]}. */
+        DECIMAL
     }
 
     /** Checks the declaration itself: a bad default is a programming error, found at class load. */
@@ -53,6 +55,14 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return p;
     }
 
+    /** Declares a decimal parameter in {@code [min, max]}, e.g. a probability in [0, 1]. */
+    public static WorkloadParameter decimal(String name, double defaultValue, String unit, String doc, long min,
+                                            long max) {
+        WorkloadParameter p = new WorkloadParameter(name, Type.DECIMAL, defaultValue, unit, doc, min, max);
+        p.coerce(defaultValue);
+        return p;
+    }
+
     /** Declares a switch. */
     public static WorkloadParameter flag(String name, boolean defaultValue, String doc) {
         return new WorkloadParameter(name, Type.BOOLEAN, defaultValue, "", doc, 0, 0);
@@ -63,7 +73,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
      * this parameter's stored form, checking its range. An integer in bytes may carry a size unit
      * ({@code "4 KiB"}), with the units and factors profiles use.
      *
-     * @return a {@link Long} or {@link Boolean}
+     * @return a {@link Long}, {@link Boolean} or {@link Double}
      * @throws IllegalArgumentException with a one-line problem that says what would be valid
      */
     public Object coerce(Object value) {
@@ -80,6 +90,22 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                     yield Boolean.valueOf(s);
                 }
                 throw new IllegalArgumentException("'" + value + "' is not a boolean; " + expected());
+            }
+            case DECIMAL -> {
+                double d;
+                if (value instanceof Number n) {
+                    d = n.doubleValue();
+                } else {
+                    try {
+                        d = Double.parseDouble(String.valueOf(value).strip());
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("'" + value + "' is not a number; " + expected());
+                    }
+                }
+                if (!(d >= min && d <= max)) {
+                    throw new IllegalArgumentException(value + " is out of range; " + expected());
+                }
+                yield d;
             }
             case INTEGER -> {
                 BigInteger v = integerValue(value);
@@ -120,6 +146,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
     public String expected() {
         return switch (type) {
             case BOOLEAN -> "valid values: true, false";
+            case DECIMAL -> "a number from " + min + " to " + max;
             case INTEGER -> "a whole number" + (unit.isEmpty() ? "" : " of " + unit)
                     + (unit.equals("B") ? " (or with a unit: KiB, MiB, GiB, KB, MB, GB)" : "")
                     + " from " + min + " to " + max;

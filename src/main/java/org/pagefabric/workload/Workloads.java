@@ -10,7 +10,8 @@ public final class Workloads {
 
     static {
         for (Workload w : List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload(),
-                new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload())) {
+                new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
+                new FaultLatencyWorkload(), new LammpsWorkload())) {
             BY_NAME.put(w.name(), w);
         }
     }
