@@ -40,6 +40,7 @@ public final class IommuDmaPath {
     private boolean nackOnFault = true;
     private long faultAddress;
     private boolean lastAbsorbed;
+    private org.pagefabric.hw.iommu.aa.ActiveAccessUnit activeUnit;
 
     IommuDmaPath(Nic nic, Iommu iommu, int fifoEntries) {
         this.nic = nic;
@@ -87,6 +88,31 @@ public final class IommuDmaPath {
     public boolean requestRetransmission(int qpn, long messageId, int block) {
         QueuePair qp = nic.queuePair(qpn);
         return qp.receiver != null && qp.receiver.requestRetransmission(messageId, block);
+    }
+
+    /**
+     * Installs Active Access's IOMMU extension (002 §3): it becomes the IOMMU's access
+     * interceptor, and every packet this path moves is announced to it first, so that it can log
+     * put data, replicate get replies and hold packets back when a log is full.
+     */
+    public void attachActiveAccess(org.pagefabric.hw.iommu.aa.ActiveAccessUnit unit) {
+        this.activeUnit = unit;
+        iommu.setInterceptor(unit);
+    }
+
+    /** Announces a packet of message {@code p.messageId} on {@code qpn} before its DMA (Active Access). */
+    void beginPacket(int qpn, Packet p, long messageAddress, long messageLength) {
+        if (activeUnit != null) {
+            activeUnit.beginPacket(qpn, p.messageId, messageAddress, (int) Math.min(messageLength, Integer.MAX_VALUE),
+                    (int) p.offset, p, p.length);
+        }
+    }
+
+    /** A packet announced by {@link #beginPacket} was read from memory: its reply passes the IOMMU. */
+    void readDone(Packet p) {
+        if (activeUnit != null) {
+            activeUnit.readReply(p);
+        }
     }
 
     /** Refused packet writes so far. */
@@ -143,7 +169,8 @@ public final class IommuDmaPath {
     /** A packet write to {@code messageAddress + p.offset} was refused: log it and answer. */
     SinkVerdict writeRefused(QueuePair qp, MemoryRegion mr, Packet p, long messageAddress) {
         if (lastAbsorbed) {
-            return SinkVerdict.ACCEPT; // the interceptor took the data
+            // held back by a full access log: PCIe backpressure, the source retries; else the log took the data
+            return activeUnit != null && activeUnit.stalled() ? SinkVerdict.RECEIVER_NOT_READY : SinkVerdict.ACCEPT;
         }
         destinationFaults.increment();
         boolean logged = fifo.log(qp.qpn(), mr.pd().id(), p.messageId, p.block, messageAddress, p.messageLength,
@@ -153,6 +180,9 @@ public final class IommuDmaPath {
 
     /** A packet read of message {@code p.messageId} from a buffer at {@code messageAddress} was refused. */
     void readRefused(QueuePair qp, MemoryRegion mr, Packet p, long messageAddress, long messageLength) {
+        if (lastAbsorbed) {
+            return; // a get held back by a full access log: not sent, the source's time-out asks again
+        }
         sourceFaults.increment();
         fifo.log(qp.qpn(), mr.pd().id(), p.messageId, p.block, messageAddress, messageLength, faultAddress, false,
                 nic.simulator().now());

@@ -561,6 +561,9 @@ public final class Nic extends Component {
         }
         switch (out.wireOp) {
             case WireOp.WRITE, WireOp.SEND, WireOp.READ_RESPONSE -> {
+                if (out.source.iommuTranslated() && iommuPath != null) {
+                    iommuPath.beginPacket(qp.qpn(), p, out.sourceAddress, out.length);
+                }
                 if (!dma.readPacket(out.source, out.sourceAddress + p.offset, p)) {
                     if (out.source.iommuTranslated()) {
                         iommuPath.readRefused(qp, out.source, p, out.sourceAddress, out.length);
@@ -570,6 +573,9 @@ public final class Nic extends Component {
                     PageFaultKind kind = out.wr == null ? PageFaultKind.RESPONDER : PageFaultKind.REQUESTER;
                     unmapped(kind, qp, out.source, dma.faultAddress(), out.sourceAddress + out.length, false);
                     return false;
+                }
+                if (out.source.iommuTranslated() && iommuPath != null) {
+                    iommuPath.readDone(p);
                 }
                 return true;
             }
@@ -756,6 +762,9 @@ public final class Nic extends Component {
 
     /** Places a packet at {@code va}; a non-present entry faults the QP side {@code kind}. */
     private SinkVerdict write(QueuePair qp, PageFaultKind kind, MemoryRegion mr, long va, long end, Packet p) {
+        if (mr.iommuTranslated() && iommuPath != null) {
+            iommuPath.beginPacket(qp.qpn(), p, va - p.offset, p.messageLength);
+        }
         if (dma.writePacket(mr, va, p)) {
             return SinkVerdict.ACCEPT;
         }

@@ -155,8 +155,7 @@ public final class ActiveAccessUnit implements AccessInterceptor {
         int kind = write ? (data ? AccessKind.PUT_DATA : AccessKind.PUT) : (data ? AccessKind.GET_DATA : AccessKind.GET);
         int t = tags.find(device, tag);
         if (t < 0) {
-            boolean more = data && packetLength < accessLength;
-            if (more && !tags.hasRoom() || !write && data && !tags.hasRoom()) {
+            if (data && !tags.hasRoom()) {
                 return stall(out);
             }
             int slot = log.reserve(kind, device, tag, accessVa, accessLength, data ? accessLength : 0);
