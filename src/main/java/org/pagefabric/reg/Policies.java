@@ -7,6 +7,8 @@ import java.util.function.Function;
 import org.pagefabric.hw.profile.Parameter;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.active.Notification;
+import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
 import org.pagefabric.reg.cache.PinDownCache;
@@ -75,6 +77,12 @@ public final class Policies {
         register(TableOneMethod.TOUCH_PRES, "000 Table I Touch-Pres: the destination touches every page, already"
                 + " resident, before the transfer", p -> new TableOneMethod(TableOneMethod.TOUCH_PRES, p,
                         TableOneMethod.Preparation.TOUCH, true), "os.touch.present");
+        for (Notification n : Notification.values()) {
+            register(n.policyName(), "Active Access (002): the extended IOMMU logs accesses to pages marked with"
+                    + " assocPage into the process's access log; handlers run on the target's cores, notified by "
+                    + n.name().toLowerCase(java.util.Locale.ROOT), p -> new ActiveAccessPolicy(p, n), "aa.", "iommu.",
+                    "cpu.interrupt");
+        }
     }
 
     /**
