@@ -19,6 +19,11 @@ class WorkloadParametersTest {
     @Test
     void everyWorkloadDeclaresSizeAndIterationsWithDocAndUnit() {
         for (Workload w : Workloads.all()) {
+            if (w.parameter("size_B") == null) {
+                // Applications have no message size: `pagefabric run` runs them once per policy at their parameters.
+                assertEquals(true, List.of("lammps").contains(w.name()), w.name());
+                continue;
+            }
             // First, so `pagefabric run` can sweep them; a workload may declare more after them.
             assertEquals(List.of("size_B", "iterations"), w.parameterNames().subList(0, 2), w.name());
             WorkloadParameter size = w.parameter("size_B");
