@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /** {@code pagefabric bench ...}: the performance benchmarks behind docs/PERFORMANCE.md. */
 @Command(name = "bench", description = "Measure the simulator's own speed.",
         subcommands = {BenchCommand.Kernel.class, BenchCommand.ProcessResume.class, BenchCommand.Model.class, BenchCommand.Jmh.class,
-            BenchCommand.Dht.class},
+            BenchCommand.Dht.class, BenchCommand.Part.class},
         synopsisSubcommandLabel = "TARGET")
 final class BenchCommand implements Runnable {
     @CommandLine.Spec
@@ -284,6 +284,38 @@ final class BenchCommand implements Runnable {
             out.print(format == Format.json ? RowFormat.json(rows)
                     : RowFormat.table(rows, List.of("ranks", "nodes", "policy", "inserts", "wall_s", "heap_MB",
                             "max_heap_MB", "events", "events_per_s", "inserts_per_s", "verified")));
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "part", mixinStandardHelpOptions = true,
+            description = "PART's speed targets: one 1 MiB all-fault write, and part.fig11's sweep with 50 writes a point.")
+    static final class Part implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--writes", defaultValue = "50",
+                description = "Timed 1 MiB writes per sweep point (default: ${DEFAULT-VALUE}).")
+        int writes;
+
+        @Option(names = "--warm-up", defaultValue = "5",
+                description = "Untimed 1 MiB all-fault points first, for the JIT (default: ${DEFAULT-VALUE}).")
+        int warmUp;
+
+        @Option(names = "--format", defaultValue = "table",
+                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+        Format format;
+
+        @Override
+        public Integer call() {
+            if (writes <= 0 || warmUp < 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive, --warm-up at least 0");
+            }
+            List<java.util.Map<String, Object>> rows = org.pagefabric.bench.PartBenchmark.run(writes, warmUp);
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(format == Format.json ? RowFormat.json(rows)
+                    : RowFormat.table(rows, List.of("check", "wall", "cpu", "unit", "target", "met")));
             out.flush();
             return ExitCodes.OK;
         }

@@ -9,12 +9,17 @@ import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.am.DhtBaseline;
 import org.pagefabric.reg.am.DhtBaselinePolicy;
+import org.pagefabric.active.Notification;
+import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
 import org.pagefabric.reg.cache.PinDownCache;
 import org.pagefabric.reg.firehose.FirehosePolicy;
 import org.pagefabric.reg.openmx.OpenMxPolicy;
 import org.pagefabric.reg.openmx.PinMode;
+import org.pagefabric.reg.part.PageIn;
+import org.pagefabric.reg.part.PartPolicy;
+import org.pagefabric.reg.part.TableOneMethod;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.reg.rendezvous.Rendezvous;
 
@@ -64,6 +69,37 @@ public final class Policies {
         for (DhtBaseline b : DhtBaseline.values()) {
             register(b.policyName(), b.description(), p -> new DhtBaselinePolicy(p, b), "am.", "nic.", "cpu.poll_iteration",
                     "cpu.interrupt", "memory.latency", "pcie.latency", "os.pin.");
+        }
+        String[] partCosts = {"part.", "iommu.", "cpu.interrupt", "cpu.context_switch", "cpu.mmio_read", "os.pin.",
+            "os.unpin.", "os.page_fault.minor", "transport.timeout"};
+        register(PartPolicy.PIO, "PART (000): nothing pinned, the IOMMU walks the process page table; a network page"
+                + " fault is paged in by the fault tasklet (the faulting page only) and its block retransmitted after an"
+                + " Explicit Retransmission Request", p -> new PartPolicy(PartPolicy.PIO, p, PageIn.ONE, true), partCosts);
+        register(PartPolicy.PI4, "PART, page-in of the faulting page's whole block (4 pages of a 16 KB block) on a fault",
+                p -> new PartPolicy(PartPolicy.PI4, p, PageIn.BLOCK, true), partCosts);
+        register(PartPolicy.PIA, "PART, page-in of every remaining page of the transfer on its first fault",
+                p -> new PartPolicy(PartPolicy.PIA, p, PageIn.ALL, true), partCosts);
+        register(PartPolicy.PIO_TIMEOUT, "PART without ERR: faulting packets are dropped, the tasklet pages in the"
+                + " faulting page and the source's time-out (transport.timeout) retransmits the block",
+                p -> new PartPolicy(PartPolicy.PIO_TIMEOUT, p, PageIn.ONE, false), partCosts);
+        register(TableOneMethod.TRANSFER_ONLY, "000 Table I Transfer-Only on PART's hardware: destination pages resident,"
+                + " nothing done before the transfer", p -> new TableOneMethod(TableOneMethod.TRANSFER_ONLY, p,
+                        TableOneMethod.Preparation.NONE, true), partCosts);
+        register(TableOneMethod.PIN_MLOCK, "000 Table I Pin: the destination mlocks its buffer before each transfer"
+                + " (munlock after completion), on PART's hardware", p -> new TableOneMethod(TableOneMethod.PIN_MLOCK, p,
+                        TableOneMethod.Preparation.MLOCK, false), "os.mlock.", "os.munlock.", "os.page_fault.minor");
+        register(TableOneMethod.TOUCH_NOPRES, "000 Table I Touch-NoPres: the destination touches every page of a"
+                + " first-use (non-present) buffer before the transfer, one CPU minor fault per page",
+                p -> new TableOneMethod(TableOneMethod.TOUCH_NOPRES, p, TableOneMethod.Preparation.TOUCH, false),
+                "os.touch.present", "os.page_fault.minor");
+        register(TableOneMethod.TOUCH_PRES, "000 Table I Touch-Pres: the destination touches every page, already"
+                + " resident, before the transfer", p -> new TableOneMethod(TableOneMethod.TOUCH_PRES, p,
+                        TableOneMethod.Preparation.TOUCH, true), "os.touch.present");
+        for (Notification n : Notification.values()) {
+            register(n.policyName(), "Active Access (002): the extended IOMMU logs accesses to pages marked with"
+                    + " assocPage into the process's access log; handlers run on the target's cores, notified by "
+                    + n.name().toLowerCase(java.util.Locale.ROOT), p -> new ActiveAccessPolicy(p, n), "aa.", "iommu.",
+                    "cpu.interrupt");
         }
     }
 

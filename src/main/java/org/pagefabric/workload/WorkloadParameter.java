@@ -80,7 +80,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return p;
     }
 
-    /** Declares a real-number parameter in {@code [min, max]} (a ratio such as a collision rate). */
+    /** Declares a real-number parameter in {@code [min, max]} (a ratio, a probability, a collision rate). */
     public static WorkloadParameter decimal(String name, double defaultValue, String unit, String doc, long min,
                                             long max) {
         WorkloadParameter p = new WorkloadParameter(name, Type.DECIMAL, defaultValue, unit, doc, min, max);

@@ -22,6 +22,9 @@ public final class Workloads {
         for (Workload w : List.of(new PinCostWorkload(), new MultiPingPongWorkload(), new MpiAppWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        for (Workload w : List.of(new FaultLatencyWorkload(), new LammpsWorkload())) {
+            BY_NAME.put(w.name(), w);
+        }
     }
 
     private Workloads() {

@@ -15,8 +15,15 @@ public final class AccessFlags {
     public static final int REMOTE_ATOMIC = 1 << 3;
     /** On-demand paging: pages are not pinned; translation entries may be non-present. */
     public static final int ON_DEMAND = 1 << 4;
+    /**
+     * Shared virtual addressing (PART, 000 §III-B): the region's addresses are translated by the
+     * node's IOMMU through the process page table with the protection domain's PDID, not by the
+     * NIC's own table; nothing is pinned and a translation fault is resolved by software.
+     */
+    public static final int IOMMU = 1 << 5;
 
-    private static final String[] NAMES = {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC", "ON_DEMAND"};
+    private static final String[] NAMES = {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC", "ON_DEMAND",
+        "IOMMU"};
 
     private AccessFlags() {
     }

@@ -35,6 +35,8 @@ final class DmaEngine {
     /** Frames of the pages of the current access; grown to the largest access seen. */
     private long[] frames = new long[4];
     private long faultAddress;
+    /** Translation of {@link AccessFlags#IOMMU} regions, or null while the NIC has no IOMMU. */
+    private IommuDmaPath iommuPath;
 
     DmaEngine(PhysicalMemory memory, TranslationCache cache, long missPs, Counter bytesRead, Counter bytesWritten,
               Counter translationFaults, Counter unchargedMissPs) {
@@ -45,6 +47,11 @@ final class DmaEngine {
         this.bytesWritten = bytesWritten;
         this.translationFaults = translationFaults;
         this.unchargedMissPs = unchargedMissPs;
+    }
+
+    /** Routes the translation of IOMMU-translated regions through {@code path}. */
+    void setIommuPath(IommuDmaPath path) {
+        this.iommuPath = path;
     }
 
     /** After a failed access: the first virtual address it could not translate. */
@@ -165,6 +172,14 @@ final class DmaEngine {
         if (pages > frames.length) {
             frames = new long[Math.max(pages, frames.length * 2)];
         }
+        if (mr.iommuTranslated()) {
+            if (iommuPath == null || !iommuPath.translate(mr, va, pages, write, frames)) {
+                faultAddress = iommuPath == null ? va : iommuPath.faultAddress();
+                translationFaults.increment();
+                return false;
+            }
+            return true;
+        }
         long need = Pte.PRESENT | (write ? Pte.WRITABLE : 0);
         long missesBefore = cache.misses();
         try {
@@ -188,7 +203,7 @@ final class DmaEngine {
      * starts a message, and returns how many missed: the caller charges them in time.
      */
     int warm(MemoryRegion mr, long va, long len) {
-        if (len == 0) {
+        if (len == 0 || mr.iommuTranslated()) {
             return 0;
         }
         long missesBefore = cache.misses();
@@ -205,7 +220,8 @@ final class DmaEngine {
      * through {@link #warm}).
      */
     static long firstUnmapped(MemoryRegion mr, long va, long len, boolean write) {
-        if (len == 0) {
+        // An IOMMU-translated region is never checked ahead: each access faults on its own (PART).
+        if (len == 0 || mr.iommuTranslated()) {
             return -1;
         }
         long need = Pte.PRESENT | (write ? Pte.WRITABLE : 0);

@@ -33,7 +33,9 @@ public final class MemoryRegion {
         this.lkey = lkey;
         this.rkey = rkey;
         this.implicit = implicit;
-        this.table = implicit ? new TranslationTable() : new TranslationTable(pageCount());
+        // The IOMMU walks the process page table: the NIC keeps no entries of its own for such a region.
+        this.table = implicit ? new TranslationTable()
+                : new TranslationTable((access & AccessFlags.IOMMU) != 0 ? 1 : pageCount());
     }
 
     /** Index in the NIC's key table. */
@@ -74,6 +76,11 @@ public final class MemoryRegion {
     /** Whether pages are mapped on demand rather than pinned at registration. */
     public boolean onDemand() {
         return (access & AccessFlags.ON_DEMAND) != 0;
+    }
+
+    /** Whether the node's IOMMU translates this region's addresses ({@link AccessFlags#IOMMU}). */
+    public boolean iommuTranslated() {
+        return (access & AccessFlags.IOMMU) != 0;
     }
 
     /** Whether this is an implicit on-demand region over the whole address space. */

@@ -99,6 +99,8 @@ public final class Nic extends Component {
     private final DmaEngine dma;
     private final PageFaultUnit faults;
     private final byte[] scratch = new byte[WireOp.REQUEST_BYTES];
+    /** DMA through the node's IOMMU (PART, Active Access), or null: see {@link #attachIommu}. */
+    private IommuDmaPath iommuPath;
 
     /**
      * A NIC on node {@code node} whose translation cache is not modelled (translation is free).
@@ -194,6 +196,46 @@ public final class Nic extends Component {
         }
         mapPages(mr, address & ~((1L << MemoryRegion.PAGE_SHIFT) - 1), frames);
         return mr;
+    }
+
+    // ---------------------------------------------------------------- IOMMU path (PART)
+
+    /**
+     * Puts the node's IOMMU on the NIC's DMA path for regions registered with
+     * {@link #registerVirtual}; refused accesses are logged in an NI FIFO of {@code fifoEntries}.
+     *
+     * @throws IllegalStateException if an IOMMU is already attached
+     */
+    public IommuDmaPath attachIommu(org.pagefabric.hw.iommu.Iommu iommu, int fifoEntries) {
+        if (iommuPath != null) {
+            throw new IllegalStateException(name() + " already translates through " + iommuPath.iommu().name());
+        }
+        iommuPath = new IommuDmaPath(this, iommu, fifoEntries);
+        dma.setIommuPath(iommuPath);
+        return iommuPath;
+    }
+
+    /** The IOMMU path, or null if the NIC translates only through its own tables. */
+    public IommuDmaPath iommuPath() {
+        return iommuPath;
+    }
+
+    /**
+     * Registers a region whose addresses the IOMMU translates with the domain's id as PDID
+     * ({@link AccessFlags#IOMMU}): nothing is pinned and the NIC holds no entries for it.
+     *
+     * @throws IllegalStateException if no IOMMU is attached
+     */
+    public MemoryRegion registerVirtual(ProtectionDomain pd, long address, long length, int access) {
+        if (iommuPath == null) {
+            throw new IllegalStateException(name() + " has no IOMMU on its DMA path (profile parameter nic.iommu)");
+        }
+        return keys.register(pd, address, length, (access | AccessFlags.IOMMU) & ~AccessFlags.ON_DEMAND, false);
+    }
+
+    /** The queue pair numbered {@code qpn}. */
+    QueuePair queuePair(int qpn) {
+        return qps.get(qpn);
     }
 
     /** Registers a region without translations: pages are mapped on demand ({@link AccessFlags#ON_DEMAND}). */
@@ -524,11 +566,21 @@ public final class Nic extends Component {
         }
         switch (out.wireOp) {
             case WireOp.WRITE, WireOp.SEND, WireOp.READ_RESPONSE -> {
+                if (out.source.iommuTranslated() && iommuPath != null) {
+                    iommuPath.beginPacket(qp.qpn(), p, out.sourceAddress, out.length);
+                }
                 if (!dma.readPacket(out.source, out.sourceAddress + p.offset, p)) {
+                    if (out.source.iommuTranslated()) {
+                        iommuPath.readRefused(qp, out.source, p, out.sourceAddress, out.length);
+                        return false; // the source's time-out recovers the block (PART)
+                    }
                     // Zapped after the message started: the transport resends the packet after its time-out.
                     PageFaultKind kind = out.wr == null ? PageFaultKind.RESPONDER : PageFaultKind.REQUESTER;
                     unmapped(kind, qp, out.source, dma.faultAddress(), out.sourceAddress + out.length, false);
                     return false;
+                }
+                if (out.source.iommuTranslated() && iommuPath != null) {
+                    iommuPath.readDone(p);
                 }
                 return true;
             }
@@ -715,8 +767,14 @@ public final class Nic extends Component {
 
     /** Places a packet at {@code va}; a non-present entry faults the QP side {@code kind}. */
     private SinkVerdict write(QueuePair qp, PageFaultKind kind, MemoryRegion mr, long va, long end, Packet p) {
+        if (mr.iommuTranslated() && iommuPath != null) {
+            iommuPath.beginPacket(qp.qpn(), p, va - p.offset, p.messageLength);
+        }
         if (dma.writePacket(mr, va, p)) {
             return SinkVerdict.ACCEPT;
+        }
+        if (mr.iommuTranslated()) {
+            return iommuPath == null ? SinkVerdict.ACCESS_ERROR : iommuPath.writeRefused(qp, mr, p, va - p.offset);
         }
         return retryOrRefuse(unmapped(kind, qp, mr, dma.faultAddress(), end, true));
     }

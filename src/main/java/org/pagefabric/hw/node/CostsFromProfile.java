@@ -117,6 +117,9 @@ public final class CostsFromProfile {
             ReplacementPolicy policy, long lookupPs) {
         int entries = ProfileValues.intCount(p, entriesParam);
         int ways = ProfileValues.intCount(p, waysParam);
+        if (ways == Parameter.FULL_VALUE) {
+            ways = entries; // written "full": fully associative, whatever the entries
+        }
         if (ways > entries || entries % ways != 0) {
             throw ProfileValues.invalid(p, waysParam, "must divide " + entriesParam.name() + " ("
                     + entries + "); use " + entries + " for a fully associative level");

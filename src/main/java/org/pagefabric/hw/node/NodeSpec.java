@@ -25,16 +25,18 @@ import org.pagefabric.hw.profile.Profile;
  * @param translationCache the NIC's translation cache
  * @param iommuConfig   the IOMMU's structure, or {@code null} when the NIC uses none
  * @param iommuCosts    the IOMMU's costs, or {@code null} when the NIC uses none
+ * @param niFifoEntries entries of the NI FIFO logging IOMMU-refused accesses (0 when the NIC uses no IOMMU)
  */
 record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCosts os, KernelConfig kernel,
         PcieCosts pcie, NicCosts nic, TranslationCacheConfig translationCache, IommuConfig iommuConfig,
-        IommuCosts iommuCosts) {
+        IommuCosts iommuCosts, int niFifoEntries) {
 
     static NodeSpec of(Profile p) {
         boolean iommu = CostsFromProfile.nicUsesIommu(p);
         return new NodeSpec(CostsFromProfile.cores(p), CostsFromProfile.cpu(p), CostsFromProfile.memoryBytes(p),
                 CostsFromProfile.swapSlots(p), CostsFromProfile.os(p), CostsFromProfile.kernelConfig(p),
                 CostsFromProfile.pcie(p), CostsFromProfile.nic(p), CostsFromProfile.nicTranslationCache(p),
-                iommu ? CostsFromProfile.iommuConfig(p) : null, iommu ? CostsFromProfile.iommu(p) : null);
+                iommu ? CostsFromProfile.iommuConfig(p) : null, iommu ? CostsFromProfile.iommu(p) : null,
+                iommu ? ProfileValues.intCount(p, org.pagefabric.hw.profile.param.PartParameters.NACK_FIFO_ENTRIES) : 0);
     }
 }

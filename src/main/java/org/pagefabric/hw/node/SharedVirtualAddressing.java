@@ -3,12 +3,16 @@ package org.pagefabric.hw.node;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.iommu.ProcessPageTable;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.PageTable;
 
 /**
  * Binds a process's own page table to an IOMMU context (shared virtual addressing, as PART's
  * SMMU does, 000 §III-B): the device walks the same page table the CPU uses, so there is no
  * second translation to keep in sync, and a page the kernel unmaps or moves is seen by the
- * device at its next walk (after the IOTLB is invalidated).
+ * device at its next walk: binding subscribes an MMU interval notifier over the whole user
+ * address space that invalidates the context's IOTLB entries of every range the kernel
+ * unmaps, moves, swaps out or write-protects (as Linux's SVA binding does), so the device never
+ * uses a stale translation.
  */
 public final class SharedVirtualAddressing implements ProcessPageTable {
     private final AddressSpace process;
@@ -17,10 +21,12 @@ public final class SharedVirtualAddressing implements ProcessPageTable {
         this.process = process;
     }
 
-    /** Makes {@code process}'s page table the IOMMU's context {@code pdid}. */
+    /** Makes {@code process}'s page table the IOMMU's context {@code pdid}, kept coherent by an MMU notifier. */
     public static SharedVirtualAddressing bind(Iommu iommu, int pdid, AddressSpace process) {
         SharedVirtualAddressing table = new SharedVirtualAddressing(process);
         iommu.bind(pdid, table);
+        process.subscribe(0, PageTable.USER_TOP,
+                (sub, start, end, reason, seq) -> iommu.invalidateRange(pdid, start, end - start));
         return table;
     }
 

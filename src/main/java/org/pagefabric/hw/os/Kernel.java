@@ -538,6 +538,20 @@ public final class Kernel {
         return pinning.getUserPages(as, va, npages, write);
     }
 
+    /**
+     * Whether the page at {@code va} is held resident: pinned by get_user_pages or in an mlocked
+     * VMA. Reclaim never takes such a page, so a model that makes pages non-present (a fault
+     * experiment) leaves it alone.
+     */
+    public boolean heldResident(AddressSpace as, long va) {
+        Vma v = as.vma(va);
+        if (v != null && v.has(Vma.LOCKED)) {
+            return true;
+        }
+        long pte = as.pageTable.leaf(va);
+        return (pte & Pte.PRESENT) != 0 && frames.pinCount(frameOf(pte, va)) > 0;
+    }
+
     /** put_page (unpin_user_page): drops one pin; a frame nothing maps any more is freed. Returns kernel time. */
     public long putPage(long frame) {
         return pinning.putPage(frame);

@@ -28,9 +28,15 @@ public final class Parameter {
     private final boolean positive;
     private final boolean powerOfTwo;
     private final List<String> choices;
+    private final boolean full;
 
     private Parameter(String name, Dimension dimension, String doc, boolean positive, boolean powerOfTwo,
             List<String> choices) {
+        this(name, dimension, doc, positive, powerOfTwo, choices, false);
+    }
+
+    private Parameter(String name, Dimension dimension, String doc, boolean positive, boolean powerOfTwo,
+            List<String> choices, boolean full) {
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("parameter name '" + name
                     + "' must be dotted lower-case words, like link.latency");
@@ -44,6 +50,7 @@ public final class Parameter {
         this.positive = positive;
         this.powerOfTwo = powerOfTwo;
         this.choices = List.copyOf(choices);
+        this.full = full;
     }
 
     /** Declares a duration (read with {@link Profile#time}). */
@@ -96,13 +103,34 @@ public final class Parameter {
 
     /** The same parameter, additionally required to be greater than zero. */
     public Parameter positive() {
-        return new Parameter(name, dimension, doc, true, powerOfTwo, choices);
+        return new Parameter(name, dimension, doc, true, powerOfTwo, choices, full);
     }
 
     /** The same parameter, additionally required to be a power of two (page sizes, cache sets). */
     public Parameter powerOfTwo() {
-        return new Parameter(name, dimension, doc, true, true, choices);
+        return new Parameter(name, dimension, doc, true, true, choices, full);
     }
+
+    /**
+     * The same count parameter, additionally accepting the word {@link #FULL} ("as many as there
+     * can be", e.g. the ways of a fully associative cache level), read as {@link #FULL_VALUE}.
+     */
+    public Parameter acceptingFull() {
+        if (dimension != Dimension.COUNT) {
+            throw new IllegalArgumentException("only a count parameter can accept '" + FULL + "': " + name);
+        }
+        return new Parameter(name, dimension, doc, positive, powerOfTwo, choices, true);
+    }
+
+    /** Whether the word {@link #FULL} is a valid value. */
+    public boolean acceptsFull() {
+        return full;
+    }
+
+    /** The word a {@link #acceptingFull} count parameter accepts beside numbers. */
+    public static final String FULL = "full";
+    /** What {@link Profile#count} returns for a value written {@link #FULL}. */
+    public static final long FULL_VALUE = 0;
 
     /** The dotted name, e.g. {@code iommu.iotlb.l1.entries}. */
     public String name() {

@@ -157,6 +157,11 @@ final class ProfileResolver {
                 }
             }
             default -> {
+                if (p.acceptsFull() && s.value().equals(Parameter.FULL)) {
+                    requireNoUnit(doc, s, p);
+                    canonical = BigDecimal.valueOf(Parameter.FULL_VALUE);
+                    break;
+                }
                 BigDecimal number = number(doc, s);
                 BigDecimal factor = d.factor(s.unit());
                 if (factor == null) {

@@ -23,6 +23,14 @@ public final class ActiveAccessParameters {
     public static final Parameter MAX_ACCESS = Parameter.size("aa.max_access",
             "Largest active put or get (one bus transaction).").positive();
 
+    /** Entries of the IOMMU's packet tag buffer. */
+    public static final Parameter TAG_BUFFER_ENTRIES = Parameter.count("aa.tag_buffer.entries",
+            "Entries of the IOMMU packet tag buffer (accesses in progress: multi-packet puts, gets awaiting replies).")
+            .positive();
+    /** Entries of the IOMMU's flushing buffer. */
+    public static final Parameter FLUSHING_BUFFER_ENTRIES = Parameter.count("aa.flushing_buffer.entries",
+            "Entries of the IOMMU flushing buffer (one per registered flushing page).").positive();
+
     private ActiveAccessParameters() {
     }
 }

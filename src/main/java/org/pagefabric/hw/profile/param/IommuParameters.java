@@ -9,13 +9,15 @@ public final class IommuParameters {
             "Entries of the first-level IOTLB.").positive();
     /** Associativity of the first-level IOTLB. */
     public static final Parameter IOTLB_L1_WAYS = Parameter.count("iommu.iotlb.l1.ways",
-            "Associativity of the first-level IOTLB (equal to entries: fully associative).").positive();
+            "Associativity of the first-level IOTLB (equal to entries, or the word full: fully associative).")
+            .positive().acceptingFull();
     /** Entries of the second-level IOTLB (0: none). */
     public static final Parameter IOTLB_L2_ENTRIES = Parameter.count("iommu.iotlb.l2.entries",
             "Entries of the second-level IOTLB; 0 when there is a single level.");
     /** Associativity of the second-level IOTLB. */
     public static final Parameter IOTLB_L2_WAYS = Parameter.count("iommu.iotlb.l2.ways",
-            "Associativity of the second-level IOTLB.").positive();
+            "Associativity of the second-level IOTLB (the word full: fully associative).").positive()
+            .acceptingFull();
     /** Replacement policy of the IOTLBs. */
     public static final Parameter IOTLB_EVICTION = Parameter.choice("iommu.iotlb.eviction",
             "Replacement policy of the IOTLBs.", "lru", "random");

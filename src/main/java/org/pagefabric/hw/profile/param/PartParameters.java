@@ -17,6 +17,11 @@ public final class PartParameters {
     public static final Parameter ERR_ISSUE = Parameter.time("part.err.issue",
             "Issuing an Explicit Retransmission Request from user space to the initiator.");
 
+    /** Entries one tasklet run reads from the NI FIFO at most. */
+    public static final Parameter TASKLET_FIFO_READS = Parameter.count("part.tasklet.fifo_reads",
+            "NI FIFO entries one fault tasklet run reads at most (one register read each); entries left over run the"
+            + " tasklet again.").positive();
+
     private PartParameters() {
     }
 }

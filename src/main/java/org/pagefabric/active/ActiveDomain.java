@@ -1,0 +1,203 @@
+package org.pagefabric.active;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.pagefabric.hw.cpu.Core;
+import org.pagefabric.hw.cpu.CpuThread;
+import org.pagefabric.hw.iommu.aa.AccessLog;
+import org.pagefabric.hw.iommu.aa.AccessLogListener;
+import org.pagefabric.hw.iommu.aa.AccessRecord;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.MapFlags;
+import org.pagefabric.hw.os.MapResult;
+import org.pagefabric.hw.os.Prot;
+import org.pagefabric.hw.os.Pte;
+import org.pagefabric.sim.Band;
+import org.pagefabric.sim.EventHandler;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.stat.Counter;
+
+/**
+ * One process's use of Active Access: its IUID, its access log (a ring mapped in its own address
+ * space and programmed into the IOMMU's access log table), the handlers of its pages, and the
+ * notification that runs them on the node's cores.
+ *
+ * <p>{@link #assocPage} sets the page's WL/WLD/RL/RLD/E bits and IUID and invalidates the
+ * IOMMU's cached translation. Handlers run where the notification puts them: in the interrupt
+ * handler of the log's MSI (raised every {@code aa.interrupt.batch} entries, and at once on an
+ * active flush), or on a dedicated core that polls the log's tail in memory or in the CPU
+ * scratchpad. Each entry costs the read of the entry ({@code aa.log.access}) plus its handler.
+ */
+public final class ActiveDomain implements AccessLogListener, EventHandler {
+    private static final int EV_DRAIN = 0;
+    private static final int EV_DRAINED = 1;
+    private static final long PAGE = 4096;
+
+    private final ActiveNode node;
+    private final AddressSpace process;
+    private final int pdid;
+    private final Notification notification;
+    private final AccessLog log;
+    private final Map<Long, AccessHandler> handlers = new HashMap<>();
+    private final AccessRecord record;
+    private final Simulator sim;
+    private final Core core;
+    private final CpuThread thread;
+    private final int irq;
+    private final long flushingPage;
+    private final Counter handled;
+    private final Counter unhandled;
+    private boolean draining;
+    private long sinceNotify;
+
+    /**
+     * Creates the domain of a process, maps its log and flushing page and programs the IOMMU.
+     *
+     * @param pdid the process's protection domain on the NIC (the IOMMU's PDID)
+     * @param blockWrites whether device writes to its active pages reach only the log (W=0 for
+     *                    the device, active puts) or memory as well (W=1, e.g. counting)
+     */
+    public ActiveDomain(ActiveNode node, AddressSpace process, int pdid, Notification notification, boolean blockWrites) {
+        this.node = node;
+        this.process = process;
+        this.pdid = pdid;
+        this.notification = notification;
+        this.sim = node.node().simulator();
+        int iuid = node.unit().table().freeIuid();
+        if (iuid < 0) {
+            throw new IllegalStateException("no free IUID on " + node.node().name() + ": the access log table's "
+                    + node.unit().table().capacity() + " entries are in use (aa.access_log_table.entries)");
+        }
+        var kernel = node.node().kernel();
+        MapResult ring = kernel.mmap(process, 0, node.costs().logBytes(), Prot.READ_WRITE, MapFlags.POPULATE);
+        MapResult flush = kernel.mmap(process, 0, PAGE, Prot.READ_WRITE, MapFlags.POPULATE);
+        this.flushingPage = flush.address();
+        kernel.setDeviceBits(process, flushingPage, Pte.withIuid(0, iuid), 0);
+        this.log = new AccessLog(iuid, pdid, ring.address(), node.costs().logBytes());
+        this.record = new AccessRecord(node.costs().maxAccessBytes());
+        node.unit().program(log, this, blockWrites);
+        node.unit().registerFlushingPage(flushingPage, iuid);
+        String name = node.node().name() + ".aa.iuid" + iuid;
+        this.handled = sim.statistics().counter(name + ".handled", "entries", "log entries run through their handler");
+        this.unhandled = sim.statistics().counter(name + ".unhandled", "entries", "log entries of pages without a handler");
+        var cpu = node.node().cpu();
+        if (notification == Notification.INTERRUPT) {
+            this.core = null;
+            this.thread = null;
+            this.irq = cpu.interrupts().register("aa.iuid" + iuid, 0, (t, a) -> drainAll(), this, EV_DRAINED);
+        } else {
+            int c = node.dedicatedCore();
+            this.core = cpu.core(c);
+            this.thread = cpu.thread(name + ".poller", c);
+            this.irq = -1;
+        }
+    }
+
+    /**
+     * Associates the page holding {@code va} with {@code actions} and {@code handler}: from now
+     * on the IOMMU logs the selected accesses to it and the handler sees each of them.
+     */
+    public void assocPage(long va, int actions, AccessHandler handler) {
+        long page = va & ~(PAGE - 1);
+        long bits = Actions.pteBits(actions) | Pte.withIuid(0, log.iuid());
+        long clear = Pte.WL | Pte.WLD | Pte.RL | Pte.RLD | Pte.withIuid(0, Pte.MAX_IUID);
+        if (node.node().kernel().setDeviceBits(process, page, bits, clear) == 0) {
+            throw new IllegalArgumentException("page 0x" + Long.toHexString(page) + " is not mapped in the process");
+        }
+        node.node().iommu().invalidatePage(pdid, page);
+        handlers.put(page, handler);
+    }
+
+    /** The IUID. */
+    public int iuid() {
+        return log.iuid();
+    }
+
+    /** The access log. */
+    public AccessLog log() {
+        return log;
+    }
+
+    /** The flushing page: a get of it is an active flush of this domain's log. */
+    public long flushingPage() {
+        return flushingPage;
+    }
+
+    /** Log entries handled so far. */
+    public long handled() {
+        return handled.value();
+    }
+
+    @Override
+    public void committed(AccessLog l, int entries) {
+        sinceNotify += entries;
+        if (notification == Notification.INTERRUPT) {
+            if (sinceNotify >= node.costs().interruptBatch()) {
+                raise();
+            }
+        } else {
+            wake();
+        }
+    }
+
+    @Override
+    public void flushRequested(AccessLog l) {
+        if (notification == Notification.INTERRUPT) {
+            raise();
+        } else {
+            wake();
+        }
+    }
+
+    private void raise() {
+        sinceNotify = 0;
+        node.node().cpu().interrupts().raise(irq, 0);
+    }
+
+    /** The poller notices the tail moved after one check of it (memory or scratchpad). */
+    private void wake() {
+        if (!draining) {
+            draining = true;
+            long check = notification == Notification.SCRATCHPAD ? node.costs().scratchpadAccessPs()
+                    : node.costs().logAccessPs();
+            sim.schedule(check, Band.HARDWARE, this, EV_DRAIN, 0);
+        }
+    }
+
+    @Override
+    public void handle(int type, long arg) {
+        switch (type) {
+            case EV_DRAIN -> core.submit(Core.THREAD, thread, 0, (t, a) -> drainAll(), this, EV_DRAINED, 0, null);
+            case EV_DRAINED -> {
+                node.unit().completeFlushes(log);
+                draining = false;
+                if (log.waiting() > 0) {
+                    if (notification == Notification.INTERRUPT) {
+                        raise();
+                    } else {
+                        wake();
+                    }
+                }
+            }
+            default -> throw new IllegalStateException("unknown event type " + type);
+        }
+    }
+
+    /** Consumes every committed entry, running its page's handler; returns the work's cost. */
+    private long drainAll() {
+        long cost = 0;
+        long perEntry = notification == Notification.SCRATCHPAD ? node.costs().scratchpadAccessPs()
+                : node.costs().logAccessPs();
+        while (log.poll(record)) {
+            cost += perEntry + node.costs().logAccessPs() * ((record.dataLength + 63) / 64);
+            AccessHandler h = handlers.get(record.va & ~(PAGE - 1));
+            if (h == null) {
+                unhandled.increment();
+            } else {
+                handled.increment();
+                cost += h.handle(record);
+            }
+        }
+        return cost;
+    }
+}

@@ -1,0 +1,92 @@
+package org.pagefabric.reg.active;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.pagefabric.active.ActiveCosts;
+import org.pagefabric.active.ActiveDomain;
+import org.pagefabric.active.ActiveNode;
+import org.pagefabric.active.Notification;
+import org.pagefabric.hw.nic.AccessFlags;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.hw.node.SharedVirtualAddressing;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.Rank;
+
+/**
+ * Active Access (002): nothing is pinned; each rank's segment is one IOMMU-translated region
+ * (the NIC reaches memory through the extended IOMMU over the process page table), and each
+ * rank gets an {@link ActiveDomain} (an IUID and an access log in its address space) whose
+ * handlers are notified by interrupt ({@code aa-int}), polling ({@code aa-poll}) or a
+ * scratchpad-polling hyperthread ({@code aa-sp}). Workloads mark pages active through
+ * {@link #domain(Rank)} and {@link ActiveDomain#assocPage}.
+ */
+public final class ActiveAccessPolicy implements RegistrationPolicy {
+    private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+            | AccessFlags.REMOTE_ATOMIC;
+
+    private final Notification notification;
+    private final ActiveCosts costs;
+    private final Map<Node, ActiveNode> nodes = new IdentityHashMap<>();
+    private final Map<Rank, ActiveDomain> domains = new IdentityHashMap<>();
+
+    /** The policy with {@code notification}, costs from {@code profile}. */
+    public ActiveAccessPolicy(Profile profile, Notification notification) {
+        this.notification = notification;
+        this.costs = ActiveCosts.of(profile);
+    }
+
+    @Override
+    public String name() {
+        return notification.policyName();
+    }
+
+    /** How handlers are notified. */
+    public Notification notification() {
+        return notification;
+    }
+
+    @Override
+    public long setUp(Rank rank) {
+        Node node = rank.node();
+        if (node.iommu() == null || node.nic().iommuPath() == null) {
+            throw new PolicyRefusal("policy " + name() + " needs a NIC that reaches memory through the IOMMU"
+                    + " (profile parameter nic.iommu: true, as in --profile aa-crayxe6)");
+        }
+        ActiveNode an = nodes.computeIfAbsent(node, n -> new ActiveNode(n, costs));
+        if (node.iommu().bank(rank.pd().id()) == null) {
+            SharedVirtualAddressing.bind(node.iommu(), rank.pd().id(), rank.process());
+        }
+        MemoryRegion mr = node.nic().registerVirtual(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS);
+        rank.setSegmentRegion(mr);
+        domains.put(rank, new ActiveDomain(an, rank.process(), rank.pd().id(), notification, false));
+        return 0;
+    }
+
+    /** The Active Access domain of a rank set up by this policy. */
+    public ActiveDomain domain(Rank rank) {
+        ActiveDomain d = domains.get(rank);
+        if (d == null) {
+            throw new IllegalArgumentException("rank " + rank.id() + " was not set up by policy " + name());
+        }
+        return d;
+    }
+
+    @Override
+    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+        return new Access(rank.segmentRegion().lkey(), 0);
+    }
+
+    @Override
+    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+        return new Access(target.segmentRegion().rkey(), 0);
+    }
+
+    @Override
+    public long pinnedBytes(Rank rank) {
+        return 0;
+    }
+}

@@ -1,0 +1,129 @@
+package org.pagefabric.reg.part;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.pagefabric.hw.os.Fault;
+import org.pagefabric.hw.os.FaultKind;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.Rank;
+
+/**
+ * The methods of 000 Table I that prepare the destination buffer before a transfer on PART's
+ * hardware, so that the network meets no fault (PART's PIO handling stays installed underneath,
+ * since preparing cannot guarantee it, 000 §V):
+ * <ul>
+ *   <li>{@code transfer-only}: nothing; the pages are expected resident;</li>
+ *   <li>{@code touch-pres} and {@code touch-nopres}: the destination reads and writes the first
+ *       byte of every page before the transfer; a resident page costs {@code os.touch.present},
+ *       a non-present one a CPU page fault (the kernel's cost). They differ in what they expect:
+ *       resident pages (Touch-Pres) or a buffer used for the first time (Touch-NoPres);</li>
+ *   <li>{@code pin-mlock}: the destination mlocks the buffer before the transfer (the kernel's
+ *       mlock cost, which faults in non-present pages) and munlocks it once the transfer
+ *       completed (after the user-perceived latency).</li>
+ * </ul>
+ * The destination's preparation is done for one-sided writes when the initiator asks for the
+ * remote key, and for receives when the receive is posted; its time is on the caller's timeline,
+ * as the paper includes it in the measured latency.
+ */
+public final class TableOneMethod extends PartFamilyPolicy {
+    /** Transfer-Only. */
+    public static final String TRANSFER_ONLY = "transfer-only";
+    /** Touch-Pres-Pg(s). */
+    public static final String TOUCH_PRES = "touch-pres";
+    /** Touch-NoPres-Pg(s). */
+    public static final String TOUCH_NOPRES = "touch-nopres";
+    /** Pin with mlock. */
+    public static final String PIN_MLOCK = "pin-mlock";
+
+    /** What the method does before a transfer. */
+    public enum Preparation {
+        /** Nothing. */
+        NONE,
+        /** Touch every destination page. */
+        TOUCH,
+        /** mlock the destination range (munlock after completion). */
+        MLOCK
+    }
+
+    private final Preparation preparation;
+    private final boolean expectsResident;
+    /** mlocked ranges by (rank, address): looked up, never iterated. */
+    private final Map<Locked, Long> locked = new HashMap<>();
+
+    private record Locked(int rank, long va) {
+    }
+
+    /** The method {@code name} with its preparation and what it expects of the pages. */
+    public TableOneMethod(String name, Profile profile, Preparation preparation, boolean expectsResident) {
+        super(name, profile, PageIn.ONE, true);
+        this.preparation = preparation;
+        this.expectsResident = expectsResident;
+    }
+
+    @Override
+    public boolean expectsResidentPages() {
+        return expectsResident;
+    }
+
+    @Override
+    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+        return new Access(target.segmentRegion().rkey(), prepare(target, va, length));
+    }
+
+    @Override
+    public boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+        long ps = prepare(rank, va, length);
+        if (ps > 0) {
+            ctx.sleep(ps);
+        }
+        return false;
+    }
+
+    @Override
+    public void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+        if (preparation != Preparation.MLOCK) {
+            return;
+        }
+        if (target != null && remoteVa != 0) {
+            unlock(target, remoteVa);
+        }
+        unlock(initiator, localVa);
+    }
+
+    @Override
+    public long pinnedBytes(Rank rank) {
+        return rank.process().lockedPages() * Kernel.PAGE_SIZE;
+    }
+
+    /** Prepares {@code [va, va + length)} of {@code rank}; returns the time it took. */
+    private long prepare(Rank rank, long va, long length) {
+        Kernel k = rank.node().kernel();
+        long start = pageDown(va);
+        long end = pageUp(va, length);
+        return switch (preparation) {
+            case NONE -> 0;
+            case TOUCH -> {
+                long ps = 0;
+                for (long p = start; p < end; p += PartDriver.PAGE) {
+                    Fault f = k.touch(rank.process(), p, true);
+                    ps += f.kind() == FaultKind.NONE ? costs.touchPresentPs() : f.costPs();
+                }
+                yield ps;
+            }
+            case MLOCK -> {
+                long ps = k.mlock(rank.process(), start, end - start);
+                locked.merge(new Locked(rank.id(), va), end - start, Math::max);
+                yield ps;
+            }
+        };
+    }
+
+    private void unlock(Rank rank, long va) {
+        Long len = locked.remove(new Locked(rank.id(), va));
+        if (len != null) {
+            rank.node().kernel().munlock(rank.process(), pageDown(va), len);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package org.pagefabric.workload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.os.Advice;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.part.PartDriver;
+import org.pagefabric.reg.part.PartFamilyPolicy;
+import org.pagefabric.sim.RandomStream;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * PART's microbenchmark (000 §V, Figs. 7-11): rank 0 RDMA-writes {@code size_B} bytes to rank 1,
+ * one write at a time, and the latency is the time from asking for the write (the policy's
+ * preparation included) to its completion. Before each write, outside the timed part, each
+ * destination page is made non-present with probability {@code fault_fraction} (and each source
+ * page with {@code source_fault_fraction}), drawn independently per page from a seeded stream;
+ * pages the kernel holds resident (pinned or mlocked) are left alone, and a method of Table I
+ * that expects resident pages (Transfer-Only, Touch-Pres) meets none made non-present. Every
+ * write is checked end to end (the destination's digest against the source's).
+ *
+ * <p>{@code latency_overhead_us} is the time the policy spent before posting each timed write
+ * (touching, mlocking: what a Table I method adds to Transfer-Only) and
+ * {@code touch_overhead_per_page_us} that time per page of the buffer.
+ *
+ * <p>Under a PART policy the rows also break the latency down as 000 Fig. 8 does, averaged over
+ * the timed writes that took a destination fault: until the first fault, the SMMU interrupt
+ * handler, the tasklet, the ERR from user space, and the retransmission until completion (these
+ * five add up to the latency of those writes).
+ */
+public final class FaultLatencyWorkload extends AbstractWorkload {
+    /** Writes before the timed ones (cold IOTLB and caches). */
+    private static final int WARMUP = 1;
+    private static final List<String> EXTRA = List.of("phase_issue_us", "phase_smmu_irq_us", "phase_tasklet_us",
+            "phase_err_us", "phase_retransmit_us", "fault_pages", "pages_paged_in", "errs", "latency_overhead_us",
+            "touch_overhead_per_page_us");
+    private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(4096),
+            StandardParameters.iterations(),
+            WorkloadParameter.decimal("fault_fraction", 0, "", "probability that each destination page is not present"
+                    + " before a write, drawn per page (000 Fig. 11's page-fault frequency)", 0, 1),
+            WorkloadParameter.decimal("source_fault_fraction", 0, "", "probability that each source page is not"
+                    + " present before a write (a source-side fault; its content is then zero)", 0, 1));
+
+    /** The workload with its declared metadata. */
+    public FaultLatencyWorkload() {
+        super("fault-latency", "RDMA write from rank 0 to rank 1 after making a fraction of the pages non-present:"
+                + " latency from asking to completion, with PART's fault-handling phases", 2, PARAMETERS,
+                "latency_us", false);
+    }
+
+    @Override
+    public List<String> metrics() {
+        List<String> all = new ArrayList<>(PointRun.METRICS);
+        all.addAll(all.indexOf("verified") + 1, EXTRA);
+        return all;
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        long size = StandardParameters.size(params);
+        int iterations = StandardParameters.iterations(params);
+        double dstFraction = (Double) params.get("fault_fraction");
+        double srcFraction = (Double) params.get("source_fault_fraction");
+        Rank src = job.rank(0);
+        Rank dst = job.rank(1);
+        RegistrationPolicy policy = job.policy();
+        boolean resident = policy instanceof PartFamilyPolicy pf && pf.expectsResidentPages();
+        PartDriver driver = policy instanceof PartFamilyPolicy pf ? pf.driver(dst.node()) : null;
+        RandomStream random = job.simulator().randomStream("workload.fault-latency.pages");
+        Phases phases = new Phases();
+        long[] driverBase = new long[3];
+        long[] prepared = new long[2];
+        boolean[] ok = {true};
+        new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
+            for (int i = 0; i < WARMUP + iterations; i++) {
+                boolean timed = i >= WARMUP;
+                if (i == WARMUP) {
+                    prepared[0] = src.policyTimePs();
+                }
+                if (i == WARMUP && driver != null) {
+                    driverBase[0] = driver.faultPages();
+                    driverBase[1] = driver.pagesPagedIn();
+                    driverBase[2] = driver.errs();
+                }
+                long tag = 0xFA170000L + i;
+                DataCheck.fill(src, 0, size, tag);
+                dropPages(dst, size, resident ? 0 : dstFraction, random);
+                dropPages(src, size, srcFraction, random);
+                if (driver != null) {
+                    driver.trace().reset();
+                }
+                long t0 = ctx.now();
+                src.write(ctx, dst, 0, 0, size, i);
+                WorkCompletion wc = src.awaitSend(ctx);
+                long t1 = ctx.now();
+                // Without source faults the source holds the tag stream just written, which the
+                // destination is checked against run by run; a dropped source page reads as zeros, so then
+                // the two buffers are compared byte for byte.
+                boolean arrived = srcFraction == 0
+                        ? dst.node().kernel().verifyTag(dst.process(), dst.segment(), size, tag, 0)
+                        : DataCheck.same(src, 0, dst, 0, size);
+                ok[0] &= wc.status() == CompletionStatus.SUCCESS && arrived;
+                if (timed) {
+                    latencies.record(t1 - t0);
+                    prepared[1] = src.policyTimePs();
+                    if (driver != null) {
+                        phases.add(driver.trace(), t0, t1);
+                    }
+                }
+            }
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                return 0;
+            }
+
+            @Override
+            public boolean verified() {
+                return ok[0];
+            }
+
+            @Override
+            public Map<String, Object> extraMetrics() {
+                Map<String, Object> m = new LinkedHashMap<>();
+                phases.put(m);
+                m.put("fault_pages", driver == null ? null : per(driver.faultPages() - driverBase[0], iterations));
+                m.put("pages_paged_in", driver == null ? null : per(driver.pagesPagedIn() - driverBase[1], iterations));
+                m.put("errs", driver == null ? null : per(driver.errs() - driverBase[2], iterations));
+                double overheadUs = Time.toMicros(prepared[1] - prepared[0]) / iterations;
+                m.put("latency_overhead_us", Math.round(overheadUs * 1000.0) / 1000.0);
+                long pages = Math.ceilDiv(size, Kernel.PAGE_SIZE);
+                m.put("touch_overhead_per_page_us", Math.round(overheadUs / pages * 1000.0) / 1000.0);
+                return m;
+            }
+        };
+    }
+
+    /**
+     * Makes each page of the rank's first {@code size} bytes non-present with probability
+     * {@code fraction} (MADV_DONTNEED), except pages the kernel holds resident. One draw per
+     * page whatever the outcome, so the stream stays aligned across policies.
+     */
+    private static void dropPages(Rank r, long size, double fraction, RandomStream random) {
+        if (fraction <= 0) {
+            return;
+        }
+        Kernel k = r.node().kernel();
+        long end = r.segment() + size;
+        for (long va = r.segment(); va < end; va += Kernel.PAGE_SIZE) {
+            boolean drop = random.nextDouble() < fraction;
+            if (drop && !k.heldResident(r.process(), va)) {
+                k.madvise(r.process(), va, Kernel.PAGE_SIZE, Advice.DONTNEED);
+            }
+        }
+    }
+
+    private static double per(long count, int iterations) {
+        return Math.round(1000.0 * count / iterations) / 1000.0;
+    }
+
+    /** Sums of Fig. 8's phases over the timed writes that took a destination fault. */
+    private static final class Phases {
+        private long n;
+        private long issue;
+        private long irq;
+        private long tasklet;
+        private long err;
+        private long retransmit;
+
+        void add(PartDriver.Trace t, long t0, long t1) {
+            if (t.faultPs() == 0 || t.handlerPs() == 0 || t.taskletPs() == 0) {
+                return;
+            }
+            n++;
+            issue += t.faultPs() - t0;
+            irq += t.handlerPs() - t.faultPs();
+            tasklet += t.taskletPs() - t.handlerPs();
+            long resumed = t.errPs() != 0 ? t.errPs() : t.taskletPs();
+            err += resumed - t.taskletPs();
+            retransmit += t1 - resumed;
+        }
+
+        void put(Map<String, Object> m) {
+            m.put("phase_issue_us", mean(issue));
+            m.put("phase_smmu_irq_us", mean(irq));
+            m.put("phase_tasklet_us", mean(tasklet));
+            m.put("phase_err_us", mean(err));
+            m.put("phase_retransmit_us", mean(retransmit));
+        }
+
+        private Double mean(long sumPs) {
+            return n == 0 ? null : Math.round(1000.0 * Time.toMicros(sumPs) / n) / 1000.0;
+        }
+    }
+}
