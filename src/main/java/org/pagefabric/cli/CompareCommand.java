@@ -70,10 +70,33 @@ final class CompareCommand implements Callable<Integer> {
         List<Map<String, Object>> rows;
         try {
             rows = ParallelRuns.run(Math.min(points, Runtime.getRuntime().availableProcessors()), points,
-                    i -> PointRun.run(p, policies.get(i % policies.size()), w, sizeList.get(i / policies.size()),
-                            iterations, seed));
+                    i -> {
+                        try {
+                            return PointRun.run(p, policies.get(i % policies.size()), w,
+                                    sizeList.get(i / policies.size()), iterations, seed);
+                        } catch (org.pagefabric.reg.PolicyRefusal refusal) {
+                            // A policy the profile's hardware cannot serve (e.g. PART without an IOMMU) is left out.
+                            Map<String, Object> skipped = new LinkedHashMap<>();
+                            skipped.put("policy", policies.get(i % policies.size()));
+                            skipped.put("refusal", refusal.getMessage());
+                            return skipped;
+                        }
+                    });
         } catch (ParallelRuns.RunFailedException e) {
             throw e.getCause() instanceof Exception ex ? ex : e;
+        }
+        java.util.Set<String> refused = new java.util.LinkedHashSet<>();
+        rows = rows.stream().filter(r -> {
+            if (r.containsKey("refusal")) {
+                refused.add(r.get("policy") + " (" + r.get("refusal") + ")");
+                return false;
+            }
+            return true;
+        }).toList();
+        if (!refused.isEmpty()) {
+            spec.commandLine().getErr().println("compare: left out, the policy cannot run here: "
+                    + String.join("; ", refused));
+            spec.commandLine().getErr().flush();
         }
         List<Map<String, Object>> ranked = rank(rows, w);
         PrintWriter out = spec.commandLine().getOut();
