@@ -109,11 +109,23 @@ final class CompareCommand implements Callable<Integer> {
         List<Map<String, Object>> rows;
         try {
             rows = ParallelRuns.run(Math.min(points, Runtime.getRuntime().availableProcessors()), points,
-                    i -> servedOrNull(() -> PointRun.run(p, policies.get(i % policies.size()), w,
-                            sizeList.get(i / policies.size()), iterations, seed)));
-            rows = rows.stream().filter(java.util.Objects::nonNull).toList();
+                    i -> pointOrRefusal(policies.get(i % policies.size()), () -> PointRun.run(p,
+                            policies.get(i % policies.size()), w, sizeList.get(i / policies.size()), iterations, seed)));
         } catch (ParallelRuns.RunFailedException e) {
             throw e.getCause() instanceof Exception ex ? ex : e;
+        }
+        java.util.Set<String> refused = new java.util.LinkedHashSet<>();
+        rows = rows.stream().filter(r -> {
+            if (r.containsKey("refusal")) {
+                refused.add(r.get("policy") + " (" + r.get("refusal") + ")");
+                return false;
+            }
+            return true;
+        }).toList();
+        if (!refused.isEmpty()) {
+            spec.commandLine().getErr().println("compare: left out, the policy cannot run here: "
+                    + String.join("; ", refused));
+            spec.commandLine().getErr().flush();
         }
         List<Map<String, Object>> ranked = rank(rows, w);
         PrintWriter o = spec.commandLine().getOut();
@@ -296,16 +308,20 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     /**
-     * The point's row, or null when its policy refuses the workload's operations (Open-MX has no
-     * puts, bounce buffers no gets): such a policy does not serve this workload and is left out.
+     * The point's row, or, when its policy refuses the workload's operations (Open-MX has no
+     * one-sided puts) or the profile's hardware (PART without an IOMMU), a row holding only the
+     * policy and the refusal, which the caller leaves out and names.
      */
-    private static Map<String, Object> servedOrNull(java.util.function.Supplier<Map<String, Object>> point) {
+    private static Map<String, Object> pointOrRefusal(String policy, java.util.function.Supplier<Map<String, Object>> point) {
         try {
             return point.get();
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof org.pagefabric.reg.PolicyRefusal) {
-                    return null;
+                if (t instanceof org.pagefabric.reg.PolicyRefusal refusal) {
+                    Map<String, Object> skipped = new LinkedHashMap<>();
+                    skipped.put("policy", policy);
+                    skipped.put("refusal", refusal.getMessage());
+                    return skipped;
                 }
             }
             throw e;

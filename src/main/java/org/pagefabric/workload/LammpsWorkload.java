@@ -16,28 +16,26 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * A LAMMPS-like molecular-dynamics loop (000 §V, Table II): {@code processes} ranks on a
  * periodic ring, each step computing its forces ({@code compute_us_per_step} of one thread's
  * work, shared by {@code threads_per_process} threads) and then exchanging a halo of
- * {@code halo_B} bytes with both neighbours by send/receive. The halo buffers are allocated once
+ * {@code size_B} bytes with both neighbours by send/receive. The halo buffers are allocated once
  * and reused every step (LAMMPS reuses its communication buffers); the receive buffers start
  * never touched (not present), so only the first exchange can meet a page fault. Every received
  * halo is checked against the content its neighbour sent in that step.
  *
- * <p>The run has {@code steps_per_process * processes} timesteps (weak scaling, as 000's Table II
- * reads: 100 steps per process); {@code loop_time_s} is the simulated time of the loop and
+ * <p>{@code iterations} is the number of timesteps per process: the run has
+ * {@code iterations * processes} timesteps (weak scaling, as 000's Table II reads: 100 steps per
+ * process); {@code loop_time_s} is the simulated time of the loop and
  * {@code timesteps_per_s} the timesteps over it.
  */
 public final class LammpsWorkload extends AbstractWorkload {
     private static final int LEFT = 0;
     private static final int RIGHT = 1;
-    private static final List<WorkloadParameter> PARAMETERS = List.of(
+    private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(8192),
+            StandardParameters.iterations(),
             WorkloadParameter.integer("processes", 2, "", "MPI processes, one per node, on a periodic ring", 1, 64),
             WorkloadParameter.integer("threads_per_process", 4, "", "threads sharing each step's force computation",
                     1, 1024),
-            WorkloadParameter.integer("steps_per_process", 100, "", "timesteps per process (the run has this times"
-                    + " processes)", 1, 1_000_000),
             WorkloadParameter.integer("compute_us_per_step", 20_000, "us", "one timestep's force computation on one"
-                    + " thread of one process (assumed size of the simulated system)", 0, 1_000_000_000),
-            WorkloadParameter.integer("halo_B", 8192, "B", "bytes of ghost atoms sent to each neighbour per step", 8,
-                    1L << 26));
+                    + " thread of one process (assumed size of the simulated system)", 0, 1_000_000_000));
 
     /** The workload with its declared metadata. */
     public LammpsWorkload() {
@@ -69,16 +67,16 @@ public final class LammpsWorkload extends AbstractWorkload {
 
     /** Bytes of one halo area, whole pages. */
     private static long area(Map<String, Object> params) {
-        long halo = (Long) params.get("halo_B");
+        long halo = StandardParameters.size(params);
         return Math.ceilDiv(halo, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         int p = processes(params);
-        long steps = (Long) params.get("steps_per_process") * p;
+        long steps = (long) StandardParameters.iterations(params) * p;
         long computePs = (Long) params.get("compute_us_per_step") * Time.US / (Long) params.get("threads_per_process");
-        long halo = (Long) params.get("halo_B");
+        long halo = StandardParameters.size(params);
         long area = area(params);
         boolean[] ok = {true};
         long[] loop = new long[2];

@@ -210,6 +210,7 @@ class CliTest {
         for (JsonNode row : rows) {
             assertTrue(!row.get("policy").asText().startsWith("openmx-"), row.toString());
         }
+        assertTrue(r.err().contains("part-pio") && r.err().contains("openmx-pin"), "left out, named: " + r.err());
         assertEquals(1, rows.get(0).get("rank").asInt());
         assertEquals(64, rows.get(0).get("size_B").asLong());
         for (JsonNode row : rows) {

@@ -1,0 +1,112 @@
+package org.pagefabric.reg.part;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.Workloads;
+
+/** PART's fault flow end to end, through the fault-latency workload on the part-forth profile. */
+class PartFlowTest {
+    private static final Profile FORTH = ProfileRegistry.load("part-forth");
+
+    static Map<String, Object> row(Profile p, String policy, long size, double dst, double src, int iterations,
+                                   long seed) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("size_B", size);
+        params.put("iterations", (long) iterations);
+        params.put("fault_fraction", dst);
+        params.put("source_fault_fraction", src);
+        return PointRun.run(p, policy, Workloads.byName("fault-latency"), params, seed);
+    }
+
+    private static double d(Map<String, Object> r, String k) {
+        return ((Number) r.get(k)).doubleValue();
+    }
+
+    @Test
+    void destinationFaultIsNackedPagedInAndRetransmittedAfterOneErr() {
+        Map<String, Object> r = row(FORTH, "part-pio", 4096, 1, 0, 3, 1);
+        assertEquals(true, r.get("verified"));
+        assertEquals(1.0, d(r, "fault_pages"), "one faulting page per write");
+        assertEquals(1.0, d(r, "errs"), "one explicit retransmission request per write");
+        assertEquals(0L, r.get("timeouts"), "the PAGE_FAULT NACK cancels the time-out");
+        // One 4 KiB block of 16 packets is sent twice per write (warm-up included): 4 writes.
+        assertEquals(4 * 16L, r.get("retransmissions"));
+        double sum = d(r, "phase_issue_us") + d(r, "phase_smmu_irq_us") + d(r, "phase_tasklet_us")
+                + d(r, "phase_err_us") + d(r, "phase_retransmit_us");
+        assertEquals(d(r, "latency_us"), sum, 0.01, "the breakdown's phases add up to the latency");
+        assertTrue(d(r, "phase_tasklet_us") >= 19, "the tasklet takes at least part.tasklet");
+    }
+
+    @Test
+    void withoutFaultsNothingIsRetransmittedAndPartCostsNoMoreThanTransferOnly() {
+        Map<String, Object> part = row(FORTH, "part-pio", 65536, 0, 0, 3, 1);
+        Map<String, Object> only = row(FORTH, "transfer-only", 65536, 0, 0, 3, 1);
+        assertEquals(0L, part.get("retransmissions"));
+        assertEquals(d(only, "latency_us"), d(part, "latency_us"), 1e-9);
+        assertEquals(true, part.get("verified"));
+    }
+
+    @Test
+    void timeOutVariantDropsAndWaitsForTheSourceTimeOut() {
+        Map<String, Object> err = row(FORTH, "part-pio", 4096, 1, 0, 3, 1);
+        Map<String, Object> tmo = row(FORTH, "part-pio-timeout", 4096, 1, 0, 3, 1);
+        assertEquals(true, tmo.get("verified"));
+        assertEquals(0.0, d(tmo, "errs"));
+        assertEquals(4L, tmo.get("timeouts"), "one time-out per write (warm-up included)");
+        assertTrue(d(tmo, "latency_us") > 100, "waits the 100 us time-out");
+        assertTrue(d(tmo, "latency_us") > d(err, "latency_us"), "ERR is faster than the time-out");
+    }
+
+    @Test
+    void sourceFaultIsRecoveredByTheTimeOutWithoutErr() {
+        Map<String, Object> r = row(FORTH, "part-pio", 4096, 0, 1, 3, 1);
+        assertEquals(true, r.get("verified"));
+        assertEquals(0.0, d(r, "errs"), "no ERR for a source fault");
+        assertTrue(((Long) r.get("timeouts")) >= 4, "each write's block waits for the source's time-out");
+        assertTrue(d(r, "latency_us") > 100);
+    }
+
+    @Test
+    void pageInVariantsPageInEveryFaultingPageOnceAndPiaRetransmitsLeast() {
+        Map<String, Object> pio = row(FORTH, "part-pio", 262144, 1, 0, 2, 1);
+        Map<String, Object> pi4 = row(FORTH, "part-pi4", 262144, 1, 0, 2, 1);
+        Map<String, Object> pia = row(FORTH, "part-pia", 262144, 1, 0, 2, 1);
+        for (Map<String, Object> r : java.util.List.of(pio, pi4, pia)) {
+            assertEquals(true, r.get("verified"), r.get("policy").toString());
+            assertEquals(64.0, d(r, "pages_paged_in"), "each of the 64 pages is paged in exactly once per write");
+        }
+        assertTrue((Long) pia.get("retransmissions") < (Long) pio.get("retransmissions"),
+                "PIA resolves the rest of the transfer on its first fault: fewer blocks fail");
+        assertTrue(d(pia, "errs") < d(pio, "errs"));
+        assertTrue(d(pia, "latency_us") < d(pio, "latency_us"), "at 256 KiB paging in ahead pays");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void packetLossOnTopOfRandomFaultsStillDeliversEveryByte(long seed) {
+        // A lost ERR would leave its block waiting: the fault-wait time-out is the backstop under loss.
+        Profile lossy = FORTH.withOverrides(Map.of("link.loss", "0.02", "transport.fault_wait_timeout", "300 us",
+                "transport.retry_limit", "50"), "test");
+        java.util.Random pick = new java.util.Random(seed);
+        double dst = 0.1 + 0.8 * pick.nextDouble();
+        double src = pick.nextBoolean() ? 0 : 0.2;
+        String policy = new String[] {"part-pio", "part-pi4", "part-pia", "part-pio-timeout"}[(int) (seed % 4)];
+        Map<String, Object> r = row(lossy, policy, 65536 + 4096 * pick.nextInt(8), dst, src, 3, seed);
+        assertEquals(true, r.get("verified"), r.toString());
+        assertTrue((Long) r.get("retransmissions") > 0);
+    }
+
+    @Test
+    void sameSeedGivesTheSameRow() {
+        assertEquals(row(FORTH, "part-pia", 131072, 0.3, 0, 4, 9), row(FORTH, "part-pia", 131072, 0.3, 0, 4, 9));
+    }
+}
