@@ -116,31 +116,18 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 }
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                return ok[0];
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                Map<String, Object> m = new LinkedHashMap<>();
-                phases.put(m);
-                m.put("fault_pages", driver == null ? null : per(driver.faultPages() - driverBase[0], iterations));
-                m.put("pages_paged_in", driver == null ? null : per(driver.pagesPagedIn() - driverBase[1], iterations));
-                m.put("errs", driver == null ? null : per(driver.errs() - driverBase[2], iterations));
-                double overheadUs = Time.toMicros(prepared[1] - prepared[0]) / iterations;
-                m.put("latency_overhead_us", Math.round(overheadUs * 1000.0) / 1000.0);
-                long pages = Math.ceilDiv(size, Kernel.PAGE_SIZE);
-                m.put("touch_overhead_per_page_us", Math.round(overheadUs / pages * 1000.0) / 1000.0);
-                return m;
-            }
-        };
+        return Run.of(() -> ok[0], () -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            phases.put(m);
+            m.put("fault_pages", driver == null ? null : per(driver.faultPages() - driverBase[0], iterations));
+            m.put("pages_paged_in", driver == null ? null : per(driver.pagesPagedIn() - driverBase[1], iterations));
+            m.put("errs", driver == null ? null : per(driver.errs() - driverBase[2], iterations));
+            double overheadUs = Time.toMicros(prepared[1] - prepared[0]) / iterations;
+            m.put("latency_overhead_us", Math.round(overheadUs * 1000.0) / 1000.0);
+            long pages = Math.ceilDiv(size, Kernel.PAGE_SIZE);
+            m.put("touch_overhead_per_page_us", Math.round(overheadUs / pages * 1000.0) / 1000.0);
+            return m;
+        });
     }
 
     /**

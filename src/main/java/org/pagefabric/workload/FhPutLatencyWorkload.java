@@ -56,21 +56,6 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
                 w.check(wc, from, to);
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                return w.verified(warm + w.puts);
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                return w.extraMetrics();
-            }
-        };
+        return Run.of(() -> w.verified(warm + w.puts), w::extraMetrics);
     }
 }

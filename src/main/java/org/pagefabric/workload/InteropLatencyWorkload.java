@@ -116,27 +116,14 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             tally[1] = FaultTally.now(job);
             probeDone[0] = true;
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                return ok[0] && DataCheck.same(src, 0, dst, 0, size) && (bg == null || bg.ok);
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                Map<String, Object> m = new LinkedHashMap<>();
-                Map<String, Object> faults = new LinkedHashMap<>();
-                FaultTally.put(tally[0], tally[1], faults);
-                m.put(FaultTally.FAULTS, faults.get(FaultTally.FAULTS));
-                m.put(BACKGROUND_OPS, bg == null ? 0L : bg.ops);
-                return m;
-            }
-        };
+        return Run.of(() -> ok[0] && DataCheck.same(src, 0, dst, 0, size) && (bg == null || bg.ok), () -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            Map<String, Object> faults = new LinkedHashMap<>();
+            FaultTally.put(tally[0], tally[1], faults);
+            m.put(FaultTally.FAULTS, faults.get(FaultTally.FAULTS));
+            m.put(BACKGROUND_OPS, bg == null ? 0L : bg.ops);
+            return m;
+        });
     }
 
     /** The faulting process pair: one process on each node, an ODP buffer each, one RC QP pair. */

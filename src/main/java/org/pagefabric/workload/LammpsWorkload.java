@@ -135,26 +135,13 @@ public final class LammpsWorkload extends AbstractWorkload {
                 loop[1] = Math.max(loop[1], ctx.now());
             }).start();
         }
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                return ok[0];
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                double seconds = (loop[1] - loop[0]) / (double) Time.S;
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("loop_time_s", Math.round(seconds * 1e6) / 1e6);
-                m.put("timesteps_per_s", seconds <= 0 ? null : Math.round(steps / seconds * 1000.0) / 1000.0);
-                return m;
-            }
-        };
+        return Run.of(() -> ok[0], () -> {
+            double seconds = (loop[1] - loop[0]) / (double) Time.S;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("loop_time_s", Math.round(seconds * 1e6) / 1e6);
+            m.put("timesteps_per_s", seconds <= 0 ? null : Math.round(steps / seconds * 1000.0) / 1000.0);
+            return m;
+        });
     }
 
     private static long recvId(long step, int side) {

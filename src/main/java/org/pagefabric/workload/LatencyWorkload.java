@@ -43,16 +43,6 @@ public final class LatencyWorkload extends AbstractWorkload {
                 }
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                return ok[0] && DataCheck.same(src, 0, dst, 0, size);
-            }
-        };
+        return Run.of(() -> ok[0] && DataCheck.same(src, 0, dst, 0, size));
     }
 }

@@ -114,22 +114,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
                 finished[r.id()] = ctx.now();
             }).start();
         }
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                return puts.verified();
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                return metricsOf(job, puts, finished);
-            }
-        };
+        return Run.of(puts::verified, () -> metricsOf(job, puts, finished));
     }
 
     private static Map<String, Object> metricsOf(Job job, AppPuts puts, long[] finished) {

@@ -135,5 +135,34 @@ public interface Workload {
         default Map<String, Object> extraMetrics() {
             return Map.of();
         }
+
+        /**
+         * A run that reports no bandwidth (a latency or an application workload), judged by
+         * {@code verified}; the suppliers are read after the simulation, when the row is written.
+         */
+        static Run of(java.util.function.BooleanSupplier verified) {
+            return of(verified, Map::of);
+        }
+
+        /** As {@link #of(java.util.function.BooleanSupplier)}, with the workload's own metrics. */
+        static Run of(java.util.function.BooleanSupplier verified,
+                           java.util.function.Supplier<Map<String, Object>> extraMetrics) {
+            return new Run() {
+                @Override
+                public double bytesPerSecond() {
+                    return 0;
+                }
+
+                @Override
+                public boolean verified() {
+                    return verified.getAsBoolean();
+                }
+
+                @Override
+                public Map<String, Object> extraMetrics() {
+                    return extraMetrics.get();
+                }
+            };
+        }
     }
 }
