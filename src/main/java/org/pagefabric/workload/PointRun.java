@@ -3,6 +3,8 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.hw.net.NetworkEnergy;
+import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.Policies;
 import org.pagefabric.reg.RegistrationPolicy;
@@ -25,7 +27,7 @@ public final class PointRun {
     /** The metric columns every point produces, in row order, units in the names. */
     public static final List<String> METRICS = List.of("latency_us", "latency_p50_us", "latency_min_us",
             "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "packets", "retransmissions", "timeouts",
-            "verified", "events", "simulated_us");
+            "verified", "events", "simulated_us", "nic_energy_J", "router_energy_J", "nic_power_W", "router_power_W");
 
     /** The identity columns that come before the workload's parameters. */
     public static final List<String> IDENTITY = List.of("workload", "policy", "profile", "seed");
@@ -93,6 +95,11 @@ public final class PointRun {
         row.putAll(run.extraMetrics());
         row.put("events", sim.eventsExecuted());
         row.put("simulated_us", round(Time.toMicros(sim.now())));
+        NetworkEnergy energy = NetworkEnergy.of(job.cluster().network(), CostsFromProfile.power(profile), sim.now());
+        row.put("nic_energy_J", significant(energy.nicJ()));
+        row.put("router_energy_J", significant(energy.routerJ()));
+        row.put("nic_power_W", significant(energy.nicPowerW()));
+        row.put("router_power_W", significant(energy.routerPowerW()));
         return row;
     }
 
@@ -118,6 +125,11 @@ public final class PointRun {
             }
         }
         return n;
+    }
+
+    /** Six significant digits: energies of short runs are micro- to millijoules. */
+    private static double significant(double x) {
+        return x == 0 ? 0 : new java.math.BigDecimal(x).round(new java.math.MathContext(6)).doubleValue();
     }
 
     private static double round(double x) {

@@ -22,6 +22,8 @@ public final class Network extends Component implements PacketReceiver {
     private final Topology topology;
     private final PacketReceiver[] nodes;
     private final Counter undeliverable;
+    private final Counter nicPackets;
+    private final Counter nicBytes;
 
     /** A network named {@code name} whose topology {@code factory} builds from {@code costs}. */
     public Network(Simulator sim, String name, PacketPool pool, NetCosts costs, Topology.Factory factory) {
@@ -29,6 +31,10 @@ public final class Network extends Component implements PacketReceiver {
         this.pool = pool;
         this.costs = costs;
         this.undeliverable = counter("undeliverable", "packets", "packets for a node with nothing attached");
+        this.nicPackets = counter("nicPackets", "packets", "packets through endpoint NIC ports, sent plus received"
+                + " (loopback excluded)");
+        this.nicBytes = counter("nicBytes", "bytes", "wire bytes through endpoint NIC ports, sent plus received"
+                + " (loopback excluded)");
         this.topology = factory.build(this, costs);
         this.nodes = new PacketReceiver[topology.nodeCount()];
     }
@@ -66,7 +72,7 @@ public final class Network extends Component implements PacketReceiver {
 
     /** When a packet sent by {@code node} now could start serializing on its first link toward {@code dst}. */
     public long injectionFreeAt(int node, int dst) {
-        return node == dst ? sim.now() : topology.route(node, dst).hop(0).freeAt();
+        return node == dst ? sim.now() : topology.firstLink(node, dst).freeAt();
     }
 
     /**
@@ -84,15 +90,33 @@ public final class Network extends Component implements PacketReceiver {
             sim.schedule(0, this, LOOPBACK, p.index());
             return sim.now();
         }
-        Route r = topology.route(p.src, p.dst);
+        Route r = topology.sourceRoute(p.src, p.dst);
         p.route = r;
         p.hop = 0;
-        return r.hop(0).transmit(p);
+        nicPackets.increment();
+        nicBytes.add(p.wireBytes);
+        return (r != null ? r.hop(0) : topology.firstLink(p.src, p.dst)).transmit(p);
+    }
+
+    /** Packets sent plus packets received by all endpoint NIC ports (loopback excluded). */
+    public long nicPackets() {
+        return nicPackets.value();
+    }
+
+    /** Wire bytes sent plus received by all endpoint NIC ports (loopback excluded). */
+    public long nicBytes() {
+        return nicBytes.value();
     }
 
     /** Delivery at the end of a route: hands the packet to the destination node's receiver. */
     @Override
     public void receive(Packet p) {
+        nicPackets.increment();
+        nicBytes.add(p.wireBytes);
+        deliver(p);
+    }
+
+    private void deliver(Packet p) {
         PacketReceiver r = nodes[p.dst];
         if (r == null) {
             undeliverable.increment();
@@ -107,7 +131,7 @@ public final class Network extends Component implements PacketReceiver {
         if (type != LOOPBACK) {
             throw new IllegalStateException("unknown network event " + type);
         }
-        receive(pool.get((int) arg));
+        deliver(pool.get((int) arg));
     }
 
     private void checkNode(int node) {

@@ -75,6 +75,11 @@ public final class Star implements Topology {
     }
 
     @Override
+    public int switchPorts() {
+        return nodes;
+    }
+
+    @Override
     public List<Switch> switches() {
         return List.of(sw);
     }

@@ -8,7 +8,9 @@ import org.pagefabric.sim.stat.Counter;
  * An output-queued switch. A packet that has arrived waits the hop latency (routing and
  * crossbar) and is then offered to the output link its route names next; packets from several
  * inputs meet, and queue, at that output link. Routes are carried by the packets (source
- * routing), so the switch needs no forwarding table and any topology's routing works.
+ * routing), so the switch needs no forwarding table and any topology's routing works; or, for
+ * topologies too large for a route per pair, the switch is given a {@link Forwarding} that
+ * picks the output from the packet's destination.
  */
 public final class Switch extends Component implements PacketReceiver {
     private static final int FORWARD = 1;
@@ -16,25 +18,49 @@ public final class Switch extends Component implements PacketReceiver {
     private final long hopLatencyPs;
     private final PacketPool pool;
     private final Counter forwarded;
+    private final Counter forwardedBytes;
+    private final Forwarding forwarding;
 
     /** A switch named {@code parent.localName} with a hop latency in picoseconds. */
     public Switch(Simulator sim, Component parent, String localName, long hopLatencyPs, PacketPool pool) {
+        this(sim, parent, localName, hopLatencyPs, pool, null);
+    }
+
+    /**
+     * A switch that routes hop by hop with {@code forwarding} (packets carry no route), or by
+     * the packets' source routes when {@code forwarding} is null.
+     */
+    public Switch(Simulator sim, Component parent, String localName, long hopLatencyPs, PacketPool pool,
+                  Forwarding forwarding) {
         super(sim, parent, localName);
+        this.forwarding = forwarding;
         if (hopLatencyPs < 0) {
             throw new IllegalArgumentException("switch hop latency must be >= 0, got " + hopLatencyPs);
         }
         this.hopLatencyPs = hopLatencyPs;
         this.pool = pool;
         forwarded = counter("forwarded", "packets", "packets forwarded");
+        forwardedBytes = counter("forwardedBytes", "bytes", "wire bytes forwarded (header and payload)");
+    }
+
+    /** Packets forwarded so far. */
+    public long forwardedPackets() {
+        return forwarded.value();
+    }
+
+    /** Wire bytes forwarded so far. */
+    public long forwardedBytes() {
+        return forwardedBytes.value();
     }
 
     @Override
     public void receive(Packet p) {
         p.hop++;
-        if (p.route == null || p.hop >= p.route.length()) {
+        if (forwarding == null && (p.route == null || p.hop >= p.route.length())) {
             throw new IllegalStateException("switch " + name() + " got a packet whose route ends here: " + p);
         }
         forwarded.increment();
+        forwardedBytes.add(p.wireBytes);
         // Through an event even at zero latency: the output port must see offers in time order.
         sim.schedule(hopLatencyPs, this, FORWARD, p.index());
     }
@@ -45,6 +71,7 @@ public final class Switch extends Component implements PacketReceiver {
             throw new IllegalStateException("unknown switch event " + type);
         }
         Packet p = pool.get((int) arg);
-        p.route.hop(p.hop).transmit(p);
+        Link out = forwarding != null ? forwarding.next(p) : p.route.hop(p.hop);
+        out.transmit(p);
     }
 }

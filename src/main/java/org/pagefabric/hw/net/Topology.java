@@ -14,6 +14,24 @@ public interface Topology {
     /** The route from {@code src} to {@code dst} (distinct nodes). */
     Route route(int src, int dst);
 
+    /**
+     * The route a packet from {@code src} to {@code dst} carries, or null when the switches
+     * route hop by hop (then {@link #route} builds a route only for inspection).
+     */
+    default Route sourceRoute(int src, int dst) {
+        return route(src, dst);
+    }
+
+    /** The first link a packet from {@code src} to {@code dst} takes; must not allocate. */
+    default Link firstLink(int src, int dst) {
+        return route(src, dst).hop(0);
+    }
+
+    /** Ports over all switches (each a full-duplex pair of links); 0 without switches. */
+    default int switchPorts() {
+        return 0;
+    }
+
     /** Every link, in a stable order. */
     List<Link> links();
 

@@ -13,7 +13,10 @@ import org.pagefabric.hw.net.LinkFaults;
 import org.pagefabric.hw.net.LinkParams;
 import org.pagefabric.hw.net.NetCosts;
 import org.pagefabric.hw.net.RetransmissionMode;
+import org.pagefabric.hw.net.PowerParams;
+import org.pagefabric.hw.net.RoutedTopology;
 import org.pagefabric.hw.net.Star;
+import org.pagefabric.hw.net.Topologies;
 import org.pagefabric.hw.net.Topology;
 import org.pagefabric.hw.net.TransportConfig;
 import org.pagefabric.hw.nic.NicCosts;
@@ -33,6 +36,7 @@ import org.pagefabric.hw.profile.param.NicParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
 import org.pagefabric.hw.profile.param.TransportParameters;
+import org.pagefabric.hw.profile.param.PowerParameters;
 
 /**
  * Each layer's cost record, read from a profile: the one place that maps parameter names to
@@ -240,6 +244,13 @@ public final class CostsFromProfile {
                 p.time(LinkParameters.SWITCH_HOP_LATENCY), (int) header);
     }
 
+    /** Power of NICs and routers ({@code power.*}). */
+    public static PowerParams power(Profile p) {
+        return new PowerParams(p.watts(PowerParameters.NIC_IDLE), p.joules(PowerParameters.NIC_PER_BYTE),
+                p.joules(PowerParameters.NIC_PER_PACKET), p.watts(PowerParameters.ROUTER_IDLE_PER_PORT),
+                p.joules(PowerParameters.ROUTER_PER_BYTE), p.joules(PowerParameters.ROUTER_PER_PACKET));
+    }
+
     /** Packet loss on every link ({@code link.loss}; the fabric has no separate corruption rate). */
     public static LinkFaults linkFaults(Profile p) {
         double loss = p.probability(LinkParameters.LOSS);
@@ -263,7 +274,8 @@ public final class CostsFromProfile {
         return switch (kind) {
             case "two_nodes" -> FullMesh.twoNodes();
             case "full_mesh" -> FullMesh.factory(nodes);
-            default -> Star.factory(nodes);
+            case "star" -> Star.factory(nodes);
+            default -> RoutedTopology.factory(Topologies.geometry(kind, nodes));
         };
     }
 

@@ -41,7 +41,12 @@ public enum Dimension {
     /** A switch, written {@code true} or {@code false} without a unit. */
     BOOLEAN("", false, Map.of()),
     /** One of a fixed set of names declared with the parameter, written without a unit. */
-    ENUM("", false, Map.of());
+    ENUM("", false, Map.of()),
+    /** An electrical power; canonical unit watts. */
+    POWER("W", false, units("W", "1", "mW", "0.001", "uW", "0.000001", "kW", "1000")),
+    /** An amount of energy (per byte or per packet where the parameter says so); canonical unit joules. */
+    ENERGY("J", false, units("J", "1", "mJ", "0.001", "uJ", "0.000001", "nJ", "0.000000001",
+            "pJ", "0.000000000001"));
 
     private final String canonicalUnit;
     private final boolean integral;

@@ -101,6 +101,16 @@ public final class Parameter {
         return new Parameter(name, Dimension.ENUM, doc, false, false, List.of(choices));
     }
 
+    /** Declares an electrical power in watts (read with {@link Profile#watts}). */
+    public static Parameter power(String name, String doc) {
+        return new Parameter(name, Dimension.POWER, doc, false, false, List.of());
+    }
+
+    /** Declares an energy in joules (read with {@link Profile#joules}); the doc says per what. */
+    public static Parameter energy(String name, String doc) {
+        return new Parameter(name, Dimension.ENERGY, doc, false, false, List.of());
+    }
+
     /** The same parameter, additionally required to be greater than zero. */
     public Parameter positive() {
         return new Parameter(name, dimension, doc, true, powerOfTwo, choices, full);

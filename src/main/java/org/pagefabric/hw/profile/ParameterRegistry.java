@@ -23,6 +23,7 @@ import org.pagefabric.hw.profile.param.OpenMxParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.hw.profile.param.PartParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
+import org.pagefabric.hw.profile.param.PowerParameters;
 import org.pagefabric.hw.profile.param.RendezvousParameters;
 import org.pagefabric.hw.profile.param.RegistrationCacheParameters;
 import org.pagefabric.hw.profile.param.TransportParameters;
@@ -40,7 +41,8 @@ public final class ParameterRegistry {
             OdpParameters.class, PartParameters.class, ActiveAccessParameters.class,
             FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class,
             RegistrationCacheParameters.class,
-            ActiveMessageParameters.class);
+            ActiveMessageParameters.class,
+            PowerParameters.class);
 
     private static final Map<String, Parameter> BY_NAME = collect();
 

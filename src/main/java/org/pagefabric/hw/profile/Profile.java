@@ -98,6 +98,16 @@ public final class Profile {
         return get(p, Dimension.RATIO).canonical().doubleValue();
     }
 
+    /** An electrical power in watts. */
+    public double watts(Parameter p) {
+        return get(p, Dimension.POWER).canonical().doubleValue();
+    }
+
+    /** An energy in joules. */
+    public double joules(Parameter p) {
+        return get(p, Dimension.ENERGY).canonical().doubleValue();
+    }
+
     /** A numeric value in its canonical unit, exactly, whatever its dimension. */
     public BigDecimal exact(Parameter p) {
         ResolvedSetting s = setting(p);

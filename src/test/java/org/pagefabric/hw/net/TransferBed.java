@@ -37,15 +37,20 @@ final class TransferBed {
     }
 
     TransferBed(long seed, TransportConfig cfg, int bytes, Topology.Factory topology) {
+        this(seed, cfg, bytes, topology, 1);
+    }
+
+    /** The receiving end on node {@code far} instead of node 1. */
+    TransferBed(long seed, TransportConfig cfg, int bytes, Topology.Factory topology, int far) {
         sim = new Simulator(seed);
         pool = new PacketPool(64, cfg.mtuBytes());
         net = new Network(sim, "net", pool, COSTS, topology);
         a = new TransportEndpoint(net, 0, null);
-        b = new TransportEndpoint(net, 1, null);
+        b = new TransportEndpoint(net, far, null);
         src = new byte[bytes];
         new SplittableRandom(seed ^ 0x5EED).nextBytes(src);
         dst = new byte[bytes];
-        sender = a.openSender(3, 1, 7, cfg, this::read,
+        sender = a.openSender(3, far, 7, cfg, this::read,
                 (id, status) -> completions.add(id + ":" + status));
         receiver = b.openReceiver(7, 0, 3, cfg, this::write, (id, len, op, addr) -> {
             deliveries.add(id);

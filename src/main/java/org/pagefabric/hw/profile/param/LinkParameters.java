@@ -25,8 +25,11 @@ public final class LinkParameters {
 
     /** How the nodes are wired. */
     public static final Parameter TOPOLOGY = Parameter.choice("network.topology",
-            "How nodes are wired: two_nodes (one link, exactly 2 nodes), full_mesh (a link per pair), star (one switch).",
-            "two_nodes", "full_mesh", "star");
+            "How nodes are wired: two_nodes (one link, exactly 2 nodes), full_mesh (a link per pair), star (one switch),"
+                    + " torus3d, torus5d, hypercube, long-hop (one node per router), dragonfly, flattened-butterfly,"
+                    + " fat-tree (several nodes per router); sizes follow from the node count.",
+            "two_nodes", "full_mesh", "star", "torus3d", "torus5d", "hypercube", "dragonfly", "flattened-butterfly",
+            "long-hop", "fat-tree");
 
     private LinkParameters() {
     }
