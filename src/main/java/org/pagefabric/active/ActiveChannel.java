@@ -282,6 +282,9 @@ public final class ActiveChannel extends Component {
                 held.increment();
                 blocked[node] = true; // backpressure: the head waits for the log's owner to drain it
                 serving[node] = false;
+                // A full log is the free-space threshold of 002 §3.5: its owner is notified now,
+                // whatever the interrupt batch, or a batch larger than the log would never come.
+                d.kick();
                 iommuBusyPs.add(cost);
                 return;
             }

@@ -54,6 +54,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     private AccessHandler[] rangeHandler = new AccessHandler[0];
     private DrainListener drainListener;
     private int lastDrainEntries;
+    private int batch;
 
     /**
      * Creates the domain of a process, maps its log and flushing page and programs the IOMMU.
@@ -68,6 +69,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         this.pdid = pdid;
         this.notification = notification;
         this.sim = node.node().simulator();
+        this.batch = node.costs().interruptBatch();
         int iuid = node.unit().table().freeIuid();
         if (iuid < 0) {
             throw new IllegalStateException("no free IUID on " + node.node().name() + ": the access log table's "
@@ -156,6 +158,18 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         this.drainListener = listener;
     }
 
+    /**
+     * Interrupts after every {@code entries} entries from now on, in place of
+     * {@code aa.interrupt.batch}: 1 at the end of a run, so that no entry waits for a batch
+     * that will never fill.
+     */
+    public void setInterruptBatch(int entries) {
+        if (entries < 1) {
+            throw new IllegalArgumentException("an interrupt batch needs at least one entry, got " + entries);
+        }
+        this.batch = entries;
+    }
+
     /** How this domain's handlers are notified. */
     public Notification notification() {
         return notification;
@@ -216,7 +230,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     public void committed(AccessLog l, int entries) {
         sinceNotify += entries;
         if (notification == Notification.INTERRUPT) {
-            if (sinceNotify >= node.costs().interruptBatch()) {
+            if (sinceNotify >= batch) {
                 raise();
             }
         } else {

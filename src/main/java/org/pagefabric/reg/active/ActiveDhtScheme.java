@@ -38,7 +38,7 @@ import org.pagefabric.workload.dht.DhtScheme;
  * {@code aa-poll}, the scratchpad for {@code aa-sp}). Once every process has issued its
  * inserts, entries below an interrupt batch are processed at once (the end of the run).
  */
-final class ActiveDhtScheme implements DhtScheme {
+public final class ActiveDhtScheme implements DhtScheme {
     private static final int CELL_BYTES = 8;
 
     private final ActiveAccessPolicy policy;
@@ -100,15 +100,13 @@ final class ActiveDhtScheme implements DhtScheme {
     public void onMessage(int source, int target, long elem) {
         long va = tableBase[target] + DhtHash.position(elem) * CELL_BYTES;
         channel.ingressPut(dht.nodeOf(target), owners[target], va, elem, dht.elementBytes(), dht.nodeOf(source));
-        if (allIssued) {
-            domains[target].kick();
-        }
     }
 
     @Override
     public void allIssued() {
         allIssued = true;
         for (ActiveDomain d : domains) {
+            d.setInterruptBatch(1);
             d.kick();
         }
     }
@@ -138,17 +136,17 @@ final class ActiveDhtScheme implements DhtScheme {
     }
 
     /** The domain of hashtable process {@code rank}. */
-    ActiveDomain domain(int rank) {
+    public ActiveDomain domain(int rank) {
         return domains[rank];
     }
 
     /** The channel the puts enter their IOMMUs through. */
-    ActiveChannel channel() {
+    public ActiveChannel channel() {
         return channel;
     }
 
     /** Logged inserts that reached a handler of the wrong volume (must stay 0). */
-    long misrouted() {
+    public long misrouted() {
         return misrouted.value();
     }
 }
