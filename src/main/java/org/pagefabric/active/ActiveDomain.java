@@ -49,6 +49,12 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     private final Counter unhandled;
     private boolean draining;
     private long sinceNotify;
+    private long[] rangeStart = new long[0];
+    private long[] rangeEnd = new long[0];
+    private AccessHandler[] rangeHandler = new AccessHandler[0];
+    private DrainListener drainListener;
+    private int lastDrainEntries;
+    private int batch;
 
     /**
      * Creates the domain of a process, maps its log and flushing page and programs the IOMMU.
@@ -63,6 +69,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         this.pdid = pdid;
         this.notification = notification;
         this.sim = node.node().simulator();
+        this.batch = node.costs().interruptBatch();
         int iuid = node.unit().table().freeIuid();
         if (iuid < 0) {
             throw new IllegalStateException("no free IUID on " + node.node().name() + ": the access log table's "
@@ -108,6 +115,97 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         handlers.put(page, handler);
     }
 
+    /**
+     * Associates every page of {@code [va, va + length)} with {@code actions} and one
+     * {@code handler}: a volume of many pages (a hashtable's table) becomes active at once, and
+     * the handler is found by range, so a large region costs one entry here rather than one per
+     * page. Pages already associated with {@link #assocPage} keep their own handler.
+     */
+    public void assocRange(long va, long length, int actions, AccessHandler handler) {
+        long first = va & ~(PAGE - 1);
+        long end = va + length;
+        long bits = Actions.pteBits(actions) | Pte.withIuid(0, log.iuid());
+        long clear = Pte.WL | Pte.WLD | Pte.RL | Pte.RLD | Pte.withIuid(0, Pte.MAX_IUID);
+        var kernel = node.node().kernel();
+        for (long page = first; page < end; page += PAGE) {
+            if (kernel.setDeviceBits(process, page, bits, clear) == 0) {
+                throw new IllegalArgumentException("page 0x" + Long.toHexString(page) + " is not mapped in the process");
+            }
+        }
+        node.node().iommu().invalidateRange(pdid, first, end - first);
+        int n = rangeStart.length;
+        rangeStart = java.util.Arrays.copyOf(rangeStart, n + 1);
+        rangeEnd = java.util.Arrays.copyOf(rangeEnd, n + 1);
+        rangeHandler = java.util.Arrays.copyOf(rangeHandler, n + 1);
+        rangeStart[n] = first;
+        rangeEnd[n] = end;
+        rangeHandler[n] = handler;
+    }
+
+    /**
+     * Who hears of each drain of the log: the work a drain cost and the entries it consumed, on
+     * the core it ran on. A workload that models its processes' cores itself (the hashtable)
+     * charges the owner's core with it.
+     */
+    @FunctionalInterface
+    public interface DrainListener {
+        /** A drain consumed {@code entries} entries at a cost of {@code costPs} (handlers included). */
+        void drained(ActiveDomain domain, int entries, long costPs);
+    }
+
+    /** Sets the listener of drains (one; null for none). */
+    public void onDrained(DrainListener listener) {
+        this.drainListener = listener;
+    }
+
+    /**
+     * Interrupts after every {@code entries} entries from now on, in place of
+     * {@code aa.interrupt.batch}: 1 at the end of a run, so that no entry waits for a batch
+     * that will never fill.
+     */
+    public void setInterruptBatch(int entries) {
+        if (entries < 1) {
+            throw new IllegalArgumentException("an interrupt batch needs at least one entry, got " + entries);
+        }
+        this.batch = entries;
+    }
+
+    /** How this domain's handlers are notified. */
+    public Notification notification() {
+        return notification;
+    }
+
+    /** The protection domain (PDID) of the process that owns the domain. */
+    public int pdid() {
+        return pdid;
+    }
+
+    /** The process whose address space holds the log and the active pages. */
+    public AddressSpace process() {
+        return process;
+    }
+
+    /** The node's Active Access. */
+    public ActiveNode node() {
+        return node;
+    }
+
+    /**
+     * Starts processing whatever the log holds now, whatever the notification threshold: the end
+     * of a run of interrupt-driven inserts below a batch (as an active flush would, without the
+     * flushing page's round trip).
+     */
+    public void kick() {
+        if (log.waiting() == 0) {
+            return;
+        }
+        if (notification == Notification.INTERRUPT) {
+            raise();
+        } else {
+            wake();
+        }
+    }
+
     /** The IUID. */
     public int iuid() {
         return log.iuid();
@@ -132,7 +230,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     public void committed(AccessLog l, int entries) {
         sinceNotify += entries;
         if (notification == Notification.INTERRUPT) {
-            if (sinceNotify >= node.costs().interruptBatch()) {
+            if (sinceNotify >= batch) {
                 raise();
             }
         } else {
@@ -169,7 +267,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         switch (type) {
             case EV_DRAIN -> core.submit(Core.THREAD, thread, 0, (t, a) -> drainAll(), this, EV_DRAINED, 0, null);
             case EV_DRAINED -> {
-                node.unit().completeFlushes(log);
+                node.drained(this);
                 draining = false;
                 if (log.waiting() > 0) {
                     if (notification == Notification.INTERRUPT) {
@@ -188,9 +286,12 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         long cost = 0;
         long perEntry = notification == Notification.SCRATCHPAD ? node.costs().scratchpadAccessPs()
                 : node.costs().logAccessPs();
+        int entries = 0;
         while (log.poll(record)) {
-            cost += perEntry + node.costs().logAccessPs() * ((record.dataLength + 63) / 64);
-            AccessHandler h = handlers.get(record.va & ~(PAGE - 1));
+            entries++;
+            // the entry's header and the start of its data share a cache line: only further lines cost more
+            cost += perEntry + node.costs().logAccessPs() * ((AccessLog.HEADER_BYTES + record.dataLength + 63) / 64 - 1);
+            AccessHandler h = handlerOf(record.va);
             if (h == null) {
                 unhandled.increment();
             } else {
@@ -198,6 +299,25 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
                 cost += h.handle(record);
             }
         }
+        lastDrainEntries = entries;
+        if (drainListener != null) {
+            drainListener.drained(this, entries, cost);
+        }
         return cost;
+    }
+
+    private AccessHandler handlerOf(long va) {
+        for (int i = 0; i < rangeStart.length; i++) {
+            if (va >= rangeStart[i] && va < rangeEnd[i]) {
+                AccessHandler own = handlers.isEmpty() ? null : handlers.get(va & ~(PAGE - 1));
+                return own != null ? own : rangeHandler[i];
+            }
+        }
+        return handlers.isEmpty() ? null : handlers.get(va & ~(PAGE - 1));
+    }
+
+    /** Entries the last drain consumed. */
+    public int lastDrainEntries() {
+        return lastDrainEntries;
     }
 }

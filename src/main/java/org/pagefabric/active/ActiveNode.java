@@ -13,6 +13,7 @@ public final class ActiveNode {
     private final ActiveCosts costs;
     private final ActiveAccessUnit unit;
     private int nextDedicatedCore;
+    private java.util.function.Consumer<ActiveDomain> afterDrain;
 
     /**
      * @throws IllegalStateException if the node's NIC does not reach memory through its IOMMU
@@ -43,6 +44,23 @@ public final class ActiveNode {
     /** The costs. */
     public ActiveCosts costs() {
         return costs;
+    }
+
+    /**
+     * A domain of this node drained its log: completes the IOMMU's active flushes whose entries
+     * are all consumed, then tells the node's {@link ActiveChannel} (held-back packets may go
+     * on, flush replies may leave).
+     */
+    void drained(ActiveDomain domain) {
+        unit.completeFlushes(domain.log());
+        if (afterDrain != null) {
+            afterDrain.accept(domain);
+        }
+    }
+
+    /** Sets who hears that a domain of this node drained its log (the node's channel). */
+    void afterDrain(java.util.function.Consumer<ActiveDomain> listener) {
+        this.afterDrain = listener;
     }
 
     /** A core for a dedicated polling thread, counted down from the last. */

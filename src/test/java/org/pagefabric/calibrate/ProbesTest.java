@@ -112,7 +112,10 @@ class ProbesTest {
     @Test
     void hugePageFirstTouchIsCheaperThanFiveHundredTwelveFaults() {
         Assumptions.assumeTrue(result.find(ThpProbe.NAME, ThpProbe.ON).isPresent(), "THP on was skipped");
-        assertTrue(median(ThpProbe.NAME, ThpProbe.ON) < median(ThpProbe.NAME, ThpProbe.OFF));
+        // The fastest runs: on a loaded machine a median of a few runs can catch a preempted one.
+        double on = result.find(ThpProbe.NAME, ThpProbe.ON).orElseThrow().min();
+        double off = result.find(ThpProbe.NAME, ThpProbe.OFF).orElseThrow().min();
+        assertTrue(on < off, "2 MiB first touch with THP " + on + " us, without " + off + " us");
     }
 
     @Test

@@ -15,6 +15,8 @@ import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.Rank;
+import org.pagefabric.workload.dht.DhtScheme;
+import org.pagefabric.workload.dht.DhtSchemeProvider;
 
 /**
  * Active Access (002): nothing is pinned; each rank's segment is one IOMMU-translated region
@@ -24,7 +26,7 @@ import org.pagefabric.workload.Rank;
  * scratchpad-polling hyperthread ({@code aa-sp}). Workloads mark pages active through
  * {@link #domain(Rank)} and {@link ActiveDomain#assocPage}.
  */
-public final class ActiveAccessPolicy implements RegistrationPolicy {
+public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemeProvider {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
             | AccessFlags.REMOTE_ATOMIC;
 
@@ -32,6 +34,7 @@ public final class ActiveAccessPolicy implements RegistrationPolicy {
     private final ActiveCosts costs;
     private final Map<Node, ActiveNode> nodes = new IdentityHashMap<>();
     private final Map<Rank, ActiveDomain> domains = new IdentityHashMap<>();
+    private final Map<Node, Rank> firstRank = new IdentityHashMap<>();
 
     /** The policy with {@code notification}, costs from {@code profile}. */
     public ActiveAccessPolicy(Profile profile, Notification notification) {
@@ -63,7 +66,46 @@ public final class ActiveAccessPolicy implements RegistrationPolicy {
         MemoryRegion mr = node.nic().registerVirtual(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS);
         rank.setSegmentRegion(mr);
         domains.put(rank, new ActiveDomain(an, rank.process(), rank.pd().id(), notification, false));
+        firstRank.putIfAbsent(node, rank);
         return 0;
+    }
+
+    /**
+     * A further domain of {@code rank}'s process (its own IUID and access log), notified as this
+     * policy says. With {@code blockWrites} device writes to its active pages reach only its log
+     * (W=0 for the device: active puts whose handler does the work, 002 §4.1); without, they
+     * reach memory as well (W=1: counting, checkpointing). {@link #domain} is a domain with
+     * writes not blocked.
+     */
+    public ActiveDomain newDomain(Rank rank, boolean blockWrites) {
+        if (!domains.containsKey(rank)) {
+            throw new IllegalArgumentException("rank " + rank.id() + " was not set up by policy " + name());
+        }
+        return new ActiveDomain(activeNode(rank.node()), rank.process(), rank.pd().id(), notification, blockWrites);
+    }
+
+    /** The hashtable of 002 §4.1 with active puts, notified as this policy says. */
+    @Override
+    public DhtScheme newDhtScheme() {
+        return new ActiveDhtScheme(this);
+    }
+
+    /** The node's Active Access, once a rank on it was set up. */
+    ActiveNode activeNode(Node node) {
+        ActiveNode an = nodes.get(node);
+        if (an == null) {
+            throw new IllegalArgumentException("no rank on " + node.name() + " was set up by policy " + name());
+        }
+        return an;
+    }
+
+    /** The first rank set up on {@code node}: the process the hashtable's light processes share. */
+    Rank rankOn(Node node) {
+        Rank r = firstRank.get(node);
+        if (r == null) {
+            throw new IllegalArgumentException("no rank on " + node.name() + " was set up by policy " + name());
+        }
+        return r;
     }
 
     /** The Active Access domain of a rank set up by this policy. */
