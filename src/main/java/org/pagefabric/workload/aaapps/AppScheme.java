@@ -43,7 +43,7 @@ public enum AppScheme {
         } else {
             s = null;
         }
-        if (s == null || !accepted.contains(s)) {
+        if (s == null || !accepted.contains(s) || !validPolicies.contains(policy.name())) {
             throw new PolicyRefusal("policy '" + policy.name() + "' has no " + workload + " scheme; " + workload
                     + " runs under: " + String.join(", ", validPolicies));
         }
