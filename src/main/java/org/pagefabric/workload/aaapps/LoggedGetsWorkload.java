@@ -9,12 +9,11 @@ import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.Job;
-import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
  * Logging of RMA gets for fault tolerance (002 §4.4, §5.2.3, Fig. 9a): every process issues
- * {@code gets_per_process} blocking gets of {@code size_B} bytes (one 8-byte integer in the
+ * {@code gets_per_process} blocking gets of {@code get_size_B} bytes (one 8-byte integer in the
  * seed) from random other processes, and each get's data is logged at the target it read:
  * <ul>
  *   <li>{@code aa-poll}: the target's IOMMU replicates the data the read reply carries into the
@@ -31,6 +30,7 @@ import org.pagefabric.workload.WorkloadParameter;
 public final class LoggedGetsWorkload extends AppWorkload {
     /** The command-line name. */
     public static final String NAME = "logged-gets";
+    static final String GET_SIZE = "get_size_B";
     static final String GETS = "gets_per_process";
     static final String WORDS = "words_per_process";
     static final String GETS_PER_S = "gets_per_s";
@@ -43,7 +43,8 @@ public final class LoggedGetsWorkload extends AppWorkload {
     public LoggedGetsWorkload() {
         super(NAME, "logged gets (002 §4.4, §5.2.3): gets/s to random processes with each get's data logged at"
                 + " its target, every log verified", List.of(
-                StandardParameters.size(8),
+                WorkloadParameter.integer(GET_SIZE, 8, "B", "bytes each get reads (002 §5.2.3: one 8-byte integer)", 8,
+                        1 << 20),
                 WorkloadParameter.decimal(COMP_RATIO, 0, "", "share of each process's time spent computing (R_comp),"
                         + " below 1", 0, 1),
                 WorkloadParameter.integer(GETS, 10000, "", "gets each process issues", 1, 100_000_000),
@@ -61,11 +62,11 @@ public final class LoggedGetsWorkload extends AppWorkload {
         if (comp >= 1) {
             throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to get; valid: 0 to below 1");
         }
-        long size = StandardParameters.size(params);
+        long size = (Long) params.get(GET_SIZE);
         int maxAccess = ActiveCosts.of(job.cluster().profile()).maxAccessBytes();
         int memWords = (int) (long) (Long) params.get(WORDS);
         if (size % 8 != 0 || size > maxAccess || size / 8 > memWords) {
-            throw new IllegalArgumentException(StandardParameters.SIZE + ": " + size + " B per get; valid: multiples of 8"
+            throw new IllegalArgumentException(GET_SIZE + ": " + size + " B per get; valid: multiples of 8"
                     + " up to " + Math.min(maxAccess, 8L * memWords) + " (aa.max_access and " + WORDS + ")");
         }
         int words = (int) (size / 8);

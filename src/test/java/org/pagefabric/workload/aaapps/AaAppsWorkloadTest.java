@@ -40,7 +40,7 @@ class AaAppsWorkloadTest {
     @CsvSource({"no-ft,1", "aa-poll,2", "rma,3", "am,4", "aa-poll,5"})
     void everyLogHoldsExactlyItsGetsInOrder(String policy, long seed) {
         var row = run(PROFILE, policy, new LoggedGetsWorkload(), Map.of("processes", 6, "processes_per_node", 2,
-                "gets_per_process", 50, "size_B", 64), seed);
+                "gets_per_process", 50, "get_size_B", 64), seed);
         assertEquals(true, row.get("verified"), row.toString());
         assertEquals(policy.equals("no-ft") ? 0L : 300L, row.get("logged_entries"));
     }
