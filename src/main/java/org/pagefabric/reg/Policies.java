@@ -101,6 +101,10 @@ public final class Policies {
                     + n.name().toLowerCase(java.util.Locale.ROOT), p -> new ActiveAccessPolicy(p, n), "aa.", "iommu.",
                     "cpu.interrupt");
         }
+        for (org.pagefabric.reg.aaapps.AppBaseline b : org.pagefabric.reg.aaapps.AppBaseline.values()) {
+            register(b.policyName(), b.description(), p -> new org.pagefabric.reg.aaapps.AppBaselinePolicy(p, b),
+                    "am.", "nic.", "cpu.poll_iteration", "memory.latency", "pcie.latency", "os.pin.");
+        }
     }
 
     /**

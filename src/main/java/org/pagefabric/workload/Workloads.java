@@ -25,6 +25,11 @@ public final class Workloads {
         for (Workload w : List.of(new FaultLatencyWorkload(), new LammpsWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        for (Workload w : List.of(new org.pagefabric.workload.aaapps.AccessCounterWorkload(),
+                new org.pagefabric.workload.aaapps.LoggedGetsWorkload(),
+                new org.pagefabric.workload.aaapps.CoralSortWorkload())) {
+            BY_NAME.put(w.name(), w);
+        }
     }
 
     private Workloads() {

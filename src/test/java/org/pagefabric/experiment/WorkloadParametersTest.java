@@ -21,7 +21,8 @@ class WorkloadParametersTest {
         for (Workload w : Workloads.all()) {
             if (w.parameter("size_B") == null) {
                 // Applications have no message size: `pagefabric run` runs them once per policy at their parameters.
-                assertEquals(true, List.of("pin-cost", "mpi-app", "titanium-app", "lammps").contains(w.name()), w.name());
+                assertEquals(true, List.of("pin-cost", "mpi-app", "titanium-app", "lammps",
+                        "access-counter", "logged-gets", "coral-sort").contains(w.name()), w.name());
                 continue;
             }
             // First, so `pagefabric run` can sweep them; a workload may declare more after them.

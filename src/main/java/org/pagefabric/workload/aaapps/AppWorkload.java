@@ -1,0 +1,103 @@
+package org.pagefabric.workload.aaapps;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.pagefabric.active.Notification;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.active.ActiveAccessPolicy;
+import org.pagefabric.workload.AbstractWorkload;
+import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.Rank;
+import org.pagefabric.workload.WorkloadParameter;
+
+/**
+ * What the Active Access applications share: {@code processes} light processes,
+ * {@code processes_per_node} per node (002 §5.2: 32), traffic as datagrams over the
+ * {@link AppFabric} (no queue pairs, so 1024 processes fit one simulation), the scheme taken
+ * from the policy, and the traffic metrics the power model needs.
+ */
+abstract class AppWorkload extends AbstractWorkload {
+    static final String PROCESSES = "processes";
+    static final String PER_NODE = "processes_per_node";
+    static final String COMP_RATIO = "comp_ratio";
+    static final String BYTES = "bytes_communicated";
+    static final String NIC_BYTES_MAX = "nic_bytes_max";
+    static final String STALLS = "log_stalls";
+
+    private final List<String> metrics;
+
+    AppWorkload(String name, String description, List<WorkloadParameter> own, String mainMetric,
+                boolean higherIsBetter, List<String> ownMetrics) {
+        super(name, description, 2, withCommon(own), mainMetric, higherIsBetter);
+        List<String> m = new ArrayList<>(PointRun.METRICS);
+        List<String> add = new ArrayList<>(ownMetrics);
+        add.addAll(List.of(STALLS, BYTES, NIC_BYTES_MAX));
+        m.addAll(m.indexOf("verified") + 1, add);
+        this.metrics = List.copyOf(m);
+    }
+
+    private static List<WorkloadParameter> withCommon(List<WorkloadParameter> own) {
+        List<WorkloadParameter> all = new ArrayList<>();
+        all.add(WorkloadParameter.integer(PROCESSES, 64, "", "processes, each owning its part of the data", 2, 65536));
+        all.add(WorkloadParameter.integer(PER_NODE, 32, "", "processes per node (002 §5.2: 32)", 1, 1024));
+        all.addAll(own);
+        return all;
+    }
+
+    @Override
+    public int ranks(Map<String, Object> params) {
+        long processes = (Long) params.get(PROCESSES);
+        long perNode = (Long) params.get(PER_NODE);
+        return (int) Math.max(2, Math.ceilDiv(processes, perNode));
+    }
+
+    @Override
+    public boolean connectsRanks() {
+        return false;
+    }
+
+    /** The data lives in the workload's own arrays; each node registers one page of segment. */
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return Rank.PAGE;
+    }
+
+    @Override
+    public List<String> metrics() {
+        return metrics;
+    }
+
+    static int processes(Map<String, Object> params) {
+        return (int) (long) (Long) params.get(PROCESSES);
+    }
+
+    static int perNode(Map<String, Object> params) {
+        return (int) (long) (Long) params.get(PER_NODE);
+    }
+
+    /** How an Active Access policy notifies its handlers; polling for the other schemes (unused there). */
+    static Notification notification(RegistrationPolicy policy) {
+        return policy instanceof ActiveAccessPolicy a ? a.notification() : Notification.POLLING;
+    }
+
+    /** The order-sensitive chain of a log: {@code chain} extended by the entry {@code seq} with data digest {@code digest}. */
+    static long chain(long chain, long seq, long digest) {
+        return org.pagefabric.sim.RandomStream.mix64(chain + org.pagefabric.sim.RandomStream.mix64(seq) ^ digest);
+    }
+
+    static double round(double x) {
+        return Math.round(x * 1000.0) / 1000.0;
+    }
+
+    /** Traffic columns every application reports. */
+    static void traffic(Map<String, Object> m, AppFabric fabric, int nodes) {
+        long max = 0;
+        for (int n = 0; n < nodes; n++) {
+            max = Math.max(max, fabric.nodeBytes(n));
+        }
+        m.put(STALLS, fabric.stalls());
+        m.put(BYTES, fabric.bytes());
+        m.put(NIC_BYTES_MAX, max);
+    }
+}
