@@ -25,6 +25,8 @@ public final class Workloads {
         for (Workload w : List.of(new FaultLatencyWorkload(), new LammpsWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        Workload netperf = new NetperfWorkload();
+        BY_NAME.put(netperf.name(), netperf);
     }
 
     private Workloads() {

@@ -20,6 +20,7 @@ import org.pagefabric.hw.profile.param.MemoryParameters;
 import org.pagefabric.hw.profile.param.NicParameters;
 import org.pagefabric.hw.profile.param.OdpParameters;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
+import org.pagefabric.hw.profile.param.StackParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.hw.profile.param.PartParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
@@ -40,6 +41,7 @@ public final class ParameterRegistry {
             OdpParameters.class, PartParameters.class, ActiveAccessParameters.class,
             FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class,
             RegistrationCacheParameters.class,
+            StackParameters.class,
             ActiveMessageParameters.class);
 
     private static final Map<String, Parameter> BY_NAME = collect();
