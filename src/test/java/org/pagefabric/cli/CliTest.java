@@ -328,7 +328,7 @@ class CliTest {
         assertEquals(1, ranked.get(0).get("rank").asInt());
         assertTrue(ranked.get(0).get("value").asDouble() >= ranked.get(1).get("value").asDouble(),
                 "bandwidth ranks highest first");
-        assertEquals(2, run("compare", "aa.fig6b", "--quick").code(), "an experiment that cannot run yet");
+        assertEquals(2, run("compare", "aa.fig9b", "--quick").code(), "an experiment that cannot run yet");
     }
 
     @Test
