@@ -30,6 +30,8 @@ public final class Workloads {
                 new org.pagefabric.workload.aaapps.CoralSortWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        Workload netperf = new NetperfWorkload();
+        BY_NAME.put(netperf.name(), netperf);
     }
 
     private Workloads() {

@@ -328,7 +328,19 @@ class CliTest {
         assertEquals(1, ranked.get(0).get("rank").asInt());
         assertTrue(ranked.get(0).get("value").asDouble() >= ranked.get(1).get("value").asDouble(),
                 "bandwidth ranks highest first");
-        assertEquals(2, run("compare", "aa.fig6b", "--quick").code(), "an experiment that cannot run yet");
+        java.nio.file.Path waiting = dir.resolve("waiting.yaml");
+        java.nio.file.Files.writeString(waiting, """
+                id: test.waiting
+                title: An experiment whose mechanism has not landed
+                requires:
+                  - "a mechanism nobody has built"
+                workload: latency
+                policies: [pin-all]
+                profile: default
+                """);
+        Result refused = run("compare", waiting.toString(), "--quick");
+        assertEquals(2, refused.code(), "an experiment that cannot run yet");
+        assertTrue(refused.err().contains("a mechanism nobody has built"), refused.err());
     }
 
     @Test

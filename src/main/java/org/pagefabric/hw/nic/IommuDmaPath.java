@@ -26,7 +26,8 @@ import org.pagefabric.sim.stat.Counter;
  * </ul>
  * The IOMMU's translation time is counted ({@code iommu_translation_uncharged_ps}) but, as for
  * the NIC's own translation misses on the transport's synchronous paths, not spent in virtual
- * time (000 §V footnote 2: a few hundred nanoseconds).
+ * time (000 §V footnote 2: a few hundred nanoseconds); UD datagrams are the exception: the NIC
+ * sends one, or completes its receive, only after its translations (the host stack's frames).
  */
 public final class IommuDmaPath {
     private final Nic nic;
@@ -113,6 +114,11 @@ public final class IommuDmaPath {
         if (activeUnit != null) {
             activeUnit.readReply(p);
         }
+    }
+
+    /** IOMMU translation time of every access of this path so far, in picoseconds. */
+    long translatedPs() {
+        return translationPs.value();
     }
 
     /** Refused packet writes so far. */

@@ -73,6 +73,8 @@ public final class Nic extends Component {
     private static final int DEPARTED = 5;
     /** A resumed send queue has fetched its head request again (arg: qpn). */
     private static final int RESUMED = 6;
+    /** A UD datagram's payload has been read through the IOMMU (arg: qpn): it may leave. */
+    private static final int DATAGRAM_READ = 7;
     /** Little-endian 8-byte fields in packet payloads, without a buffer object per access. */
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -101,6 +103,8 @@ public final class Nic extends Component {
     private final byte[] scratch = new byte[WireOp.REQUEST_BYTES];
     /** DMA through the node's IOMMU (PART, Active Access), or null: see {@link #attachIommu}. */
     private IommuDmaPath iommuPath;
+    /** When the last completion entry lands: entries keep their order when a UD one waits for the IOMMU. */
+    private long lastCompletionAt;
 
     /**
      * A NIC on node {@code node} whose translation cache is not modelled (translation is free).
@@ -547,14 +551,27 @@ public final class Nic extends Component {
         p.messageId = out.messageId;
         p.address = qp.qpn(); // the source QPN, as the datagram header (DETH) carries it
         p.length = (int) out.length;
+        long translatedBefore = iommuPath == null ? 0 : iommuPath.translatedPs();
         if (!dma.read(out.source, out.sourceAddress, p.bytes, 0, p.length)) {
             // advance() saw every page mapped in this very event, and the cache follows the table.
             throw new IllegalStateException(qp + ": translation of a checked buffer failed");
         }
         p.hasBytes = true;
-        long left = endpoint.sendDatagram(p);
         qp.sendBusy = true;
         qp.departing = out;
+        // A datagram's payload read waits for its IOMMU translations (IOTLB lookups, walks) before
+        // the frame can leave: the host stack's rings (hw.stack) pay the IOMMU in virtual time.
+        long translation = iommuPath == null ? 0 : iommuPath.translatedPs() - translatedBefore;
+        if (translation > 0) {
+            qp.translatedDatagram = p;
+            schedule(translation, DATAGRAM_READ, qp.qpn());
+            return;
+        }
+        depart(qp, p);
+    }
+
+    private void depart(QueuePair qp, Packet p) {
+        long left = endpoint.sendDatagram(p);
         schedule(left - sim.now(), DEPARTED, qp.qpn());
     }
 
@@ -651,9 +668,16 @@ public final class Nic extends Component {
 
     /** Writes a completion entry, which lands after {@link NicCosts#completionPs()}. */
     private void complete(WorkCompletion wc, CompletionQueue cq) {
+        complete(wc, cq, 0);
+    }
+
+    /** As {@link #complete(WorkCompletion, CompletionQueue)}, {@code extraPs} later, never before an earlier entry. */
+    private void complete(WorkCompletion wc, CompletionQueue cq, long extraPs) {
         completing.addLast(wc);
         completingCq.addLast(cq);
-        schedule(costs.completionPs(), COMPLETE, 0);
+        long at = Math.max(sim.now() + costs.completionPs() + extraPs, lastCompletionAt);
+        lastCompletionAt = at;
+        schedule(at - sim.now(), COMPLETE, 0);
     }
 
     // ---------------------------------------------------------------- responder
@@ -815,6 +839,7 @@ public final class Nic extends Component {
                     sim.now() + costs.completionPs(), 0), qp.recvCq());
             return SinkVerdict.ACCESS_ERROR;
         }
+        long translatedBefore = iommuPath == null ? 0 : iommuPath.translatedPs();
         if (!dma.write(mr, recv.localAddress(), p.bytes, 0, p.length)) {
             unmapped(PageFaultKind.RESPONDER, qp, mr, dma.faultAddress(), recv.localAddress() + p.length, true);
             udNotPresent.increment();
@@ -822,8 +847,11 @@ public final class Nic extends Component {
         }
         qp.recvQueue.pollFirst();
         udReceived.increment();
+        // The receive completes once the IOMMU has translated the buffer it was written to.
+        long translation = iommuPath == null ? 0 : iommuPath.translatedPs() - translatedBefore;
         complete(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.SUCCESS, p.length, qp.qpn(),
-                sim.now() + costs.completionPs(), AddressHandle.pack(p.src, (int) p.address)), qp.recvCq());
+                sim.now() + costs.completionPs() + translation, AddressHandle.pack(p.src, (int) p.address)),
+                qp.recvCq(), translation);
         return SinkVerdict.ACCEPT;
     }
 
@@ -892,6 +920,12 @@ public final class Nic extends Component {
                 }
             }
             case COMPLETE -> completingCq.pollFirst().push(completing.pollFirst());
+            case DATAGRAM_READ -> {
+                QueuePair qp = qps.get((int) arg);
+                Packet p = qp.translatedDatagram;
+                qp.translatedDatagram = null;
+                depart(qp, p);
+            }
             default -> throw new IllegalArgumentException("unknown NIC event " + type);
         }
     }

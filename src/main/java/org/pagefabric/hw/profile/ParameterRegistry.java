@@ -20,6 +20,7 @@ import org.pagefabric.hw.profile.param.MemoryParameters;
 import org.pagefabric.hw.profile.param.NicParameters;
 import org.pagefabric.hw.profile.param.OdpParameters;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
+import org.pagefabric.hw.profile.param.StackParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.hw.profile.param.PartParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
@@ -42,7 +43,8 @@ public final class ParameterRegistry {
             FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class,
             RegistrationCacheParameters.class,
             ActiveMessageParameters.class,
-            PowerParameters.class);
+            PowerParameters.class,
+            StackParameters.class);
 
     private static final Map<String, Parameter> BY_NAME = collect();
 
