@@ -25,6 +25,8 @@ public final class Workloads {
         for (Workload w : List.of(new FaultLatencyWorkload(), new LammpsWorkload())) {
             BY_NAME.put(w.name(), w);
         }
+        Workload pktgen = new PktGenWorkload();
+        BY_NAME.put(pktgen.name(), pktgen);
     }
 
     private Workloads() {

@@ -52,6 +52,8 @@ public final class QueuePair {
     boolean sendBusy;
     /** The UD datagram on its way out, completed when its last bit has left. */
     Outgoing departing;
+    /** A UD datagram read from memory whose IOMMU translation is not done yet, or null. */
+    org.pagefabric.hw.net.Packet translating;
     private PageFault requesterFault;
     private PageFault responderFault;
     private long requesterSuspendedPs;
