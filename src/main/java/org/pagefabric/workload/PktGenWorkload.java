@@ -20,7 +20,7 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
- * A netmap-style packet generator (PktGen with netmap, 002 §5.1): node 0 streams {@code packets}
+ * A netmap-style packet generator (PktGen with netmap, 002 §5.1): node 0 streams {@code iterations}
  * Ethernet frames of {@code size_B} to node 1 through its NIC, one UD datagram per frame, out of
  * a transmit ring of {@code ring} buffers; node 1's NIC places them into a receive ring of
  * {@code ring} pre-posted buffers, which the receiver hands back as it consumes them.
@@ -41,17 +41,16 @@ public final class PktGenWorkload extends AbstractWorkload {
     public static final int ETHERNET_HEADER_AND_FCS = 18;
     /** Bytes of one netmap ring buffer (netmap's default buffer size). */
     public static final int BUFFER_BYTES = 2048;
-    /** Parameter: frames to send. */
+    /** Metric: frames delivered. */
     public static final String PACKETS = "packets";
     /** Parameter: buffers in each ring. */
     public static final String RING = "ring";
     private static final long TAG_BASE = 0x9E7600000000L;
     private static final int CQ_DEPTH = 1 << 16;
 
-    private static final List<WorkloadParameter> PARAMETERS = List.of(
-            WorkloadParameter.integer(StandardParameters.SIZE, 1518, "B",
-                    "Ethernet frame size in bytes, header and FCS included", 64, BUFFER_BYTES),
-            WorkloadParameter.integer(PACKETS, 10000, "", "frames the generator sends", 1, Integer.MAX_VALUE),
+    /** {@code size_B} is the Ethernet frame size, header and FCS included; {@code iterations} the frames sent. */
+    private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(1518),
+            StandardParameters.iterations(),
             WorkloadParameter.integer(RING, 256, "", "buffers in the transmit and in the receive ring", 1, 4096));
 
     /** The workload with its declared metadata. */
@@ -77,8 +76,11 @@ public final class PktGenWorkload extends AbstractWorkload {
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         int frame = Math.toIntExact(StandardParameters.size(params));
-        int packets = Math.toIntExact((Long) params.get(PACKETS));
+        int packets = StandardParameters.iterations(params);
         int ring = ring(params);
+        if (frame < 64 || frame > BUFFER_BYTES) {
+            throw new IllegalArgumentException("size_B: an Ethernet frame is 64.." + BUFFER_BYTES + " B here, not " + frame);
+        }
         int payload = frame - ETHERNET_HEADER_AND_FCS;
         Rank src = job.rank(0);
         Rank dst = job.rank(1);

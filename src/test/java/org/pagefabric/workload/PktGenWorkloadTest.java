@@ -14,7 +14,7 @@ class PktGenWorkloadTest {
     private static Map<String, Object> run(String iommu, long frame, long packets, long seed) {
         Profile p = ProfileRegistry.load("aa-gem5").withOverrides(Map.of("nic.iommu", iommu), "test");
         return PointRun.run(p, "pin-all", Workloads.byName("pktgen"),
-                Map.of("size_B", frame, "packets", packets), seed);
+                Map.of("size_B", frame, "iterations", packets), seed);
     }
 
     @ParameterizedTest
