@@ -32,6 +32,8 @@ public final class Workloads {
         }
         Workload netperf = new NetperfWorkload();
         BY_NAME.put(netperf.name(), netperf);
+        Workload pktgen = new PktGenWorkload();
+        BY_NAME.put(pktgen.name(), pktgen);
     }
 
     private Workloads() {

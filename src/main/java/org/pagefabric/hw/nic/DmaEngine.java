@@ -21,6 +21,10 @@ import org.pagefabric.sim.stat.Counter;
  * <p>Translation misses met here are on the transport's synchronous paths (a packet's payload
  * read or placement), where the NIC cannot stall the transport: their PCIe read time is counted
  * in {@code translation_miss_uncharged_ps}, not spent in virtual time.
+ *
+ * <p>The timed accesses ({@link #readTimed}, {@link #writeTimed}) are for paths where the NIC
+ * decides when data moves (UD datagrams): an IOMMU-translated access passes the IOMMU path's
+ * translation stage and {@link #readyAt()} says when its data is ready; the caller waits for it.
  */
 final class DmaEngine {
     private static final int PAGE = 1 << MemoryRegion.PAGE_SHIFT;
@@ -35,6 +39,7 @@ final class DmaEngine {
     /** Frames of the pages of the current access; grown to the largest access seen. */
     private long[] frames = new long[4];
     private long faultAddress;
+    private long readyAt;
     /** Translation of {@link AccessFlags#IOMMU} regions, or null while the NIC has no IOMMU. */
     private IommuDmaPath iommuPath;
 
@@ -59,9 +64,32 @@ final class DmaEngine {
         return faultAddress;
     }
 
+    /**
+     * After a timed access: when its data is ready (reaches memory, or is available to the
+     * NIC), or 0 if its translation cost no time (not IOMMU-translated): the caller takes the
+     * later of this and now.
+     */
+    long readyAt() {
+        return readyAt;
+    }
+
     /** Reads {@code len} bytes at {@code va}; false (nothing read) if a page is not present. */
     boolean read(MemoryRegion mr, long va, byte[] dst, int off, int len) {
-        if (!translate(mr, va, len, false)) {
+        return read(mr, va, dst, off, len, false);
+    }
+
+    /** As {@link #read}, with the translation timed: see {@link #readyAt()}. */
+    boolean readTimed(MemoryRegion mr, long va, byte[] dst, int off, int len) {
+        return read(mr, va, dst, off, len, true);
+    }
+
+    /** As {@link #write}, with the translation timed: see {@link #readyAt()}. */
+    boolean writeTimed(MemoryRegion mr, long va, byte[] src, int off, int len) {
+        return write(mr, va, src, off, len, true);
+    }
+
+    private boolean read(MemoryRegion mr, long va, byte[] dst, int off, int len, boolean timed) {
+        if (!translate(mr, va, len, false, timed)) {
             return false;
         }
         copyTranslated(false, va, dst, off, len);
@@ -71,7 +99,11 @@ final class DmaEngine {
 
     /** Writes {@code len} bytes at {@code va}; false (nothing written) if a page is not present or read-only. */
     boolean write(MemoryRegion mr, long va, byte[] src, int off, int len) {
-        if (!translate(mr, va, len, true)) {
+        return write(mr, va, src, off, len, false);
+    }
+
+    private boolean write(MemoryRegion mr, long va, byte[] src, int off, int len, boolean timed) {
+        if (!translate(mr, va, len, true, timed)) {
             return false;
         }
         copyTranslated(true, va, src, off, len);
@@ -101,7 +133,7 @@ final class DmaEngine {
      */
     boolean readPacket(MemoryRegion mr, long va, Packet p) {
         int len = p.length;
-        if (!translate(mr, va, len, false)) {
+        if (!translate(mr, va, len, false, false)) {
             return false;
         }
         if (len > 0 && asTagRun(va, len)) {
@@ -122,7 +154,7 @@ final class DmaEngine {
             return write(mr, va, p.bytes, 0, p.length);
         }
         int len = p.length;
-        if (!translate(mr, va, len, true)) {
+        if (!translate(mr, va, len, true, false)) {
             return false;
         }
         int done = 0;
@@ -163,7 +195,8 @@ final class DmaEngine {
         return true;
     }
 
-    private boolean translate(MemoryRegion mr, long va, int len, boolean write) {
+    private boolean translate(MemoryRegion mr, long va, int len, boolean write, boolean timed) {
+        readyAt = 0;
         if (len == 0) {
             return true;
         }
@@ -173,10 +206,13 @@ final class DmaEngine {
             frames = new long[Math.max(pages, frames.length * 2)];
         }
         if (mr.iommuTranslated()) {
-            if (iommuPath == null || !iommuPath.translate(mr, va, pages, write, frames)) {
+            if (iommuPath == null || !iommuPath.translate(mr, va, pages, write, frames, timed)) {
                 faultAddress = iommuPath == null ? va : iommuPath.faultAddress();
                 translationFaults.increment();
                 return false;
+            }
+            if (timed) {
+                readyAt = iommuPath.readyAt();
             }
             return true;
         }

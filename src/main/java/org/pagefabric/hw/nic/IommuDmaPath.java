@@ -24,10 +24,15 @@ import org.pagefabric.sim.stat.Counter;
  *   <li>a source read is logged too (software pages the page in), and the packet is not sent:
  *       the source's time-out recovers the block (000 §IV, "RDMA page fault at the source").
  * </ul>
- * The IOMMU's translation time is counted ({@code iommu_translation_uncharged_ps}) but, as for
- * the NIC's own translation misses on the transport's synchronous paths, not spent in virtual
- * time (000 §V footnote 2: a few hundred nanoseconds); UD datagrams are the exception: the NIC
- * sends one, or completes its receive, only after its translations (the host stack's frames).
+ *
+ * <p><b>Time.</b> Where the NIC controls when data moves (UD datagrams: a send's payload read,
+ * a receive's placement), a translation is timed: it passes the {@link TranslationStage} (an
+ * IOTLB hit's latency overlaps with other packets; a walk, at the profile's cost per level read,
+ * stalls the packets behind it), and the data is ready only when its translation is
+ * ({@link #readyAt()}); that time is counted in {@code iommu_translation_charged_ps}. On the
+ * reliable transport's synchronous paths (RC payload reads and placements) the translation time
+ * is counted ({@code iommu_translation_uncharged_ps}) but, as for the NIC's own translation
+ * misses there, not spent in virtual time (000 §V footnote 2: a few hundred nanoseconds).
  */
 public final class IommuDmaPath {
     private final Nic nic;
@@ -35,6 +40,9 @@ public final class IommuDmaPath {
     private final NiFaultFifo fifo;
     private final Translation translation = new Translation();
     private final Counter translationPs;
+    private final Counter chargedPs;
+    private final TranslationStage stage = new TranslationStage();
+    private long readyAt;
     private final Counter destinationFaults;
     private final Counter sourceFaults;
     private final Counter absorbed;
@@ -51,6 +59,8 @@ public final class IommuDmaPath {
         String n = nic.name() + ".";
         this.translationPs = stats.counter(n + "iommu_translation_uncharged_ps", "ps",
                 "IOMMU translation time of DMA accesses on synchronous paths, not spent in virtual time");
+        this.chargedPs = stats.counter(n + "iommu_translation_charged_ps", "ps",
+                "IOMMU translation time of timed DMA accesses (UD datagrams), spent in virtual time");
         this.destinationFaults = stats.counter(n + "iommu_destination_faults", "packets",
                 "packet writes the IOMMU refused (AXI NACKs)");
         this.sourceFaults = stats.counter(n + "iommu_source_faults", "packets", "packet reads the IOMMU refused");
@@ -116,11 +126,6 @@ public final class IommuDmaPath {
         }
     }
 
-    /** IOMMU translation time of every access of this path so far, in picoseconds. */
-    long translatedPs() {
-        return translationPs.value();
-    }
-
     /** Refused packet writes so far. */
     public long destinationFaults() {
         return destinationFaults.value();
@@ -134,20 +139,27 @@ public final class IommuDmaPath {
     // ------------------------------------------------------------------ DMA engine side
 
     /**
-     * Translates {@code pages} pages from {@code va} into {@code frames}.
+     * Translates {@code pages} pages from {@code va} into {@code frames}; a timed access passes
+     * the translation stage, and {@link #readyAt()} then says when its data is ready.
      *
+     * @param timed whether the caller spends the translation time (else it is only counted)
      * @return false at the first page refused (then {@link #faultAddress()} names it) or taken
      *         by the interceptor ({@link #lastAbsorbed()})
      */
-    boolean translate(MemoryRegion mr, long va, int pages, boolean write, long[] frames) {
+    boolean translate(MemoryRegion mr, long va, int pages, boolean write, long[] frames, boolean timed) {
         int pdid = mr.pd().id();
         long first = va >>> MemoryRegion.PAGE_SHIFT;
         lastAbsorbed = false;
+        long cost = 0;
+        boolean walked = false;
         for (int i = 0; i < pages; i++) {
             long at = Math.max(va, (first + i) << MemoryRegion.PAGE_SHIFT);
             boolean ok = iommu.translate(pdid, at, write, translation);
-            translationPs.add(translation.costPs());
+            // The pages of one access are translated one after another.
+            cost += translation.costPs();
+            walked |= translation.hitLevel() < 0;
             if (!ok) {
+                account(cost, walked, timed);
                 faultAddress = at;
                 if (translation.outcome() == Translation.ABSORBED) {
                     lastAbsorbed = true;
@@ -157,7 +169,22 @@ public final class IommuDmaPath {
             }
             frames[i] = translation.frame();
         }
+        account(cost, walked, timed);
         return true;
+    }
+
+    private void account(long cost, boolean walked, boolean timed) {
+        if (timed) {
+            chargedPs.add(cost);
+            readyAt = stage.admit(nic.simulator().now(), cost, walked);
+        } else {
+            translationPs.add(cost);
+        }
+    }
+
+    /** After a timed translation: when the access's data reaches memory or is available. */
+    long readyAt() {
+        return readyAt;
     }
 
     /** After a refused translation: the first address refused. */

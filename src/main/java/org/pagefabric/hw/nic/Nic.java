@@ -73,8 +73,10 @@ public final class Nic extends Component {
     private static final int DEPARTED = 5;
     /** A resumed send queue has fetched its head request again (arg: qpn). */
     private static final int RESUMED = 6;
-    /** A UD datagram's payload has been read through the IOMMU (arg: qpn): it may leave. */
+    /** A UD datagram's payload read has been translated by the IOMMU (arg: qpn): it may leave. */
     private static final int DATAGRAM_READ = 7;
+    /** A UD receive's IOMMU-translated placement has reached memory: its completion lands. */
+    private static final int LANDED = 8;
     /** Little-endian 8-byte fields in packet payloads, without a buffer object per access. */
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -89,6 +91,9 @@ public final class Nic extends Component {
     private final ArrayDeque<QueuePair> respondingQp = new ArrayDeque<>();
     private final ArrayDeque<WorkCompletion> completing = new ArrayDeque<>();
     private final ArrayDeque<CompletionQueue> completingCq = new ArrayDeque<>();
+    /** Completions of timed placements, in order: their times never decrease (the translation stage keeps order). */
+    private final ArrayDeque<WorkCompletion> landing = new ArrayDeque<>();
+    private final ArrayDeque<CompletionQueue> landingCq = new ArrayDeque<>();
 
     private final Counter[] refused = new Counter[AccessCheck.values().length];
     private final Counter messages;
@@ -103,8 +108,6 @@ public final class Nic extends Component {
     private final byte[] scratch = new byte[WireOp.REQUEST_BYTES];
     /** DMA through the node's IOMMU (PART, Active Access), or null: see {@link #attachIommu}. */
     private IommuDmaPath iommuPath;
-    /** When the last completion entry lands: entries keep their order when a UD one waits for the IOMMU. */
-    private long lastCompletionAt;
 
     /**
      * A NIC on node {@code node} whose translation cache is not modelled (translation is free).
@@ -391,6 +394,11 @@ public final class Nic extends Component {
                 : add(new QueuePair(this, qps.size(), type, pd, sendCq, recvCq, 0));
     }
 
+    /** The largest UD datagram payload, in bytes: what one packet of the network carries. */
+    public int datagramCapacity() {
+        return endpoint.datagramCapacity();
+    }
+
     /** Creates a UD queue pair whose datagrams carry at most {@code mtuBytes} of payload. */
     public QueuePair createUdQp(ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq, int mtuBytes) {
         if (mtuBytes <= 0 || mtuBytes > endpoint.datagramCapacity()) {
@@ -551,20 +559,18 @@ public final class Nic extends Component {
         p.messageId = out.messageId;
         p.address = qp.qpn(); // the source QPN, as the datagram header (DETH) carries it
         p.length = (int) out.length;
-        long translatedBefore = iommuPath == null ? 0 : iommuPath.translatedPs();
-        if (!dma.read(out.source, out.sourceAddress, p.bytes, 0, p.length)) {
+        if (!dma.readTimed(out.source, out.sourceAddress, p.bytes, 0, p.length)) {
             // advance() saw every page mapped in this very event, and the cache follows the table.
             throw new IllegalStateException(qp + ": translation of a checked buffer failed");
         }
         p.hasBytes = true;
         qp.sendBusy = true;
         qp.departing = out;
-        // A datagram's payload read waits for its IOMMU translations (IOTLB lookups, walks) before
-        // the frame can leave: the host stack's rings (hw.stack) pay the IOMMU in virtual time.
-        long translation = iommuPath == null ? 0 : iommuPath.translatedPs() - translatedBefore;
-        if (translation > 0) {
-            qp.translatedDatagram = p;
-            schedule(translation, DATAGRAM_READ, qp.qpn());
+        long ready = dma.readyAt();
+        if (ready > sim.now()) {
+            // The payload is available once the IOMMU has translated it: the datagram leaves then.
+            qp.translating = p;
+            schedule(ready - sim.now(), DATAGRAM_READ, qp.qpn());
             return;
         }
         depart(qp, p);
@@ -668,16 +674,9 @@ public final class Nic extends Component {
 
     /** Writes a completion entry, which lands after {@link NicCosts#completionPs()}. */
     private void complete(WorkCompletion wc, CompletionQueue cq) {
-        complete(wc, cq, 0);
-    }
-
-    /** As {@link #complete(WorkCompletion, CompletionQueue)}, {@code extraPs} later, never before an earlier entry. */
-    private void complete(WorkCompletion wc, CompletionQueue cq, long extraPs) {
         completing.addLast(wc);
         completingCq.addLast(cq);
-        long at = Math.max(sim.now() + costs.completionPs() + extraPs, lastCompletionAt);
-        lastCompletionAt = at;
-        schedule(at - sim.now(), COMPLETE, 0);
+        schedule(costs.completionPs(), COMPLETE, 0);
     }
 
     // ---------------------------------------------------------------- responder
@@ -839,19 +838,26 @@ public final class Nic extends Component {
                     sim.now() + costs.completionPs(), 0), qp.recvCq());
             return SinkVerdict.ACCESS_ERROR;
         }
-        long translatedBefore = iommuPath == null ? 0 : iommuPath.translatedPs();
-        if (!dma.write(mr, recv.localAddress(), p.bytes, 0, p.length)) {
-            unmapped(PageFaultKind.RESPONDER, qp, mr, dma.faultAddress(), recv.localAddress() + p.length, true);
+        if (!dma.writeTimed(mr, recv.localAddress(), p.bytes, 0, p.length)) {
+            if (!mr.iommuTranslated()) {
+                unmapped(PageFaultKind.RESPONDER, qp, mr, dma.faultAddress(), recv.localAddress() + p.length, true);
+            }
             udNotPresent.increment();
             return SinkVerdict.DROP;
         }
         qp.recvQueue.pollFirst();
         udReceived.increment();
-        // The receive completes once the IOMMU has translated the buffer it was written to.
-        long translation = iommuPath == null ? 0 : iommuPath.translatedPs() - translatedBefore;
+        long ready = dma.readyAt();
+        if (ready > sim.now()) {
+            // The data reaches memory once the IOMMU has translated the receive buffer: the completion follows it.
+            landing.addLast(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.SUCCESS, p.length, qp.qpn(),
+                    ready + costs.completionPs(), AddressHandle.pack(p.src, (int) p.address)));
+            landingCq.addLast(qp.recvCq());
+            schedule(ready - sim.now() + costs.completionPs(), LANDED, 0);
+            return SinkVerdict.ACCEPT;
+        }
         complete(new WorkCompletion(recv.wrId(), Opcode.RECV, CompletionStatus.SUCCESS, p.length, qp.qpn(),
-                sim.now() + costs.completionPs() + translation, AddressHandle.pack(p.src, (int) p.address)),
-                qp.recvCq(), translation);
+                sim.now() + costs.completionPs(), AddressHandle.pack(p.src, (int) p.address)), qp.recvCq());
         return SinkVerdict.ACCEPT;
     }
 
@@ -922,10 +928,11 @@ public final class Nic extends Component {
             case COMPLETE -> completingCq.pollFirst().push(completing.pollFirst());
             case DATAGRAM_READ -> {
                 QueuePair qp = qps.get((int) arg);
-                Packet p = qp.translatedDatagram;
-                qp.translatedDatagram = null;
+                Packet p = qp.translating;
+                qp.translating = null;
                 depart(qp, p);
             }
+            case LANDED -> landingCq.pollFirst().push(landing.pollFirst());
             default -> throw new IllegalArgumentException("unknown NIC event " + type);
         }
     }

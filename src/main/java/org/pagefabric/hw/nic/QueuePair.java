@@ -52,8 +52,8 @@ public final class QueuePair {
     boolean sendBusy;
     /** The UD datagram on its way out, completed when its last bit has left. */
     Outgoing departing;
-    /** UD: the datagram whose payload waits for its IOMMU translations before it leaves, or null. */
-    org.pagefabric.hw.net.Packet translatedDatagram;
+    /** A UD datagram read from memory whose IOMMU translation is not done yet, or null. */
+    org.pagefabric.hw.net.Packet translating;
     private PageFault requesterFault;
     private PageFault responderFault;
     private long requesterSuspendedPs;
