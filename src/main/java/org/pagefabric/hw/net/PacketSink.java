@@ -13,4 +13,14 @@ public interface PacketSink {
      * since a retransmitted block rewrites packets that had been placed.
      */
     SinkVerdict accept(Packet p);
+
+    /**
+     * After {@link #accept} returned {@link SinkVerdict#ACCEPT}: when the packet's data reaches
+     * memory (an IOMMU translation still under way), or a time not after now if it already has.
+     * The receiver sends no acknowledgement of the packet and delivers no message it ends before
+     * then. Times a sink returns never decrease (its DMA writes reach memory in order).
+     */
+    default long placedAt() {
+        return 0;
+    }
 }

@@ -16,4 +16,13 @@ public interface PayloadSource {
      *         recovers it (PART's source-side faults, seed 000 §III)
      */
     boolean read(Packet p);
+
+    /**
+     * After {@link #read} returned true: when the payload is available to leave (an IOMMU
+     * translation still under way), or a time not after now if it already is. The sender holds
+     * the packet, and its next one, until then.
+     */
+    default long readyAt() {
+        return 0;
+    }
 }

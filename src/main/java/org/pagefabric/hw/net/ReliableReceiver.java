@@ -1,5 +1,6 @@
 package org.pagefabric.hw.net;
 
+import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
 
@@ -9,11 +10,18 @@ import org.pagefabric.sim.stat.Counter;
  * configured, every n packets), NACKs with a reason, and tells its {@link DeliveryListener}
  * when a message is complete, in message order and exactly once.
  *
- * <p>It schedules no events of its own: everything happens as packets arrive, and control
- * packets leave at once. Receiver software (the page-fault handler of PART) asks for a block
- * again with {@link #requestRetransmission}.
+ * <p>Everything happens as packets arrive, and control packets leave at once, except where the
+ * sink says a packet's data reaches memory later ({@link PacketSink#placedAt}, an IOMMU
+ * translation under way): from then on, ACKs and deliveries are held in arrival order until the
+ * data they vouch for is in memory, so no ACK precedes the placement it acknowledges and no
+ * message is delivered before its last byte lands. NACKs (faults, RNR, gaps) still leave at
+ * once. Receiver software (the page-fault handler of PART) asks for a block again with
+ * {@link #requestRetransmission}.
  */
-public final class ReliableReceiver {
+public final class ReliableReceiver implements EventHandler {
+    /** The oldest held ACKs and deliveries are due. */
+    private static final int RELEASE = 1;
+
     private final String name;
     private final Network net;
     private final PacketPool pool;
@@ -56,6 +64,18 @@ public final class ReliableReceiver {
     private int nakAttempt;
 
     private int acceptedSinceAck;
+
+    /** Until when accepted data is still on its way to memory: ACKs and deliveries wait for it. */
+    private long holdUntil;
+    // Held ACKs (hAck set) and deliveries (hAck null), oldest first, a ring of hTime.length entries.
+    private long[] hTime = new long[8];
+    private Packet[] hAck = new Packet[8];
+    private long[] hId = new long[8];
+    private long[] hLen = new long[8];
+    private long[] hAddr = new long[8];
+    private int[] hOpcode = new int[8];
+    private int hHead;
+    private int hSize;
 
     private final Counter packets;
     private final Counter accepted;
@@ -222,6 +242,7 @@ public final class ReliableReceiver {
         switch (v) {
             case ACCEPT -> {
                 accepted.increment();
+                notePlacement();
                 sBits[s][k >>> 6] |= bit;
                 if (++sCount[s] == sPackets[s]) {
                     sComplete[s] = true;
@@ -286,6 +307,7 @@ public final class ReliableReceiver {
         switch (v) {
             case ACCEPT -> {
                 accepted.increment();
+                notePlacement();
                 expectedPsn++;
                 nakOutstanding = false;
                 if (p.lastInBlock()) {
@@ -359,8 +381,91 @@ public final class ReliableReceiver {
             }
             mMsn[i] = -1;
             deliverMsn++;
-            delivered.increment();
-            listener.onDelivered(mId[i], mLen[i], mOpcode[i], mAddr[i]);
+            if (holding()) {
+                int h = hold(null);
+                hId[h] = mId[i];
+                hLen[h] = mLen[i];
+                hOpcode[h] = mOpcode[i];
+                hAddr[h] = mAddr[i];
+            } else {
+                delivered.increment();
+                listener.onDelivered(mId[i], mLen[i], mOpcode[i], mAddr[i]);
+            }
+        }
+    }
+
+    /** The sink accepted a packet: if its data reaches memory later, what vouches for it waits. */
+    private void notePlacement() {
+        long at = sink.placedAt();
+        if (at > holdUntil) {
+            holdUntil = at;
+        }
+    }
+
+    /** Whether an ACK or delivery made now must wait (for data on its way, or for older held ones). */
+    private boolean holding() {
+        return hSize > 0 || holdUntil > net.simulator().now();
+    }
+
+    /** Appends a held entry due at the later of now and {@link #holdUntil}; returns its index. */
+    private int hold(Packet ack) {
+        if (hSize == hTime.length) {
+            growHeld();
+        }
+        long now = net.simulator().now();
+        long due = Math.max(now, holdUntil);
+        int h = (hHead + hSize++) % hTime.length;
+        hTime[h] = due;
+        hAck[h] = ack;
+        net.simulator().schedule(due - now, this, RELEASE, 0);
+        return h;
+    }
+
+    private void growHeld() {
+        int n = hTime.length;
+        long[] time = new long[n * 2];
+        Packet[] ack = new Packet[n * 2];
+        long[] id = new long[n * 2];
+        long[] len = new long[n * 2];
+        long[] addr = new long[n * 2];
+        int[] op = new int[n * 2];
+        for (int k = 0; k < hSize; k++) {
+            int o = (hHead + k) % n;
+            time[k] = hTime[o];
+            ack[k] = hAck[o];
+            id[k] = hId[o];
+            len[k] = hLen[o];
+            addr[k] = hAddr[o];
+            op[k] = hOpcode[o];
+        }
+        hTime = time;
+        hAck = ack;
+        hId = id;
+        hLen = len;
+        hAddr = addr;
+        hOpcode = op;
+        hHead = 0;
+    }
+
+    @Override
+    public void handle(int type, long arg) {
+        if (type != RELEASE) {
+            throw new IllegalStateException(name + ": unknown receiver event " + type);
+        }
+        long now = net.simulator().now();
+        // Due times never decrease, so the due entries are at the head.
+        while (hSize > 0 && hTime[hHead] <= now) {
+            int h = hHead;
+            hHead = (hHead + 1) % hTime.length;
+            hSize--;
+            Packet ack = hAck[h];
+            if (ack != null) {
+                hAck[h] = null;
+                send(ack);
+            } else {
+                delivered.increment();
+                listener.onDelivered(hId[h], hLen[h], hOpcode[h], hAddr[h]);
+            }
         }
     }
 
@@ -371,7 +476,11 @@ public final class ReliableReceiver {
         p.blockComplete = complete;
         p.cumulative = cumulative;
         acksSent.increment();
-        send(p);
+        if (holding()) {
+            hold(p);
+        } else {
+            send(p);
+        }
     }
 
     private void nack(NackReason reason, long bsn, long psn, int attempt) {

@@ -26,6 +26,8 @@ public final class ReliableSender extends Component {
     private static final int WINDOW_TIMEOUT = 3;
     private static final int RNR_RESUME = 4;
     private static final int FAULT_WAIT_EXPIRED = 5;
+    /** A held packet's payload is available ({@link PayloadSource#readyAt}): it leaves now. */
+    private static final int PAYLOAD_READY = 6;
 
     private static final byte FREE = 0;
     private static final byte SENDING = 1;
@@ -104,6 +106,8 @@ public final class ReliableSender extends Component {
     private long pauseTimer = Simulator.NO_EVENT;
 
     private boolean pumpScheduled;
+    /** A packet read but waiting for its payload to be available, or null. */
+    private Packet held;
     private boolean failed;
 
     private final Counter dataPackets;
@@ -276,6 +280,7 @@ public final class ReliableSender extends Component {
             case WINDOW_TIMEOUT -> windowTimeout();
             case RNR_RESUME -> rnrResume(arg);
             case FAULT_WAIT_EXPIRED -> faultWaitExpired(arg);
+            case PAYLOAD_READY -> payloadReady();
             default -> throw new IllegalStateException("unknown sender event " + type);
         }
     }
@@ -289,6 +294,19 @@ public final class ReliableSender extends Component {
         }
         long end = sendPacket();
         pumpScheduled = true;
+        sim.schedule(end - sim.now(), this, held != null ? PAYLOAD_READY : PUMP, 0);
+    }
+
+    /** The held packet's payload is available: it leaves, and the pump goes on once it has. */
+    private void payloadReady() {
+        Packet p = held;
+        held = null;
+        if (failed) {
+            pool.release(p);
+            pumpScheduled = false;
+            return;
+        }
+        long end = net.send(p);
         sim.schedule(end - sim.now(), this, PUMP, 0);
     }
 
@@ -402,7 +420,15 @@ public final class ReliableSender extends Component {
             if (again) {
                 retransmitted.increment();
             }
-            end = net.send(p);
+            long ready = source.readyAt();
+            if (ready > sim.now()) {
+                // The payload is not available yet (its IOMMU translation): the packet waits, and
+                // its block's time-out counts from then, one serialization time early at most.
+                held = p;
+                end = ready;
+            } else {
+                end = net.send(p);
+            }
         }
         if (psn >= sentPsn) {
             sentPsn = psn + 1;

@@ -18,13 +18,15 @@ import org.pagefabric.sim.stat.Counter;
  * within one (001: "HW will complete all in-flight memory accesses to an invalidated range
  * before completing the invalidation").
  *
- * <p>Translation misses met here are on the transport's synchronous paths (a packet's payload
- * read or placement), where the NIC cannot stall the transport: their PCIe read time is counted
- * in {@code translation_miss_uncharged_ps}, not spent in virtual time.
+ * <p>Misses of the NIC's own translation cache met here (a packet's payload read or placement)
+ * are counted in {@code translation_miss_uncharged_ps}, not spent in virtual time.
  *
- * <p>The timed accesses ({@link #readTimed}, {@link #writeTimed}) are for paths where the NIC
- * decides when data moves (UD datagrams): an IOMMU-translated access passes the IOMMU path's
- * translation stage and {@link #readyAt()} says when its data is ready; the caller waits for it.
+ * <p>Packet accesses ({@link #readPacket}, {@link #writePacket}) and the timed accesses
+ * ({@link #readTimed}, {@link #writeTimed}) of an IOMMU-translated region pass the IOMMU path's
+ * translation stage, and {@link #readyAt()} says when the data is ready: the caller waits for it
+ * (a UD datagram leaves or lands then; the reliable transport holds an RC packet, or the ACK and
+ * delivery of a placed one, until then). Atomics' 8-byte accesses ({@link #read}, {@link #write})
+ * are not timed.
  */
 final class DmaEngine {
     private static final int PAGE = 1 << MemoryRegion.PAGE_SHIFT;
@@ -127,13 +129,13 @@ final class DmaEngine {
     }
 
     /**
-     * Reads a packet's payload at {@code va}. Bulk data written as one content-tag stream travels
+     * Reads a packet's payload at {@code va}, timed (see {@link #readyAt()}). Bulk data written as one content-tag stream travels
      * as that tag and stream position (nobody reads it on the way, and the receiver writes the
      * same tag run), anything else as bytes; false (nothing read) if a page is not present.
      */
     boolean readPacket(MemoryRegion mr, long va, Packet p) {
         int len = p.length;
-        if (!translate(mr, va, len, false, false)) {
+        if (!translate(mr, va, len, false, true)) {
             return false;
         }
         if (len > 0 && asTagRun(va, len)) {
@@ -148,13 +150,13 @@ final class DmaEngine {
         return true;
     }
 
-    /** Places a packet's payload (bytes or a tag run) at {@code va}; false (nothing written) if a page is not writable. */
+    /** Places a packet's payload (bytes or a tag run) at {@code va}, timed (see {@link #readyAt()}); false (nothing written) if a page is not writable. */
     boolean writePacket(MemoryRegion mr, long va, Packet p) {
         if (p.hasBytes) {
-            return write(mr, va, p.bytes, 0, p.length);
+            return write(mr, va, p.bytes, 0, p.length, true);
         }
         int len = p.length;
-        if (!translate(mr, va, len, true, false)) {
+        if (!translate(mr, va, len, true, true)) {
             return false;
         }
         int done = 0;
@@ -207,6 +209,9 @@ final class DmaEngine {
         }
         if (mr.iommuTranslated()) {
             if (iommuPath == null || !iommuPath.translate(mr, va, pages, write, frames, timed)) {
+                if (timed && iommuPath != null) {
+                    readyAt = iommuPath.readyAt(); // an access an interceptor took lands then
+                }
                 faultAddress = iommuPath == null ? va : iommuPath.faultAddress();
                 translationFaults.increment();
                 return false;

@@ -25,14 +25,15 @@ import org.pagefabric.sim.stat.Counter;
  *       the source's time-out recovers the block (000 §IV, "RDMA page fault at the source").
  * </ul>
  *
- * <p><b>Time.</b> Where the NIC controls when data moves (UD datagrams: a send's payload read,
- * a receive's placement), a translation is timed: it passes the {@link TranslationStage} (an
- * IOTLB hit's latency overlaps with other packets; a walk, at the profile's cost per level read,
- * stalls the packets behind it), and the data is ready only when its translation is
- * ({@link #readyAt()}); that time is counted in {@code iommu_translation_charged_ps}. On the
- * reliable transport's synchronous paths (RC payload reads and placements) the translation time
- * is counted ({@code iommu_translation_uncharged_ps}) but, as for the NIC's own translation
- * misses there, not spent in virtual time (000 §V footnote 2: a few hundred nanoseconds).
+ * <p><b>Time.</b> Packet accesses are timed: UD datagrams (a send's payload read, a receive's
+ * placement) and RC packets (payload reads of writes, sends and read responses; placements of
+ * writes, sends and read responses). A timed translation passes the {@link TranslationStage}
+ * (an IOTLB hit's latency overlaps with other packets; a walk, at the profile's cost per level
+ * read, stalls the packets behind it), and the data is ready only when its translation is
+ * ({@link #readyAt()}): a packet leaves, and the transport ACKs a placed packet and delivers the
+ * message it ends, only then. That time is counted in {@code iommu_translation_charged_ps}. Only
+ * atomics' 8-byte accesses are counted ({@code iommu_translation_uncharged_ps}) without being
+ * spent in virtual time.
  */
 public final class IommuDmaPath {
     private final Nic nic;
@@ -58,9 +59,9 @@ public final class IommuDmaPath {
         var stats = nic.simulator().statistics();
         String n = nic.name() + ".";
         this.translationPs = stats.counter(n + "iommu_translation_uncharged_ps", "ps",
-                "IOMMU translation time of DMA accesses on synchronous paths, not spent in virtual time");
+                "IOMMU translation time of atomics' DMA accesses, not spent in virtual time");
         this.chargedPs = stats.counter(n + "iommu_translation_charged_ps", "ps",
-                "IOMMU translation time of timed DMA accesses (UD datagrams), spent in virtual time");
+                "IOMMU translation time of timed DMA accesses (UD datagrams, RC packets), spent in virtual time");
         this.destinationFaults = stats.counter(n + "iommu_destination_faults", "packets",
                 "packet writes the IOMMU refused (AXI NACKs)");
         this.sourceFaults = stats.counter(n + "iommu_source_faults", "packets", "packet reads the IOMMU refused");

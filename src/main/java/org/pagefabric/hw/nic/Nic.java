@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.net.Packet;
+import org.pagefabric.hw.net.PacketSink;
+import org.pagefabric.hw.net.PayloadSource;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.hw.net.TransportConfig;
 import org.pagefabric.hw.net.TransportEndpoint;
@@ -108,6 +110,10 @@ public final class Nic extends Component {
     private final byte[] scratch = new byte[WireOp.REQUEST_BYTES];
     /** DMA through the node's IOMMU (PART, Active Access), or null: see {@link #attachIommu}. */
     private IommuDmaPath iommuPath;
+    /** When the last RC payload read is available (its IOMMU translation done), or 0: see {@link #payload}. */
+    private long payloadReadyAt;
+    /** When the last RC packet placed reaches memory (its IOMMU translation done), or 0: see {@link #place}. */
+    private long placedAt;
 
     /**
      * A NIC on node {@code node} whose translation cache is not modelled (translation is free).
@@ -429,10 +435,28 @@ public final class Nic extends Component {
 
     private void open(QueuePair qp, QueuePair peer, TransportConfig transport) {
         qp.connected(peer.nic().node, peer.qpn());
-        qp.sender = endpoint.openSender(qp.qpn(), peer.nic().node, peer.qpn(), transport, p -> payload(qp, p),
-                (id, status) -> transportDone(qp, id, status));
-        qp.receiver = endpoint.openReceiver(qp.qpn(), peer.nic().node, peer.qpn(), transport, p -> place(qp, p),
-                (id, len, opcode, addr) -> delivered(qp, id, len, opcode, addr));
+        qp.sender = endpoint.openSender(qp.qpn(), peer.nic().node, peer.qpn(), transport, new PayloadSource() {
+            @Override
+            public boolean read(Packet p) {
+                return payload(qp, p);
+            }
+
+            @Override
+            public long readyAt() {
+                return payloadReadyAt;
+            }
+        }, (id, status) -> transportDone(qp, id, status));
+        qp.receiver = endpoint.openReceiver(qp.qpn(), peer.nic().node, peer.qpn(), transport, new PacketSink() {
+            @Override
+            public SinkVerdict accept(Packet p) {
+                return place(qp, p);
+            }
+
+            @Override
+            public long placedAt() {
+                return placedAt;
+            }
+        }, (id, len, opcode, addr) -> delivered(qp, id, len, opcode, addr));
     }
 
     // ---------------------------------------------------------------- requester
@@ -583,6 +607,7 @@ public final class Nic extends Component {
 
     /** The transport's DMA read: fills a packet of one of this QP's messages. */
     private boolean payload(QueuePair qp, Packet p) {
+        payloadReadyAt = 0;
         QueuePair.Outgoing out = qp.outgoing.get(p.messageId);
         if (out == null) {
             return false;
@@ -605,6 +630,8 @@ public final class Nic extends Component {
                 if (out.source.iommuTranslated() && iommuPath != null) {
                     iommuPath.readDone(p);
                 }
+                // An IOMMU-translated payload leaves once translated: the transport holds the packet until then.
+                payloadReadyAt = dma.readyAt();
                 return true;
             }
             case WireOp.READ_REQUEST -> putLongs(p.bytes, out.length, 0);
@@ -683,6 +710,7 @@ public final class Nic extends Component {
 
     /** The transport's DMA write: places one packet, or refuses it with a reason. */
     private SinkVerdict place(QueuePair qp, Packet p) {
+        placedAt = 0;
         switch (p.opcode) {
             case WireOp.WRITE -> {
                 MemoryRegion mr = keys.byRkey(p.key);
@@ -793,7 +821,10 @@ public final class Nic extends Component {
         if (mr.iommuTranslated() && iommuPath != null) {
             iommuPath.beginPacket(qp.qpn(), p, va - p.offset, p.messageLength);
         }
-        if (dma.writePacket(mr, va, p)) {
+        boolean written = dma.writePacket(mr, va, p);
+        // An IOMMU-translated placement lands once translated: the transport's ACK and delivery wait for it.
+        placedAt = dma.readyAt();
+        if (written) {
             return SinkVerdict.ACCEPT;
         }
         if (mr.iommuTranslated()) {
