@@ -14,8 +14,8 @@ import org.pagefabric.sim.stat.Counter;
  * sink says a packet's data reaches memory later ({@link PacketSink#placedAt}, an IOMMU
  * translation under way): from then on, ACKs and deliveries are held in arrival order until the
  * data they vouch for is in memory, so no ACK precedes the placement it acknowledges and no
- * message is delivered before its last byte lands. NACKs (faults, RNR, gaps) still leave at
- * once. Receiver software (the page-fault handler of PART) asks for a block again with
+ * message is delivered before its last byte lands. Selective NACKs (faults, RNR, gaps) still
+ * leave at once; a go-back-N NACK, which acknowledges what precedes it, waits like an ACK. Receiver software (the page-fault handler of PART) asks for a block again with
  * {@link #requestRetransmission}.
  */
 public final class ReliableReceiver implements EventHandler {
@@ -67,7 +67,7 @@ public final class ReliableReceiver implements EventHandler {
 
     /** Until when accepted data is still on its way to memory: ACKs and deliveries wait for it. */
     private long holdUntil;
-    // Held ACKs (hAck set) and deliveries (hAck null), oldest first, a ring of hTime.length entries.
+    // Held control packets (hAck set: ACKs, go-back-N NACKs) and deliveries (hAck null), oldest first, a ring of hTime.length entries.
     private long[] hTime = new long[8];
     private Packet[] hAck = new Packet[8];
     private long[] hId = new long[8];
@@ -490,7 +490,12 @@ public final class ReliableReceiver implements EventHandler {
         p.psn = psn;
         p.attempt = attempt;
         nacksSent[reason.ordinal()].increment();
-        send(p);
+        // A go-back-N NACK acknowledges every packet before psn: it waits for their data like an ACK.
+        if (!selective && holding()) {
+            hold(p);
+        } else {
+            send(p);
+        }
     }
 
     private Packet control(PacketKind kind) {

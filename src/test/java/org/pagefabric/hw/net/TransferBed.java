@@ -27,6 +27,14 @@ final class TransferBed {
     final List<String> completions = new ArrayList<>();
     final List<Long> deliveries = new ArrayList<>();
     final List<Long> deliveryTimes = new ArrayList<>();
+    final List<Long> completionTimes = new ArrayList<>();
+    /** After the gate accepted a packet: how long its data takes to reach memory (0: at once). */
+    java.util.function.ToLongFunction<Packet> placeDelay = p -> 0;
+    /** After a packet was read: how long until its payload may leave (0: at once). */
+    java.util.function.ToLongFunction<Packet> readDelay = p -> 0;
+    /** When the last accepted packet's data reaches memory: never decreasing, as a sink promises. */
+    long lastPlacedAt;
+    private long lastReadyAt;
     /** Consulted before a packet is written; ACCEPT lets it through. */
     Function<Packet, SinkVerdict> gate = p -> SinkVerdict.ACCEPT;
     /** Consulted before a packet is read; false is a source fault. */
@@ -50,9 +58,31 @@ final class TransferBed {
         src = new byte[bytes];
         new SplittableRandom(seed ^ 0x5EED).nextBytes(src);
         dst = new byte[bytes];
-        sender = a.openSender(3, far, 7, cfg, this::read,
-                (id, status) -> completions.add(id + ":" + status));
-        receiver = b.openReceiver(7, 0, 3, cfg, this::write, (id, len, op, addr) -> {
+        sender = a.openSender(3, far, 7, cfg, new PayloadSource() {
+            @Override
+            public boolean read(Packet p) {
+                return TransferBed.this.read(p);
+            }
+
+            @Override
+            public long readyAt() {
+                return lastReadyAt;
+            }
+        }, (id, status) -> {
+            completions.add(id + ":" + status);
+            completionTimes.add(sim.now());
+        });
+        receiver = b.openReceiver(7, 0, 3, cfg, new PacketSink() {
+            @Override
+            public SinkVerdict accept(Packet p) {
+                return write(p);
+            }
+
+            @Override
+            public long placedAt() {
+                return lastPlacedAt;
+            }
+        }, (id, len, op, addr) -> {
             deliveries.add(id);
             deliveryTimes.add(sim.now());
         });
@@ -64,6 +94,7 @@ final class TransferBed {
         }
         System.arraycopy(src, (int) (p.messageId + p.offset), p.bytes, 0, p.length);
         p.hasBytes = true;
+        lastReadyAt = sim.now() + readDelay.applyAsLong(p);
         return true;
     }
 
@@ -71,6 +102,7 @@ final class TransferBed {
         SinkVerdict v = gate.apply(p);
         if (v == SinkVerdict.ACCEPT) {
             System.arraycopy(p.bytes, 0, dst, (int) (p.address + p.offset), p.length);
+            lastPlacedAt = Math.max(lastPlacedAt, sim.now() + placeDelay.applyAsLong(p));
         }
         return v;
     }
