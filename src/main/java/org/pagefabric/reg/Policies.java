@@ -4,17 +4,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.pagefabric.active.Notification;
 import org.pagefabric.hw.profile.Parameter;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.aaapps.AppBaseline;
+import org.pagefabric.reg.aaapps.AppBaselinePolicy;
+import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.reg.am.DhtBaseline;
 import org.pagefabric.reg.am.DhtBaselinePolicy;
-import org.pagefabric.active.Notification;
-import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.reg.bounce.BounceBuffers;
 import org.pagefabric.reg.cache.MonitorKind;
 import org.pagefabric.reg.cache.PinDownCache;
 import org.pagefabric.reg.firehose.FirehosePolicy;
+import org.pagefabric.reg.odp.OdpPolicy;
 import org.pagefabric.reg.openmx.OpenMxPolicy;
 import org.pagefabric.reg.openmx.PinMode;
 import org.pagefabric.reg.part.PageIn;
@@ -54,17 +57,17 @@ public final class Policies {
             register(m.policyName(), m.description(), p -> new OpenMxPolicy(p, m), "openmx.", "os.pin.", "os.unpin.",
                     "os.mmu_notifier.");
         }
-        register(org.pagefabric.reg.odp.OdpPolicy.EXPLICIT, "On-Demand Paging (001), explicit: each buffer in an"
+        register(OdpPolicy.EXPLICIT, "On-Demand Paging (001), explicit: each buffer in an"
                 + " on-demand region, nothing pinned; the NIC faults, the driver pages in, maps and resumes",
-                p -> new org.pagefabric.reg.odp.OdpPolicy(org.pagefabric.reg.odp.OdpPolicy.EXPLICIT, p), "odp.",
+                p -> new OdpPolicy(OdpPolicy.EXPLICIT, p), "odp.",
                 "nic.register.base", "cpu.");
-        register(org.pagefabric.reg.odp.OdpPolicy.IMPLICIT, "On-Demand Paging (001), implicit: one region over each"
+        register(OdpPolicy.IMPLICIT, "On-Demand Paging (001), implicit: one region over each"
                 + " rank's whole address space, registered up front; translations grow with what is faulted in",
-                p -> new org.pagefabric.reg.odp.OdpPolicy(org.pagefabric.reg.odp.OdpPolicy.IMPLICIT, p), "odp.",
+                p -> new OdpPolicy(OdpPolicy.IMPLICIT, p), "odp.",
                 "nic.register.base", "cpu.");
-        register(org.pagefabric.reg.odp.OdpPolicy.PREFETCH, "On-Demand Paging (001), explicit, every buffer prefetched"
+        register(OdpPolicy.PREFETCH, "On-Demand Paging (001), explicit, every buffer prefetched"
                 + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)",
-                p -> new org.pagefabric.reg.odp.OdpPolicy(org.pagefabric.reg.odp.OdpPolicy.PREFETCH, p), "odp.",
+                p -> new OdpPolicy(OdpPolicy.PREFETCH, p), "odp.",
                 "nic.register.base", "cpu.");
         for (DhtBaseline b : DhtBaseline.values()) {
             register(b.policyName(), b.description(), p -> new DhtBaselinePolicy(p, b), "am.", "nic.", "cpu.poll_iteration",
@@ -101,8 +104,8 @@ public final class Policies {
                     + n.name().toLowerCase(java.util.Locale.ROOT), p -> new ActiveAccessPolicy(p, n), "aa.", "iommu.",
                     "cpu.interrupt");
         }
-        for (org.pagefabric.reg.aaapps.AppBaseline b : org.pagefabric.reg.aaapps.AppBaseline.values()) {
-            register(b.policyName(), b.description(), p -> new org.pagefabric.reg.aaapps.AppBaselinePolicy(p, b),
+        for (AppBaseline b : AppBaseline.values()) {
+            register(b.policyName(), b.description(), p -> new AppBaselinePolicy(p, b),
                     "am.", "nic.", "cpu.poll_iteration", "memory.latency", "pcie.latency", "os.pin.");
         }
     }

@@ -3,37 +3,25 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.workload.aaapps.AccessCounterWorkload;
+import org.pagefabric.workload.aaapps.CoralSortWorkload;
+import org.pagefabric.workload.aaapps.LoggedGetsWorkload;
+import org.pagefabric.workload.dht.DhtInsertWorkload;
 
 /** The workloads that exist, by name. */
 public final class Workloads {
     private static final Map<String, Workload> BY_NAME = new LinkedHashMap<>();
 
     static {
+        // In the order `info workloads` lists them: the basic transfers, then each seed's workloads.
         for (Workload w : List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload(),
                 new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
-                new org.pagefabric.workload.dht.DhtInsertWorkload())) {
+                new DhtInsertWorkload(), new SendFaultWorkload(), new InteropLatencyWorkload(),
+                new TitaniumAppWorkload(), new PinCostWorkload(), new MultiPingPongWorkload(), new MpiAppWorkload(),
+                new FaultLatencyWorkload(), new LammpsWorkload(), new AccessCounterWorkload(), new LoggedGetsWorkload(),
+                new CoralSortWorkload(), new NetperfWorkload(), new PktGenWorkload())) {
             BY_NAME.put(w.name(), w);
         }
-        for (Workload w : List.of(new SendFaultWorkload(), new InteropLatencyWorkload())) {
-            BY_NAME.put(w.name(), w);
-        }
-        Workload titanium = new TitaniumAppWorkload();
-        BY_NAME.put(titanium.name(), titanium);
-        for (Workload w : List.of(new PinCostWorkload(), new MultiPingPongWorkload(), new MpiAppWorkload())) {
-            BY_NAME.put(w.name(), w);
-        }
-        for (Workload w : List.of(new FaultLatencyWorkload(), new LammpsWorkload())) {
-            BY_NAME.put(w.name(), w);
-        }
-        for (Workload w : List.of(new org.pagefabric.workload.aaapps.AccessCounterWorkload(),
-                new org.pagefabric.workload.aaapps.LoggedGetsWorkload(),
-                new org.pagefabric.workload.aaapps.CoralSortWorkload())) {
-            BY_NAME.put(w.name(), w);
-        }
-        Workload netperf = new NetperfWorkload();
-        BY_NAME.put(netperf.name(), netperf);
-        Workload pktgen = new PktGenWorkload();
-        BY_NAME.put(pktgen.name(), pktgen);
     }
 
     private Workloads() {
