@@ -95,6 +95,15 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return super.resolve(given);
     }
 
+    /** {@code onload_cores: best} in a grid is stored as 0, as {@link #resolve} stores it. */
+    @Override
+    public Object coerce(WorkloadParameter p, Object value) {
+        if (p.name().equals(ONLOAD) && value instanceof String s && s.strip().equals("best")) {
+            return 0L;
+        }
+        return p.coerce(value);
+    }
+
     @Override
     public int ranks(Map<String, Object> params) {
         long processes = (Long) params.get(PROCESSES);
@@ -141,19 +150,27 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                         + " nodes of " + perNode + " processes; valid: best (0) or 1 to " + Math.max(1, maxCores)
                         + " with processes_per_node >= 2");
             }
-            onloadUsed = onload != 0 ? onload : bestOnloadCores(job, params, maxCores);
+            onloadUsed = onload != 0 ? onload : bestOnloadCores(job, params, maxCores, true).cores();
         }
         Outcome out = launch(job, params, scheme, onloadUsed);
         out.bestMode = scheme.usesOnloadCores() && onload == 0;
         return out;
     }
 
-    /** 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate. */
-    private long bestOnloadCores(Job job, Map<String, Object> params, int maxCores) {
+    /**
+     * 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate (the
+     * smallest C among equals). Each trial is a full simulation of its own, except that a trial
+     * is stopped as soon as its simulated clock shows it cannot beat the best so far: its rate is
+     * inserts / span and the span can only grow, so once the clock passes the span at which it
+     * would tie the best, the argmax is already decided (see {@link #lossDeadline}). The choice
+     * is the one an exhaustive search makes; only the losers' tails are not simulated.
+     */
+    BestSearch bestOnloadCores(Job job, Map<String, Object> params, int maxCores, boolean cut) {
         Profile profile = job.cluster().profile();
         long seed = job.simulator().masterSeed();
         long best = 1;
         double bestRate = -1;
+        int cutTrials = 0;
         for (long c = 1; c <= maxCores; c++) {
             Map<String, Object> p = new LinkedHashMap<>(params);
             p.put(ONLOAD, c);
@@ -161,15 +178,58 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
             Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
             Outcome o = launch(trial, p, ((DhtSchemeProvider) policy).newDhtScheme(), c);
-            sim.run();
+            long deadline = cut && bestRate > 0 ? lossDeadline(o, bestRate) : Time.NEVER;
+            if (deadline == Time.NEVER) {
+                sim.run();
+            } else {
+                sim.runUntil(deadline);
+            }
+            if (!o.finished()) {
+                if (deadline == Time.NEVER || sim.pendingEvents() == 0) {
+                    SimProcess.checkNoDeadlock(sim);
+                    throw new IllegalStateException("AM-Onload trial with C=" + c + " ended before every element"
+                            + " was applied");
+                }
+                // Still inserting past its deadline: it ends later, so it loses.
+                cutTrials++;
+                                SimProcess.closeAll(sim);
+                continue;
+            }
             SimProcess.checkNoDeadlock(sim);
+            SimProcess.closeAll(sim);
             double rate = o.insertsPerSecond();
             if (rate > bestRate) {
                 bestRate = rate;
                 best = c;
             }
         }
-        return best;
+        return new BestSearch(best, bestRate, cutTrials);
+    }
+
+    /**
+     * The outcome of the search over C.
+     *
+     * @param cores     the C with the highest insert rate (the smallest among equals)
+     * @param rate      its inserts per second
+     * @param cutTrials trials stopped early because they could no longer win
+     */
+    record BestSearch(long cores, double rate, int cutTrials) {
+    }
+
+    /**
+     * The simulated time after which a run that has not finished cannot have a rate above
+     * {@code bestRate}: its end is later than the returned time, and the rate computed with
+     * that span (the same double arithmetic as {@link Outcome#insertsPerSecond}, monotone in
+     * the span) is already at most {@code bestRate}. {@link Time#NEVER} if no such time is
+     * representable.
+     */
+    static long lossDeadline(Outcome o, double bestRate) {
+        double spanPs = o.inserters * (double) o.perProcess / bestRate * Time.S;
+        if (!(spanPs < Long.MAX_VALUE / 4.0)) {
+            return Time.NEVER;
+        }
+        long span = (long) Math.ceil(spanPs) + 1;
+        return o.rateAtSpan(span) <= bestRate ? o.start + span : Time.NEVER;
     }
 
     private static List<String> schemePolicies(Profile profile) {
@@ -293,8 +353,16 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         }
 
         double insertsPerSecond() {
-            long span = end() - start;
+            return rateAtSpan(end() - start);
+        }
+
+        double rateAtSpan(long span) {
             return span <= 0 ? 0 : inserters * perProcess / (span / (double) Time.S);
+        }
+
+        /** Every inserter has issued everything and every element is applied: the rate is final. */
+        boolean finished() {
+            return finishedInserters == inserters && dht.allApplied().isDone();
         }
 
         @Override
