@@ -2,6 +2,7 @@ package org.pagefabric.reg.am;
 
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.dht.DhtContext;
+import org.pagefabric.workload.dht.DhtFabric;
 import org.pagefabric.workload.dht.DhtScheme;
 
 /**
@@ -38,6 +39,12 @@ final class OnloadAmScheme implements DhtScheme {
     @Override
     public void insert(ProcessContext ctx, int rank, int target, long elem) {
         dht.fabric().message(ctx, rank, target, elem);
+    }
+
+    /** An insert is one message, whose post ({@link DhtFabric#message}) the process always waits out. */
+    @Override
+    public long minInsertPs(DhtContext dht) {
+        return dht.costs().postPs();
     }
 
     @Override

@@ -159,11 +159,14 @@ public final class DhtInsertWorkload extends AbstractWorkload {
 
     /**
      * 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate (the
-     * smallest C among equals). Each trial is a full simulation of its own, except that a trial
-     * is stopped as soon as its simulated clock shows it cannot beat the best so far: its rate is
-     * inserts / span and the span can only grow, so once the clock passes the span at which it
-     * would tie the best, the argmax is already decided (see {@link #lossDeadline}). The choice
-     * is the one an exhaustive search makes; only the losers' tails are not simulated.
+     * smallest C among equals). Each trial is a simulation of its own, stopped only once its
+     * clock proves that it cannot beat the best so far. Its rate is inserts / span, and the
+     * span is at least the time already simulated, and at least that time plus, for the process
+     * with the most inserts not yet started, those inserts times {@link DhtScheme#minInsertPs}
+     * (every insert costs its process at least that). Once the rate at that least span is no
+     * better than the best, the argmax is decided; the check runs every 1/64 of the time at
+     * which the trial would only tie the best ({@link #lossDeadline}), and at that time. The
+     * choice is the one an exhaustive search makes; only the losers' tails are not simulated.
      */
     BestSearch bestOnloadCores(Job job, Map<String, Object> params, int maxCores, boolean cut) {
         Profile profile = job.cluster().profile();
@@ -177,23 +180,24 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             Simulator sim = new Simulator(seed);
             RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
             Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
-            Outcome o = launch(trial, p, ((DhtSchemeProvider) policy).newDhtScheme(), c);
+            DhtScheme scheme = ((DhtSchemeProvider) policy).newDhtScheme();
+            Outcome o = launch(trial, p, scheme, c);
             long deadline = cut && bestRate > 0 ? lossDeadline(o, bestRate) : Time.NEVER;
+            boolean lost = false;
             if (deadline == Time.NEVER) {
                 sim.run();
             } else {
-                sim.runUntil(deadline);
+                lost = runUntilLost(sim, o, deadline, bestRate, scheme.minInsertPs(o.dht));
+            }
+            if (lost) {
+                cutTrials++;
+                SimProcess.closeAll(sim);
+                continue;
             }
             if (!o.finished()) {
-                if (deadline == Time.NEVER || sim.pendingEvents() == 0) {
-                    SimProcess.checkNoDeadlock(sim);
-                    throw new IllegalStateException("AM-Onload trial with C=" + c + " ended before every element"
-                            + " was applied");
-                }
-                // Still inserting past its deadline: it ends later, so it loses.
-                cutTrials++;
-                                SimProcess.closeAll(sim);
-                continue;
+                SimProcess.checkNoDeadlock(sim);
+                throw new IllegalStateException("AM-Onload trial with C=" + c + " ended before every element"
+                        + " was applied");
             }
             SimProcess.checkNoDeadlock(sim);
             SimProcess.closeAll(sim);
@@ -204,6 +208,32 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             }
         }
         return new BestSearch(best, bestRate, cutTrials);
+    }
+
+    /**
+     * Runs a trial in slices until it finishes (returns false) or its clock proves its rate
+     * cannot exceed {@code bestRate} (returns true, the trial left unfinished).
+     */
+    private static boolean runUntilLost(Simulator sim, Outcome o, long deadline, double bestRate, long minInsertPs) {
+        long slice = Math.max(1, (deadline - o.start) / 64);
+        long t = o.start;
+        while (true) {
+            t = Math.min(deadline, t + slice);
+            sim.runUntil(t);
+            if (o.finished() || sim.pendingEvents() == 0) {
+                return false;
+            }
+            if (t >= deadline) {
+                // Unfinished at the deadline: its end is later, its rate at most the best's.
+                return true;
+            }
+            long unstarted = o.mostUnstartedInserts();
+            if (minInsertPs > 0 && unstarted > 0
+                    && unstarted <= (Long.MAX_VALUE / 4 - t) / minInsertPs
+                    && o.rateAtSpan(t + unstarted * minInsertPs - o.start) <= bestRate) {
+                return true;
+            }
+        }
     }
 
     /**
@@ -270,6 +300,12 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             }
         }
         out.inserters = inserters;
+        out.inserterRanks = new int[inserters];
+        for (int r = 0, k = 0; r < processes; r++) {
+            if (scheme.inserts(r)) {
+                out.inserterRanks[k++] = r;
+            }
+        }
         dht.expect(inserters * perProcess);
         long start = sim.now();
         out.start = start;
@@ -311,6 +347,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                             RandomStream.mix64((long) rank << 32 | i));
                     out.expectedCount[target]++;
                     out.expectedDigest[target] += RandomStream.mix64(elem);
+                    out.started[rank] = i + 1;
                     long t0 = ctx.now();
                     long accesses = dht.fabric().issued(rank);
                     scheme.insert(ctx, rank, target, elem);
@@ -335,6 +372,9 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         boolean bestMode;
         final long[] expectedCount;
         final long[] expectedDigest;
+        /** Inserts each process has begun (for the AM-Onload search's bound). */
+        final long[] started;
+        int[] inserterRanks = new int[0];
         int inserters;
         int finishedInserters;
         long start;
@@ -346,6 +386,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             this.onloadCores = onloadCores;
             this.expectedCount = new long[dht.ranks()];
             this.expectedDigest = new long[dht.ranks()];
+            this.started = new long[dht.ranks()];
         }
 
         long end() {
@@ -358,6 +399,15 @@ public final class DhtInsertWorkload extends AbstractWorkload {
 
         double rateAtSpan(long span) {
             return span <= 0 ? 0 : inserters * perProcess / (span / (double) Time.S);
+        }
+
+        /** The most inserts any inserting process has not begun yet. */
+        long mostUnstartedInserts() {
+            long most = 0;
+            for (int r : inserterRanks) {
+                most = Math.max(most, perProcess - started[r]);
+            }
+            return most;
         }
 
         /** Every inserter has issued everything and every element is applied: the rate is final. */
