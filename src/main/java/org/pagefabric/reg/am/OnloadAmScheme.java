@@ -47,6 +47,24 @@ final class OnloadAmScheme implements DhtScheme {
         return dht.costs().postPs();
     }
 
+    /**
+     * Every unapplied element will occupy one of the nodes x C handler cores for at least two
+     * memory accesses (a local insert plus taking it from the message), starting no earlier than
+     * now or that core's current work: the cores' average finishing time bounds the last one.
+     */
+    @Override
+    public long appliedNoEarlierThan(long unapplied) {
+        if (unapplied <= 0) {
+            return 0;
+        }
+        long now = dht.simulator().now();
+        long sum = 0;
+        for (long b : busyUntil) {
+            sum += Math.max(now, b);
+        }
+        return (sum + unapplied * 2 * dht.costs().memoryPs()) / busyUntil.length;
+    }
+
     @Override
     public void onMessage(int source, int target, long elem) {
         int h = dht.coreOf(target) % handlers;

@@ -160,49 +160,60 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     /**
      * 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate (the
      * smallest C among equals). Each trial is a simulation of its own, stopped only once its
-     * clock proves that it cannot beat the best so far. Its rate is inserts / span, and the
-     * span is at least the time already simulated, and at least that time plus, for the process
-     * with the most inserts not yet started, those inserts times {@link DhtScheme#minInsertPs}
-     * (every insert costs its process at least that). Once the rate at that least span is no
-     * better than the best, the argmax is decided; the check runs every 1/64 of the time at
-     * which the trial would only tie the best ({@link #lossDeadline}), and at that time. The
-     * choice is the one an exhaustive search makes; only the losers' tails are not simulated.
+     * clock proves that it cannot win. Its rate is inserts / span, and {@link Trial#leastEnd}
+     * bounds its end from below: the time already simulated; that time plus the most inserts
+     * any of its processes has not begun times the least time an insert costs a process
+     * ({@link DhtScheme#minInsertPs}); and the scheme's own bound on when its handlers can have
+     * applied what is still unapplied ({@link DhtScheme#appliedNoEarlierThan}). Trials run
+     * best-first, in decreasing order of the rate their bound allows before they start (then by
+     * C), so that a good C is found early and the others are stopped soon; the bound is checked
+     * every 1/64 of the span at which a trial would only tie the best. The choice is the one an
+     * exhaustive search makes (order and stops change only which tails are not simulated).
      */
     BestSearch bestOnloadCores(Job job, Map<String, Object> params, int maxCores, boolean cut) {
-        Profile profile = job.cluster().profile();
-        long seed = job.simulator().masterSeed();
-        long best = 1;
+        Long[] order = new Long[maxCores];
+        double[] optimistic = new double[maxCores + 1];
+        for (long c = 1; c <= maxCores; c++) {
+            order[(int) c - 1] = c;
+            if (cut) {
+                Trial t = trial(job, params, c);
+                optimistic[(int) c] = t.out().rateAtSpan(t.leastEnd() - t.out().start);
+                SimProcess.closeAll(t.sim());
+            }
+        }
+        java.util.Arrays.sort(order, (x, y) -> {
+            int byBound = Double.compare(optimistic[(int) (long) y], optimistic[(int) (long) x]);
+            return byBound != 0 ? byBound : Long.compare(x, y);
+        });
+        long best = Long.MAX_VALUE;
         double bestRate = -1;
         int cutTrials = 0;
-        for (long c = 1; c <= maxCores; c++) {
-            Map<String, Object> p = new LinkedHashMap<>(params);
-            p.put(ONLOAD, c);
-            Simulator sim = new Simulator(seed);
-            RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
-            Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
-            DhtScheme scheme = ((DhtSchemeProvider) policy).newDhtScheme();
-            Outcome o = launch(trial, p, scheme, c);
-            long deadline = cut && bestRate > 0 ? lossDeadline(o, bestRate) : Time.NEVER;
+        for (long c : order) {
+            Trial t = trial(job, params, c);
+            Outcome o = t.out();
+            // A smaller C wins a tie, so it must be strictly slower to lose.
+            boolean strict = c < best;
+            long deadline = cut && bestRate > 0 ? lossDeadline(o, bestRate, strict) : Time.NEVER;
             boolean lost = false;
             if (deadline == Time.NEVER) {
-                sim.run();
+                t.sim().run();
             } else {
-                lost = runUntilLost(sim, o, deadline, bestRate, scheme.minInsertPs(o.dht));
+                lost = t.runUntilLost(deadline, bestRate, strict);
             }
             if (lost) {
                 cutTrials++;
-                SimProcess.closeAll(sim);
+                SimProcess.closeAll(t.sim());
                 continue;
             }
             if (!o.finished()) {
-                SimProcess.checkNoDeadlock(sim);
+                SimProcess.checkNoDeadlock(t.sim());
                 throw new IllegalStateException("AM-Onload trial with C=" + c + " ended before every element"
                         + " was applied");
             }
-            SimProcess.checkNoDeadlock(sim);
-            SimProcess.closeAll(sim);
+            SimProcess.checkNoDeadlock(t.sim());
+            SimProcess.closeAll(t.sim());
             double rate = o.insertsPerSecond();
-            if (rate > bestRate) {
+            if (rate > bestRate || rate == bestRate && c < best) {
                 bestRate = rate;
                 best = c;
             }
@@ -210,28 +221,52 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return new BestSearch(best, bestRate, cutTrials);
     }
 
-    /**
-     * Runs a trial in slices until it finishes (returns false) or its clock proves its rate
-     * cannot exceed {@code bestRate} (returns true, the trial left unfinished).
-     */
-    private static boolean runUntilLost(Simulator sim, Outcome o, long deadline, double bestRate, long minInsertPs) {
-        long slice = Math.max(1, (deadline - o.start) / 64);
-        long t = o.start;
-        while (true) {
-            t = Math.min(deadline, t + slice);
-            sim.runUntil(t);
-            if (o.finished() || sim.pendingEvents() == 0) {
-                return false;
+    private Trial trial(Job job, Map<String, Object> params, long c) {
+        Profile profile = job.cluster().profile();
+        Map<String, Object> p = new LinkedHashMap<>(params);
+        p.put(ONLOAD, c);
+        Simulator sim = new Simulator(job.simulator().masterSeed());
+        RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
+        Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
+        DhtScheme scheme = ((DhtSchemeProvider) policy).newDhtScheme();
+        return new Trial(sim, scheme, launch(trial, p, scheme, c));
+    }
+
+    /** One AM-Onload trial of the search over C. */
+    private record Trial(Simulator sim, DhtScheme scheme, Outcome out) {
+        /** The earliest the run can end, from what the clock shows now (see {@link #bestOnloadCores}). */
+        long leastEnd() {
+            long now = sim.now();
+            long least = now;
+            long unstarted = out.mostUnstartedInserts();
+            long perInsert = scheme.minInsertPs(out.dht);
+            if (perInsert > 0 && unstarted > 0 && unstarted <= (Long.MAX_VALUE / 4 - now) / perInsert) {
+                least = Math.max(least, now + unstarted * perInsert);
             }
-            if (t >= deadline) {
-                // Unfinished at the deadline: its end is later, its rate at most the best's.
-                return true;
-            }
-            long unstarted = o.mostUnstartedInserts();
-            if (minInsertPs > 0 && unstarted > 0
-                    && unstarted <= (Long.MAX_VALUE / 4 - t) / minInsertPs
-                    && o.rateAtSpan(t + unstarted * minInsertPs - o.start) <= bestRate) {
-                return true;
+            return Math.max(least, scheme.appliedNoEarlierThan(out.dht.unapplied()));
+        }
+
+        /**
+         * Runs in slices until the trial finishes (false) or its least end proves its rate
+         * cannot beat {@code bestRate} (true; left unfinished).
+         */
+        boolean runUntilLost(long deadline, double bestRate, boolean strict) {
+            long slice = Math.max(1, (deadline - out.start) / 64);
+            long t = out.start;
+            while (true) {
+                t = Math.min(deadline, t + slice);
+                sim.runUntil(t);
+                if (out.finished() || sim.pendingEvents() == 0) {
+                    return false;
+                }
+                if (t >= deadline) {
+                    // Unfinished at the deadline: it ends later, so its rate cannot win.
+                    return true;
+                }
+                double most = out.rateAtSpan(leastEnd() - out.start);
+                if (strict ? most < bestRate : most <= bestRate) {
+                    return true;
+                }
             }
         }
     }
@@ -250,16 +285,17 @@ public final class DhtInsertWorkload extends AbstractWorkload {
      * The simulated time after which a run that has not finished cannot have a rate above
      * {@code bestRate}: its end is later than the returned time, and the rate computed with
      * that span (the same double arithmetic as {@link Outcome#insertsPerSecond}, monotone in
-     * the span) is already at most {@code bestRate}. {@link Time#NEVER} if no such time is
+     * the span) is already at most {@code bestRate} (below it, if {@code strict}). {@link Time#NEVER} if no such time is
      * representable.
      */
-    static long lossDeadline(Outcome o, double bestRate) {
+    static long lossDeadline(Outcome o, double bestRate, boolean strict) {
         double spanPs = o.inserters * (double) o.perProcess / bestRate * Time.S;
         if (!(spanPs < Long.MAX_VALUE / 4.0)) {
             return Time.NEVER;
         }
-        long span = (long) Math.ceil(spanPs) + 1;
-        return o.rateAtSpan(span) <= bestRate ? o.start + span : Time.NEVER;
+        long span = (long) Math.ceil(spanPs) + (strict ? 2 : 1);
+        double rate = o.rateAtSpan(span);
+        return (strict ? rate < bestRate : rate <= bestRate) ? o.start + span : Time.NEVER;
     }
 
     private static List<String> schemePolicies(Profile profile) {

@@ -82,6 +82,16 @@ public interface DhtScheme {
         return 0;
     }
 
+    /**
+     * A lower bound, in picoseconds, of when the last of the {@code unapplied} elements not yet
+     * applied ({@link DhtContext#unapplied}) will be in its volume, from the scheme's handler
+     * state now; 0 (the default) claims none. Used like {@link #minInsertPs}, with the same
+     * caution.
+     */
+    default long appliedNoEarlierThan(long unapplied) {
+        return 0;
+    }
+
     /** Every inserting process has issued all its inserts (messages may still be in flight). */
     default void allIssued() {
     }

@@ -59,17 +59,46 @@ class DhtScaleInvariantsTest {
         assertTrue(cut.cutTrials() > 0, "some of the 7 trials were hopeless before their end");
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5})
+    void theBoundsOnTheEndNeverExceedTheEnd(long c) {
+        Map<String, Object> p = params(40, 8, 0.1 * c, 60);
+        Job j = job(p, c);
+        DhtScheme scheme = ((DhtSchemeProvider) j.policy()).newDhtScheme();
+        DhtInsertWorkload.Outcome o = DHT.launch(j, p, scheme, c);
+        Simulator sim = j.simulator();
+        long[] bounds = new long[200];
+        int n = 0;
+        for (long t = o.start + 200 * Time.NS; !o.finished() && sim.pendingEvents() > 0 && n < bounds.length;
+             t += 200 * Time.NS) {
+            sim.runUntil(t);
+            long unstarted = o.mostUnstartedInserts();
+            bounds[n++] = Math.max(sim.now() + unstarted * scheme.minInsertPs(o.dht),
+                    scheme.appliedNoEarlierThan(o.dht.unapplied()));
+        }
+        sim.run();
+        assertTrue(o.verified());
+        assertTrue(n > 3, "the run was observed in several slices");
+        assertTrue(scheme.minInsertPs(o.dht) > 0);
+        for (int i = 0; i < n; i++) {
+            assertTrue(bounds[i] <= o.end(), "bound " + bounds[i] + " ps after slice " + i + " exceeds the end "
+                    + o.end() + " ps");
+        }
+    }
+
     @Test
     void theLossDeadlineIsWhereTheRateFallsToTheBest() {
         Map<String, Object> p = params(16, 4, 0.05, 10);
         Job j = job(p, 1);
         DhtInsertWorkload.Outcome o = DHT.launch(j, p, ((DhtSchemeProvider) j.policy()).newDhtScheme(), 2);
         double best = 3.0e7;
-        long deadline = DhtInsertWorkload.lossDeadline(o, best);
+        long deadline = DhtInsertWorkload.lossDeadline(o, best, false);
         long span = deadline - o.start;
         assertTrue(o.rateAtSpan(span) <= best, "at the deadline the run cannot beat the best");
         assertTrue(o.rateAtSpan(span - 2) > best, "just before it, it still could");
-        assertEquals(Time.NEVER, DhtInsertWorkload.lossDeadline(o, Double.MIN_VALUE), "unreachable deadline");
+        assertEquals(Time.NEVER, DhtInsertWorkload.lossDeadline(o, Double.MIN_VALUE, false), "unreachable deadline");
+        long strict = DhtInsertWorkload.lossDeadline(o, best, true) - o.start;
+        assertTrue(o.rateAtSpan(strict) < best, "a smaller C must be strictly slower to lose");
     }
 
     @Test
