@@ -283,7 +283,8 @@ final class BenchCommand implements Runnable {
             }
             out.print(format == Format.json ? RowFormat.json(rows)
                     : RowFormat.table(rows, List.of("ranks", "nodes", "policy", "inserts", "wall_s", "heap_MB",
-                            "max_heap_MB", "events", "events_per_s", "inserts_per_s", "verified")));
+                            "live_MB", "max_heap_MB", "events", "events_per_s", "alloc_B_per_event", "inserts_per_s",
+                            "verified")));
             out.flush();
             return ExitCodes.OK;
         }

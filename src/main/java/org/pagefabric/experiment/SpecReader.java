@@ -321,7 +321,7 @@ public final class SpecReader {
             List<Object> coerced = new ArrayList<>();
             for (int i = 0; i < values.size(); i++) {
                 try {
-                    coerced.add(wp.coerce(values.get(i)));
+                    coerced.add(workload.coerce(wp, values.get(i)));
                 } catch (IllegalArgumentException e) {
                     throw new SpecException(file, lines.get(i), where, e.getMessage());
                 }

@@ -120,6 +120,16 @@ public interface Workload {
         return out;
     }
 
+    /**
+     * One value of parameter {@code p} as a spec's grid writes it, in its stored form; a workload
+     * that accepts a keyword for a number (dht-insert's {@code onload_cores: best}) maps it here.
+     *
+     * @throws IllegalArgumentException saying what would be valid
+     */
+    default Object coerce(WorkloadParameter p, Object value) {
+        return p.coerce(value);
+    }
+
     /** What a started workload reports once the simulation has ended. */
     interface Run {
         /** Bytes moved per second over the timed part, or 0 if not measured. */

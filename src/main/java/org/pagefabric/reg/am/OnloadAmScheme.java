@@ -2,6 +2,7 @@ package org.pagefabric.reg.am;
 
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.dht.DhtContext;
+import org.pagefabric.workload.dht.DhtFabric;
 import org.pagefabric.workload.dht.DhtScheme;
 
 /**
@@ -38,6 +39,30 @@ final class OnloadAmScheme implements DhtScheme {
     @Override
     public void insert(ProcessContext ctx, int rank, int target, long elem) {
         dht.fabric().message(ctx, rank, target, elem);
+    }
+
+    /** An insert is one message, whose post ({@link DhtFabric#message}) the process always waits out. */
+    @Override
+    public long minInsertPs(DhtContext dht) {
+        return dht.costs().postPs();
+    }
+
+    /**
+     * Every unapplied element will occupy one of the nodes x C handler cores for at least two
+     * memory accesses (a local insert plus taking it from the message), starting no earlier than
+     * now or that core's current work: the cores' average finishing time bounds the last one.
+     */
+    @Override
+    public long appliedNoEarlierThan(long unapplied) {
+        if (unapplied <= 0) {
+            return 0;
+        }
+        long now = dht.simulator().now();
+        long sum = 0;
+        for (long b : busyUntil) {
+            sum += Math.max(now, b);
+        }
+        return (sum + unapplied * 2 * dht.costs().memoryPs()) / busyUntil.length;
     }
 
     @Override

@@ -168,6 +168,11 @@ public final class DhtContext {
         }
     }
 
+    /** Elements expected but not yet applied (handed to a handler, or placed by RMA). */
+    public long unapplied() {
+        return expected - applied;
+    }
+
     /** Completes once every inserted element has been applied to its volume. */
     public Completion allApplied() {
         return allApplied;

@@ -95,6 +95,15 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return super.resolve(given);
     }
 
+    /** {@code onload_cores: best} in a grid is stored as 0, as {@link #resolve} stores it. */
+    @Override
+    public Object coerce(WorkloadParameter p, Object value) {
+        if (p.name().equals(ONLOAD) && value instanceof String s && s.strip().equals("best")) {
+            return 0L;
+        }
+        return p.coerce(value);
+    }
+
     @Override
     public int ranks(Map<String, Object> params) {
         long processes = (Long) params.get(PROCESSES);
@@ -141,35 +150,152 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                         + " nodes of " + perNode + " processes; valid: best (0) or 1 to " + Math.max(1, maxCores)
                         + " with processes_per_node >= 2");
             }
-            onloadUsed = onload != 0 ? onload : bestOnloadCores(job, params, maxCores);
+            onloadUsed = onload != 0 ? onload : bestOnloadCores(job, params, maxCores, true).cores();
         }
         Outcome out = launch(job, params, scheme, onloadUsed);
         out.bestMode = scheme.usesOnloadCores() && onload == 0;
         return out;
     }
 
-    /** 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate. */
-    private long bestOnloadCores(Job job, Map<String, Object> params, int maxCores) {
-        Profile profile = job.cluster().profile();
-        long seed = job.simulator().masterSeed();
-        long best = 1;
-        double bestRate = -1;
+    /**
+     * 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate (the
+     * smallest C among equals). Each trial is a simulation of its own, stopped only once its
+     * clock proves that it cannot win. Its rate is inserts / span, and {@link Trial#leastEnd}
+     * bounds its end from below: the time already simulated; that time plus the most inserts
+     * any of its processes has not begun times the least time an insert costs a process
+     * ({@link DhtScheme#minInsertPs}); and the scheme's own bound on when its handlers can have
+     * applied what is still unapplied ({@link DhtScheme#appliedNoEarlierThan}). Trials run
+     * best-first, in decreasing order of the rate their bound allows before they start (then by
+     * C), so that a good C is found early and the others are stopped soon; the bound is checked
+     * every 1/64 of the span at which a trial would only tie the best. The choice is the one an
+     * exhaustive search makes (order and stops change only which tails are not simulated).
+     */
+    BestSearch bestOnloadCores(Job job, Map<String, Object> params, int maxCores, boolean cut) {
+        Long[] order = new Long[maxCores];
+        double[] optimistic = new double[maxCores + 1];
         for (long c = 1; c <= maxCores; c++) {
-            Map<String, Object> p = new LinkedHashMap<>(params);
-            p.put(ONLOAD, c);
-            Simulator sim = new Simulator(seed);
-            RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
-            Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
-            Outcome o = launch(trial, p, ((DhtSchemeProvider) policy).newDhtScheme(), c);
-            sim.run();
-            SimProcess.checkNoDeadlock(sim);
+            order[(int) c - 1] = c;
+            if (cut) {
+                Trial t = trial(job, params, c);
+                optimistic[(int) c] = t.out().rateAtSpan(t.leastEnd() - t.out().start);
+                SimProcess.closeAll(t.sim());
+            }
+        }
+        java.util.Arrays.sort(order, (x, y) -> {
+            int byBound = Double.compare(optimistic[(int) (long) y], optimistic[(int) (long) x]);
+            return byBound != 0 ? byBound : Long.compare(x, y);
+        });
+        long best = Long.MAX_VALUE;
+        double bestRate = -1;
+        int cutTrials = 0;
+        for (long c : order) {
+            Trial t = trial(job, params, c);
+            Outcome o = t.out();
+            // A smaller C wins a tie, so it must be strictly slower to lose.
+            boolean strict = c < best;
+            long deadline = cut && bestRate > 0 ? lossDeadline(o, bestRate, strict) : Time.NEVER;
+            boolean lost = false;
+            if (deadline == Time.NEVER) {
+                t.sim().run();
+            } else {
+                lost = t.runUntilLost(deadline, bestRate, strict);
+            }
+            if (lost) {
+                cutTrials++;
+                SimProcess.closeAll(t.sim());
+                continue;
+            }
+            if (!o.finished()) {
+                SimProcess.checkNoDeadlock(t.sim());
+                throw new IllegalStateException("AM-Onload trial with C=" + c + " ended before every element"
+                        + " was applied");
+            }
+            SimProcess.checkNoDeadlock(t.sim());
+            SimProcess.closeAll(t.sim());
             double rate = o.insertsPerSecond();
-            if (rate > bestRate) {
+            if (rate > bestRate || rate == bestRate && c < best) {
                 bestRate = rate;
                 best = c;
             }
         }
-        return best;
+        return new BestSearch(best, bestRate, cutTrials);
+    }
+
+    private Trial trial(Job job, Map<String, Object> params, long c) {
+        Profile profile = job.cluster().profile();
+        Map<String, Object> p = new LinkedHashMap<>(params);
+        p.put(ONLOAD, c);
+        Simulator sim = new Simulator(job.simulator().masterSeed());
+        RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
+        Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
+        DhtScheme scheme = ((DhtSchemeProvider) policy).newDhtScheme();
+        return new Trial(sim, scheme, launch(trial, p, scheme, c));
+    }
+
+    /** One AM-Onload trial of the search over C. */
+    private record Trial(Simulator sim, DhtScheme scheme, Outcome out) {
+        /** The earliest the run can end, from what the clock shows now (see {@link #bestOnloadCores}). */
+        long leastEnd() {
+            long now = sim.now();
+            long least = now;
+            long unstarted = out.mostUnstartedInserts();
+            long perInsert = scheme.minInsertPs(out.dht);
+            if (perInsert > 0 && unstarted > 0 && unstarted <= (Long.MAX_VALUE / 4 - now) / perInsert) {
+                least = Math.max(least, now + unstarted * perInsert);
+            }
+            return Math.max(least, scheme.appliedNoEarlierThan(out.dht.unapplied()));
+        }
+
+        /**
+         * Runs in slices until the trial finishes (false) or its least end proves its rate
+         * cannot beat {@code bestRate} (true; left unfinished).
+         */
+        boolean runUntilLost(long deadline, double bestRate, boolean strict) {
+            long slice = Math.max(1, (deadline - out.start) / 64);
+            long t = out.start;
+            while (true) {
+                t = Math.min(deadline, t + slice);
+                sim.runUntil(t);
+                if (out.finished() || sim.pendingEvents() == 0) {
+                    return false;
+                }
+                if (t >= deadline) {
+                    // Unfinished at the deadline: it ends later, so its rate cannot win.
+                    return true;
+                }
+                double most = out.rateAtSpan(leastEnd() - out.start);
+                if (strict ? most < bestRate : most <= bestRate) {
+                    return true;
+                }
+            }
+        }
+    }
+
+    /**
+     * The outcome of the search over C.
+     *
+     * @param cores     the C with the highest insert rate (the smallest among equals)
+     * @param rate      its inserts per second
+     * @param cutTrials trials stopped early because they could no longer win
+     */
+    record BestSearch(long cores, double rate, int cutTrials) {
+    }
+
+    /**
+     * The simulated time after which a run that has not finished cannot have a rate above
+     * {@code bestRate}: its end is later than the returned time, and the rate computed with
+     * that span (the same double arithmetic as {@link Outcome#insertsPerSecond}, monotone in
+     * the span) is already at most {@code bestRate} (below it, if {@code strict}). {@link Time#NEVER} if no such time is
+     * representable.
+     */
+    static long lossDeadline(Outcome o, double bestRate, boolean strict) {
+        double spanPs = o.inserters * (double) o.perProcess / bestRate * Time.S;
+        if (!(spanPs < Long.MAX_VALUE / 4.0)) {
+            return Time.NEVER;
+        }
+        long span = (long) Math.ceil(spanPs) + (strict ? 2 : 1);
+        double rate = o.rateAtSpan(span);
+        return (strict ? rate < bestRate : rate <= bestRate) ? o.start + span : Time.NEVER;
     }
 
     private static List<String> schemePolicies(Profile profile) {
@@ -210,6 +336,12 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             }
         }
         out.inserters = inserters;
+        out.inserterRanks = new int[inserters];
+        for (int r = 0, k = 0; r < processes; r++) {
+            if (scheme.inserts(r)) {
+                out.inserterRanks[k++] = r;
+            }
+        }
         dht.expect(inserters * perProcess);
         long start = sim.now();
         out.start = start;
@@ -251,6 +383,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                             RandomStream.mix64((long) rank << 32 | i));
                     out.expectedCount[target]++;
                     out.expectedDigest[target] += RandomStream.mix64(elem);
+                    out.started[rank] = i + 1;
                     long t0 = ctx.now();
                     long accesses = dht.fabric().issued(rank);
                     scheme.insert(ctx, rank, target, elem);
@@ -275,6 +408,9 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         boolean bestMode;
         final long[] expectedCount;
         final long[] expectedDigest;
+        /** Inserts each process has begun (for the AM-Onload search's bound). */
+        final long[] started;
+        int[] inserterRanks = new int[0];
         int inserters;
         int finishedInserters;
         long start;
@@ -286,6 +422,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             this.onloadCores = onloadCores;
             this.expectedCount = new long[dht.ranks()];
             this.expectedDigest = new long[dht.ranks()];
+            this.started = new long[dht.ranks()];
         }
 
         long end() {
@@ -293,8 +430,25 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         }
 
         double insertsPerSecond() {
-            long span = end() - start;
+            return rateAtSpan(end() - start);
+        }
+
+        double rateAtSpan(long span) {
             return span <= 0 ? 0 : inserters * perProcess / (span / (double) Time.S);
+        }
+
+        /** The most inserts any inserting process has not begun yet. */
+        long mostUnstartedInserts() {
+            long most = 0;
+            for (int r : inserterRanks) {
+                most = Math.max(most, perProcess - started[r]);
+            }
+            return most;
+        }
+
+        /** Every inserter has issued everything and every element is applied: the rate is final. */
+        boolean finished() {
+            return finishedInserters == inserters && dht.allApplied().isDone();
         }
 
         @Override

@@ -71,6 +71,27 @@ public interface DhtScheme {
         return false;
     }
 
+    /**
+     * A lower bound, in picoseconds, of the simulated time one {@link #insert} takes its
+     * inserting process; 0 (the default) claims none. The search over AM-Onload's C uses it to
+     * stop a trial as soon as the inserts its processes have not begun prove that it cannot win.
+     * A bound that is too high would make that search wrong, so claim only what every insert
+     * certainly costs.
+     */
+    default long minInsertPs(DhtContext dht) {
+        return 0;
+    }
+
+    /**
+     * A lower bound, in picoseconds, of when the last of the {@code unapplied} elements not yet
+     * applied ({@link DhtContext#unapplied}) will be in its volume, from the scheme's handler
+     * state now; 0 (the default) claims none. Used like {@link #minInsertPs}, with the same
+     * caution.
+     */
+    default long appliedNoEarlierThan(long unapplied) {
+        return 0;
+    }
+
     /** Every inserting process has issued all its inserts (messages may still be in flight). */
     default void allIssued() {
     }
