@@ -1,5 +1,9 @@
 package org.pagefabric.hw.nic;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** Opcodes of NIC messages on the wire (the transport carries them opaquely). */
 final class WireOp {
     static final int WRITE = 1;
@@ -13,6 +17,9 @@ final class WireOp {
     /** Bytes of a read or atomic request's payload: two 8-byte operands. */
     static final int REQUEST_BYTES = 16;
 
+    /** Little-endian 8-byte fields in packet payloads, without a buffer object per access. */
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private WireOp() {
     }
 
@@ -25,5 +32,16 @@ final class WireOp {
             case ATOMIC_FETCH_AND_ADD -> FETCH_AND_ADD;
             case RECV -> throw new IllegalArgumentException("a receive is not sent");
         };
+    }
+
+    /** Writes a request's two 8-byte operands at the start of {@code b}. */
+    static void putLongs(byte[] b, long x, long y) {
+        LONG_LE.set(b, 0, x);
+        LONG_LE.set(b, 8, y);
+    }
+
+    /** The 8-byte field at {@code at} of {@code b}. */
+    static long getLong(byte[] b, int at) {
+        return (long) LONG_LE.get(b, at);
     }
 }
