@@ -1,5 +1,13 @@
 package org.pagefabric.hw.net;
 
+import static org.pagefabric.hw.net.SenderWindow.ACKED;
+import static org.pagefabric.hw.net.SenderWindow.FAULT_WAIT;
+import static org.pagefabric.hw.net.SenderWindow.FREE;
+import static org.pagefabric.hw.net.SenderWindow.QUEUED;
+import static org.pagefabric.hw.net.SenderWindow.RNR_WAIT;
+import static org.pagefabric.hw.net.SenderWindow.SENDING;
+import static org.pagefabric.hw.net.SenderWindow.SENT;
+
 import java.util.Arrays;
 import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
@@ -17,8 +25,11 @@ import org.pagefabric.sim.stat.Counter;
  * <p>Time-outs run in {@link Band#TIMEOUT}, so an ACK arriving at the very picosecond a timer
  * expires wins. Timers are cancelled (O(1)) as soon as they are moot.
  *
- * <p>State is struct-of-arrays: a ring of messages indexed by message sequence number and a
- * ring of window slots indexed by block sequence number, so steady traffic allocates nothing.
+ * <p>State is struct-of-arrays: a ring of messages indexed by message sequence number
+ * ({@link SenderMessages}), a ring of window slots indexed by block sequence number
+ * ({@link SenderWindow}) and, when selective, a {@link RetransmissionQueue}, so steady traffic
+ * allocates nothing. This class paces packets onto the network, processes ACKs and NACKs, and
+ * runs the time-outs and recovery of both modes.
  */
 public final class ReliableSender extends Component {
     private static final int PUMP = 1;
@@ -28,14 +39,6 @@ public final class ReliableSender extends Component {
     private static final int FAULT_WAIT_EXPIRED = 5;
     /** A held packet's payload is available ({@link PayloadSource#readyAt}): it leaves now. */
     private static final int PAYLOAD_READY = 6;
-
-    private static final byte FREE = 0;
-    private static final byte SENDING = 1;
-    private static final byte SENT = 2;
-    private static final byte QUEUED = 3;
-    private static final byte FAULT_WAIT = 4;
-    private static final byte RNR_WAIT = 5;
-    private static final byte ACKED = 6;
 
     private final Network net;
     private final PacketPool pool;
@@ -50,39 +53,13 @@ public final class ReliableSender extends Component {
     private final int mtu;
     private final int blockBytes;
 
-    // Posted messages, a ring indexed by msn & mMask.
-    private long[] mId;
-    private long[] mLen;
-    private long[] mAddr;
-    private int[] mOpcode;
-    private int[] mKey;
-    private int[] mBlocks;
-    private int[] mAcked;
-    private int mMask;
-    /** Oldest message not yet completed. */
-    private long headMsn;
-    /** Sequence number the next posted message gets. */
-    private long tailMsn;
+    /** Posted messages not yet completed. */
+    private final SenderMessages msgs;
     /** Message and block that enter the window next. */
     private long loadMsn;
     private int loadBlock;
-
-    // Window slots indexed by bsn % window.
-    private final long[] sBsn;
-    private final long[] sMsn;
-    private final long[] sFirstPsn;
-    private final long[] sOffset;
-    private final long[] sTimer;
-    private final int[] sLen;
-    private final int[] sPackets;
-    private final int[] sBlock;
-    private final int[] sRetries;
-    private final int[] sRnr;
-    private final int[] sAttempt;
-    private final byte[] sState;
-    /** Oldest unacknowledged block; blocks [baseBsn, highBsn) are in the window. */
-    private long baseBsn;
-    private long highBsn;
+    /** Blocks in flight. */
+    private final SenderWindow win;
     private long nextPsn;
 
     /** Block being transmitted (-1: none) and its next packet. */
@@ -90,9 +67,7 @@ public final class ReliableSender extends Component {
     private int curPkt;
 
     /** Selective: blocks waiting for retransmission, oldest first (entries go stale harmlessly). */
-    private long[] queue;
-    private int qHead;
-    private int qSize;
+    private final RetransmissionQueue queue;
 
     // Go-back-N.
     private long ackedPsn;
@@ -137,21 +112,9 @@ public final class ReliableSender extends Component {
         this.window = cfg.windowBlocks();
         this.mtu = cfg.mtuBytes();
         this.blockBytes = cfg.blockBytes();
-        int w = window;
-        sBsn = new long[w];
-        sMsn = new long[w];
-        sFirstPsn = new long[w];
-        sOffset = new long[w];
-        sTimer = new long[w];
-        sLen = new int[w];
-        sPackets = new int[w];
-        sBlock = new int[w];
-        sRetries = new int[w];
-        sRnr = new int[w];
-        sAttempt = new int[w];
-        sState = new byte[w];
-        queue = new long[w];
-        allocateMessages(16);
+        win = new SenderWindow(sim, window);
+        queue = new RetransmissionQueue(window);
+        msgs = new SenderMessages(16);
         dataPackets = counter("dataPackets", "packets", "DATA packets sent, retransmissions included");
         dataBytes = counter("dataBytes", "bytes", "payload bytes sent, retransmissions included");
         retransmitted = counter("retransmittedPackets", "packets", "DATA packets sent again");
@@ -166,17 +129,6 @@ public final class ReliableSender extends Component {
         sourceFaults = counter("sourceFaults", "packets", "packets not sent because the payload read faulted");
         completed = counter("completed", "messages", "messages completed successfully");
         failedMessages = counter("failed", "messages", "messages completed with an error or flushed");
-    }
-
-    private void allocateMessages(int capacity) {
-        mId = new long[capacity];
-        mLen = new long[capacity];
-        mAddr = new long[capacity];
-        mOpcode = new int[capacity];
-        mKey = new int[capacity];
-        mBlocks = new int[capacity];
-        mAcked = new int[capacity];
-        mMask = capacity - 1;
     }
 
     /**
@@ -209,47 +161,13 @@ public final class ReliableSender extends Component {
         if (blocks > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("message of " + length + " B has too many blocks");
         }
-        if (tailMsn - headMsn > mMask) {
-            growMessages();
-        }
-        int i = (int) (tailMsn & mMask);
-        mId[i] = messageId;
-        mLen[i] = length;
-        mAddr[i] = address;
-        mOpcode[i] = opcode;
-        mKey[i] = key;
-        mBlocks[i] = (int) blocks;
-        mAcked[i] = 0;
-        tailMsn++;
+        msgs.add(messageId, length, address, opcode, key, (int) blocks);
         kick();
-    }
-
-    private void growMessages() {
-        long[] id = mId;
-        long[] len = mLen;
-        long[] addr = mAddr;
-        int[] op = mOpcode;
-        int[] keys = mKey;
-        int[] blocks = mBlocks;
-        int[] acked = mAcked;
-        int oldMask = mMask;
-        allocateMessages(id.length * 2);
-        for (long m = headMsn; m < tailMsn; m++) {
-            int o = (int) (m & oldMask);
-            int n = (int) (m & mMask);
-            mId[n] = id[o];
-            mLen[n] = len[o];
-            mAddr[n] = addr[o];
-            mOpcode[n] = op[o];
-            mKey[n] = keys[o];
-            mBlocks[n] = blocks[o];
-            mAcked[n] = acked[o];
-        }
     }
 
     /** Messages posted and not yet completed. */
     public long outstandingMessages() {
-        return tailMsn - headMsn;
+        return msgs.outstanding();
     }
 
     /** Whether a message failed and the connection is in error. */
@@ -315,11 +233,9 @@ public final class ReliableSender extends Component {
             return true;
         }
         if (selective) {
-            while (qSize > 0) {
-                long b = queue[qHead];
-                qHead = (qHead + 1) % queue.length;
-                qSize--;
-                if (inWindow(b) && sState[slot(b)] == QUEUED) {
+            while (!queue.isEmpty()) {
+                long b = queue.poll();
+                if (win.contains(b) && win.state[win.slot(b)] == QUEUED) {
                     begin(b, 0);
                     return true;
                 }
@@ -328,13 +244,13 @@ public final class ReliableSender extends Component {
             if (paused) {
                 return false;
             }
-            if (gbnNextBsn < highBsn) {
+            if (gbnNextBsn < win.high) {
                 begin(gbnNextBsn, 0);
                 return true;
             }
         }
         if (admitBlock()) {
-            begin(highBsn - 1, 0);
+            begin(win.high - 1, 0);
             return true;
         }
         return false;
@@ -342,28 +258,28 @@ public final class ReliableSender extends Component {
 
     /** Brings the next block of the posted messages into the window, if there is room. */
     private boolean admitBlock() {
-        if (highBsn - baseBsn >= window || loadMsn == tailMsn) {
+        if (win.full() || loadMsn == msgs.tail) {
             return false;
         }
-        int mi = (int) (loadMsn & mMask);
-        long bsn = highBsn++;
-        int s = slot(bsn);
+        int mi = msgs.index(loadMsn);
+        long bsn = win.high++;
+        int s = win.slot(bsn);
         long offset = (long) loadBlock * blockBytes;
-        int len = (int) Math.min(blockBytes, mLen[mi] - offset);
-        sBsn[s] = bsn;
-        sMsn[s] = loadMsn;
-        sBlock[s] = loadBlock;
-        sOffset[s] = offset;
-        sLen[s] = len;
-        sPackets[s] = Math.max(1, Math.ceilDiv(len, mtu));
-        sFirstPsn[s] = nextPsn;
-        nextPsn += sPackets[s];
-        sRetries[s] = 0;
-        sRnr[s] = 0;
-        sAttempt[s] = 0;
-        sTimer[s] = Simulator.NO_EVENT;
-        sState[s] = QUEUED;
-        if (++loadBlock == mBlocks[mi]) {
+        int len = (int) Math.min(blockBytes, msgs.length[mi] - offset);
+        win.bsn[s] = bsn;
+        win.msn[s] = loadMsn;
+        win.block[s] = loadBlock;
+        win.offset[s] = offset;
+        win.length[s] = len;
+        win.packets[s] = Math.max(1, Math.ceilDiv(len, mtu));
+        win.firstPsn[s] = nextPsn;
+        nextPsn += win.packets[s];
+        win.retries[s] = 0;
+        win.rnr[s] = 0;
+        win.attempt[s] = 0;
+        win.timer[s] = Simulator.NO_EVENT;
+        win.state[s] = QUEUED;
+        if (++loadBlock == msgs.blocks[mi]) {
             loadMsn++;
             loadBlock = 0;
         }
@@ -371,11 +287,11 @@ public final class ReliableSender extends Component {
     }
 
     private void begin(long bsn, int packet) {
-        int s = slot(bsn);
-        cancelTimer(s);
-        sState[s] = SENDING;
+        int s = win.slot(bsn);
+        win.cancelTimer(s);
+        win.state[s] = SENDING;
         if (selective) {
-            sAttempt[s]++;
+            win.attempt[s]++;
         }
         curBsn = bsn;
         curPkt = packet;
@@ -383,31 +299,31 @@ public final class ReliableSender extends Component {
 
     private long sendPacket() {
         final long bsn = curBsn;
-        final int s = slot(bsn);
-        final int mi = (int) (sMsn[s] & mMask);
+        final int s = win.slot(bsn);
+        final int mi = msgs.index(win.msn[s]);
         Packet p = pool.acquire();
         p.kind = PacketKind.DATA;
         p.src = node;
         p.dst = peerNode;
         p.channel = peerChannel;
-        p.opcode = mOpcode[mi];
-        p.key = mKey[mi];
-        p.address = mAddr[mi];
-        p.messageId = mId[mi];
-        p.msn = sMsn[s];
-        p.messageLength = mLen[mi];
-        p.block = sBlock[s];
-        p.blockCount = mBlocks[mi];
+        p.opcode = msgs.opcode[mi];
+        p.key = msgs.key[mi];
+        p.address = msgs.address[mi];
+        p.messageId = msgs.id[mi];
+        p.msn = win.msn[s];
+        p.messageLength = msgs.length[mi];
+        p.block = win.block[s];
+        p.blockCount = msgs.blocks[mi];
         p.bsn = bsn;
-        long psn = sFirstPsn[s] + curPkt;
+        long psn = win.firstPsn[s] + curPkt;
         p.psn = psn;
         p.packetInBlock = curPkt;
-        p.blockPackets = sPackets[s];
-        p.attempt = selective ? sAttempt[s] : epoch;
+        p.blockPackets = win.packets[s];
+        p.attempt = selective ? win.attempt[s] : epoch;
         int inBlock = curPkt * mtu;
-        p.offset = sOffset[s] + inBlock;
-        p.length = Math.min(mtu, sLen[s] - inBlock);
-        boolean again = selective ? sAttempt[s] > 1 : psn < sentPsn;
+        p.offset = win.offset[s] + inBlock;
+        p.length = Math.min(mtu, win.length[s] - inBlock);
+        boolean again = selective ? win.attempt[s] > 1 : psn < sentPsn;
         long end;
         if (!source.read(p)) {
             sourceFaults.increment();
@@ -433,7 +349,7 @@ public final class ReliableSender extends Component {
         if (psn >= sentPsn) {
             sentPsn = psn + 1;
         }
-        if (++curPkt == sPackets[s]) {
+        if (++curPkt == win.packets[s]) {
             curBsn = -1;
             blockLeft(bsn, s, end);
         }
@@ -445,12 +361,12 @@ public final class ReliableSender extends Component {
         long delay = end - sim.now() + cfg.retransmitTimeoutPs();
         if (selective) {
             // A block NACKed with PAGE_FAULT while still sending stays waiting for its request.
-            if (sState[s] == SENDING) {
-                sState[s] = SENT;
-                sTimer[s] = sim.schedule(delay, Band.TIMEOUT, this, BLOCK_TIMEOUT, bsn);
+            if (win.state[s] == SENDING) {
+                win.state[s] = SENT;
+                win.timer[s] = sim.schedule(delay, Band.TIMEOUT, this, BLOCK_TIMEOUT, bsn);
             }
         } else {
-            sState[s] = SENT;
+            win.state[s] = SENT;
             gbnNextBsn = bsn + 1;
             if (windowTimer == Simulator.NO_EVENT && !paused) {
                 windowTimer = sim.schedule(delay, Band.TIMEOUT, this, WINDOW_TIMEOUT, 0);
@@ -487,14 +403,14 @@ public final class ReliableSender extends Component {
             long b = p.bsn;
             if (p.blockComplete) {
                 ackBlock(b);
-            } else if (inWindow(b) && sState[slot(b)] == SENT && sAttempt[slot(b)] == p.attempt) {
+            } else if (win.contains(b) && win.state[win.slot(b)] == SENT && win.attempt[win.slot(b)] == p.attempt) {
                 // Progress within the block: the receiver is alive, restart the time-out.
-                int s = slot(b);
-                cancelTimer(s);
-                sTimer[s] = sim.schedule(cfg.retransmitTimeoutPs(), Band.TIMEOUT, this, BLOCK_TIMEOUT, b);
+                int s = win.slot(b);
+                win.cancelTimer(s);
+                win.timer[s] = sim.schedule(cfg.retransmitTimeoutPs(), Band.TIMEOUT, this, BLOCK_TIMEOUT, b);
             }
-            long upTo = Math.min(p.cumulative, highBsn);
-            for (long x = baseBsn; x < upTo; x++) {
+            long upTo = Math.min(p.cumulative, win.high);
+            for (long x = win.base; x < upTo; x++) {
                 ackBlock(x);
             }
         } else {
@@ -510,9 +426,9 @@ public final class ReliableSender extends Component {
         ackedPsn = psn;
         gbnRetries = 0;
         gbnRnr = 0;
-        for (long b = baseBsn; b < highBsn; b++) {
-            int s = slot(b);
-            if (sFirstPsn[s] + sPackets[s] > psn) {
+        for (long b = win.base; b < win.high; b++) {
+            int s = win.slot(b);
+            if (win.firstPsn[s] + win.packets[s] > psn) {
                 break;
             }
             ackBlock(b);
@@ -524,16 +440,16 @@ public final class ReliableSender extends Component {
     }
 
     private void ackBlock(long b) {
-        if (!inWindow(b)) {
+        if (!win.contains(b)) {
             return;
         }
-        int s = slot(b);
-        if (sState[s] == ACKED) {
+        int s = win.slot(b);
+        if (win.state[s] == ACKED) {
             return;
         }
-        cancelTimer(s);
-        sState[s] = ACKED;
-        mAcked[(int) (sMsn[s] & mMask)]++;
+        win.cancelTimer(s);
+        win.state[s] = ACKED;
+        msgs.acked[msgs.index(win.msn[s])]++;
         if (curBsn == b) {
             curBsn = -1;
         }
@@ -547,38 +463,38 @@ public final class ReliableSender extends Component {
         }
         if (selective) {
             long b = p.bsn;
-            if (!inWindow(b)) {
+            if (!win.contains(b)) {
                 return;
             }
-            int s = slot(b);
-            byte st = sState[s];
+            int s = win.slot(b);
+            byte st = win.state[s];
             // A NACK about a transmission already superseded, or a block not on the wire, is moot.
-            if (p.attempt != sAttempt[s] || (st != SENDING && st != SENT)) {
+            if (p.attempt != win.attempt[s] || (st != SENDING && st != SENT)) {
                 return;
             }
-            cancelTimer(s);
+            win.cancelTimer(s);
             switch (reason) {
                 case PAGE_FAULT -> {
                     // PART: the receiver will ask for the block once the page is in; keep sending
                     // the rest of it (the hardware has it in flight) but arm no time-out.
-                    sState[s] = FAULT_WAIT;
+                    win.state[s] = FAULT_WAIT;
                     if (cfg.faultWaitTimeoutPs() > 0) {
-                        sTimer[s] = sim.schedule(cfg.faultWaitTimeoutPs(), Band.TIMEOUT, this, FAULT_WAIT_EXPIRED, b);
+                        win.timer[s] = sim.schedule(cfg.faultWaitTimeoutPs(), Band.TIMEOUT, this, FAULT_WAIT_EXPIRED, b);
                     }
                 }
                 case RECEIVER_NOT_READY -> {
-                    if (++sRnr[s] > cfg.rnrRetryLimit()) {
-                        fail(sMsn[s], CompletionStatus.RNR_RETRY_EXCEEDED);
+                    if (++win.rnr[s] > cfg.rnrRetryLimit()) {
+                        fail(win.msn[s], CompletionStatus.RNR_RETRY_EXCEEDED);
                         return;
                     }
                     if (curBsn == b) {
                         curBsn = -1;
                     }
-                    sState[s] = RNR_WAIT;
-                    sTimer[s] = sim.schedule(cfg.rnrBackoffPs(), Band.TIMEOUT, this, RNR_RESUME, b);
+                    win.state[s] = RNR_WAIT;
+                    win.timer[s] = sim.schedule(cfg.rnrBackoffPs(), Band.TIMEOUT, this, RNR_RESUME, b);
                 }
                 case SEQUENCE, CORRUPT -> retry(b, s);
-                case REMOTE_ACCESS -> fail(sMsn[s], CompletionStatus.REMOTE_ACCESS_ERROR);
+                case REMOTE_ACCESS -> fail(win.msn[s], CompletionStatus.REMOTE_ACCESS_ERROR);
             }
         } else {
             if (p.attempt != epoch) {
@@ -619,14 +535,14 @@ public final class ReliableSender extends Component {
         errs.increment();
         long b = p.bsn;
         if (selective) {
-            if (!inWindow(b)) {
+            if (!win.contains(b)) {
                 return;
             }
-            int s = slot(b);
-            if (sState[s] == ACKED || sState[s] == QUEUED) {
+            int s = win.slot(b);
+            if (win.state[s] == ACKED || win.state[s] == QUEUED) {
                 return;
             }
-            cancelTimer(s);
+            win.cancelTimer(s);
             if (curBsn == b) {
                 curBsn = -1;
             }
@@ -635,8 +551,8 @@ public final class ReliableSender extends Component {
             boolean wasPaused = paused;
             cancelPauseTimer();
             paused = false;
-            if (inWindow(b) && sState[slot(b)] != ACKED) {
-                goBack(sFirstPsn[slot(b)]);
+            if (win.contains(b) && win.state[win.slot(b)] != ACKED) {
+                goBack(win.firstPsn[win.slot(b)]);
             } else if (wasPaused) {
                 goBack(ackedPsn);
             }
@@ -646,12 +562,12 @@ public final class ReliableSender extends Component {
     // ---- timers ----
 
     private void blockTimeout(long b) {
-        if (!inWindow(b)) {
+        if (!win.contains(b)) {
             return;
         }
-        int s = slot(b);
-        sTimer[s] = Simulator.NO_EVENT;
-        if (sState[s] != SENT) {
+        int s = win.slot(b);
+        win.timer[s] = Simulator.NO_EVENT;
+        if (win.state[s] != SENT) {
             return;
         }
         timeouts.increment();
@@ -673,12 +589,12 @@ public final class ReliableSender extends Component {
 
     private void rnrResume(long arg) {
         if (selective) {
-            if (!inWindow(arg)) {
+            if (!win.contains(arg)) {
                 return;
             }
-            int s = slot(arg);
-            sTimer[s] = Simulator.NO_EVENT;
-            if (sState[s] == RNR_WAIT) {
+            int s = win.slot(arg);
+            win.timer[s] = Simulator.NO_EVENT;
+            if (win.state[s] == RNR_WAIT) {
                 requeue(arg);
             }
         } else {
@@ -690,12 +606,12 @@ public final class ReliableSender extends Component {
 
     private void faultWaitExpired(long arg) {
         if (selective) {
-            if (!inWindow(arg)) {
+            if (!win.contains(arg)) {
                 return;
             }
-            int s = slot(arg);
-            sTimer[s] = Simulator.NO_EVENT;
-            if (sState[s] == FAULT_WAIT) {
+            int s = win.slot(arg);
+            win.timer[s] = Simulator.NO_EVENT;
+            if (win.state[s] == FAULT_WAIT) {
                 timeouts.increment();
                 retry(arg, s);
             }
@@ -715,8 +631,8 @@ public final class ReliableSender extends Component {
 
     /** Selective: counts a retry against the limit and queues the block again. */
     private void retry(long b, int s) {
-        if (++sRetries[s] > cfg.retryLimit()) {
-            fail(sMsn[s], CompletionStatus.RETRY_EXCEEDED);
+        if (++win.retries[s] > cfg.retryLimit()) {
+            fail(win.msn[s], CompletionStatus.RETRY_EXCEEDED);
             return;
         }
         if (curBsn == b) {
@@ -726,17 +642,8 @@ public final class ReliableSender extends Component {
     }
 
     private void requeue(long b) {
-        sState[slot(b)] = QUEUED;
-        if (qSize == queue.length) {
-            long[] bigger = new long[queue.length * 2];
-            for (int i = 0; i < qSize; i++) {
-                bigger[i] = queue[(qHead + i) % queue.length];
-            }
-            queue = bigger;
-            qHead = 0;
-        }
-        queue[(qHead + qSize) % queue.length] = b;
-        qSize++;
+        win.state[win.slot(b)] = QUEUED;
+        queue.add(b);
         kick();
     }
 
@@ -746,11 +653,11 @@ public final class ReliableSender extends Component {
         epoch++;
         cancelWindowTimer();
         curBsn = -1;
-        gbnNextBsn = highBsn;
-        for (long b = baseBsn; b < highBsn; b++) {
-            int s = slot(b);
-            if (psn < sFirstPsn[s] + sPackets[s]) {
-                begin(b, (int) Math.max(0, psn - sFirstPsn[s]));
+        gbnNextBsn = win.high;
+        for (long b = win.base; b < win.high; b++) {
+            int s = win.slot(b);
+            if (psn < win.firstPsn[s] + win.packets[s]) {
+                begin(b, (int) Math.max(0, psn - win.firstPsn[s]));
                 gbnNextBsn = b + 1;
                 break;
             }
@@ -759,20 +666,20 @@ public final class ReliableSender extends Component {
     }
 
     private void slide() {
-        while (baseBsn < highBsn && sState[slot(baseBsn)] == ACKED) {
-            sState[slot(baseBsn)] = FREE;
-            baseBsn++;
+        while (win.base < win.high && win.state[win.slot(win.base)] == ACKED) {
+            win.state[win.slot(win.base)] = FREE;
+            win.base++;
         }
-        if (gbnNextBsn < baseBsn) {
-            gbnNextBsn = baseBsn;
+        if (gbnNextBsn < win.base) {
+            gbnNextBsn = win.base;
         }
-        while (headMsn < tailMsn) {
-            int i = (int) (headMsn & mMask);
-            if (mAcked[i] < mBlocks[i]) {
+        while (msgs.head < msgs.tail) {
+            int i = msgs.index(msgs.head);
+            if (msgs.acked[i] < msgs.blocks[i]) {
                 break;
             }
-            long id = mId[i];
-            headMsn++;
+            long id = msgs.id[i];
+            msgs.head++;
             completed.increment();
             listener.onComplete(id, CompletionStatus.SUCCESS);
             if (failed) {
@@ -784,30 +691,21 @@ public final class ReliableSender extends Component {
     /** The connection fails: the message {@code msn} ends with {@code status}, every other outstanding one is flushed. */
     private void fail(long msn, CompletionStatus status) {
         failed = true;
-        for (int s = 0; s < window; s++) {
-            cancelTimer(s);
-        }
+        win.cancelTimers();
         cancelWindowTimer();
         cancelPauseTimer();
         curBsn = -1;
-        qSize = 0;
-        loadMsn = tailMsn;
-        while (headMsn < tailMsn) {
-            long m = headMsn++;
+        queue.clear();
+        loadMsn = msgs.tail;
+        while (msgs.head < msgs.tail) {
+            long m = msgs.head++;
             failedMessages.increment();
-            listener.onComplete(mId[(int) (m & mMask)], m == msn ? status : CompletionStatus.FLUSHED);
+            listener.onComplete(msgs.id[msgs.index(m)], m == msn ? status : CompletionStatus.FLUSHED);
         }
     }
 
     private long oldestMsn() {
-        return baseBsn < highBsn ? sMsn[slot(baseBsn)] : headMsn;
-    }
-
-    private void cancelTimer(int s) {
-        if (sTimer[s] != Simulator.NO_EVENT) {
-            sim.cancel(sTimer[s]);
-            sTimer[s] = Simulator.NO_EVENT;
-        }
+        return win.base < win.high ? win.msn[win.slot(win.base)] : msgs.head;
     }
 
     private void cancelWindowTimer() {
@@ -824,17 +722,9 @@ public final class ReliableSender extends Component {
         }
     }
 
-    private boolean inWindow(long bsn) {
-        return bsn >= baseBsn && bsn < highBsn;
-    }
-
-    private int slot(long bsn) {
-        return (int) (bsn % window);
-    }
-
     @Override
     public String toString() {
-        return name() + " base=" + baseBsn + " high=" + highBsn + " msgs=" + headMsn + ".." + tailMsn
-                + (failed ? " FAILED" : "") + " " + Arrays.toString(sState);
+        return name() + " base=" + win.base + " high=" + win.high + " msgs=" + msgs.head + ".." + msgs.tail
+                + (failed ? " FAILED" : "") + " " + Arrays.toString(win.state);
     }
 }
