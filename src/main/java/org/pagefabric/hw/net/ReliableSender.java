@@ -34,9 +34,12 @@ import org.pagefabric.sim.stat.Counter;
 public final class ReliableSender extends Component {
     private static final int PUMP = 1;
     private static final int BLOCK_TIMEOUT = 2;
-    private static final int WINDOW_TIMEOUT = 3;
-    private static final int RNR_RESUME = 4;
-    private static final int FAULT_WAIT_EXPIRED = 5;
+    /** Go-back-N's window time-out. */
+    static final int WINDOW_TIMEOUT = 3;
+    /** An RNR back-off has ended (arg: the block, selective; the packet to resume from, go-back-N). */
+    static final int RNR_RESUME = 4;
+    /** No retransmission request came for a PAGE_FAULT NACK (arg: the block, selective). */
+    static final int FAULT_WAIT_EXPIRED = 5;
     /** A held packet's payload is available ({@link PayloadSource#readyAt}): it leaves now. */
     private static final int PAYLOAD_READY = 6;
 
@@ -69,16 +72,8 @@ public final class ReliableSender extends Component {
     /** Selective: blocks waiting for retransmission, oldest first (entries go stale harmlessly). */
     private final RetransmissionQueue queue;
 
-    // Go-back-N.
-    private long ackedPsn;
-    private long sentPsn;
-    private long gbnNextBsn;
-    private int epoch = 1;
-    private int gbnRetries;
-    private int gbnRnr;
-    private boolean paused;
-    private long windowTimer = Simulator.NO_EVENT;
-    private long pauseTimer = Simulator.NO_EVENT;
+    /** Go-back-N's recovery state, or null when selective. */
+    private final GoBackN gbn;
 
     private boolean pumpScheduled;
     /** A packet read but waiting for its payload to be available, or null. */
@@ -129,6 +124,7 @@ public final class ReliableSender extends Component {
         sourceFaults = counter("sourceFaults", "packets", "packets not sent because the payload read faulted");
         completed = counter("completed", "messages", "messages completed successfully");
         failedMessages = counter("failed", "messages", "messages completed with an error or flushed");
+        gbn = selective ? null : new GoBackN(this, sim, cfg, win, timeouts);
     }
 
     /**
@@ -180,7 +176,7 @@ public final class ReliableSender extends Component {
         return cfg;
     }
 
-    private void kick() {
+    void kick() {
         if (!pumpScheduled && !failed) {
             pumpScheduled = true;
             sim.schedule(0, this, PUMP, 0);
@@ -195,7 +191,7 @@ public final class ReliableSender extends Component {
                 pump();
             }
             case BLOCK_TIMEOUT -> blockTimeout(arg);
-            case WINDOW_TIMEOUT -> windowTimeout();
+            case WINDOW_TIMEOUT -> gbn.windowTimeout();
             case RNR_RESUME -> rnrResume(arg);
             case FAULT_WAIT_EXPIRED -> faultWaitExpired(arg);
             case PAYLOAD_READY -> payloadReady();
@@ -241,11 +237,11 @@ public final class ReliableSender extends Component {
                 }
             }
         } else {
-            if (paused) {
+            if (gbn.paused) {
                 return false;
             }
-            if (gbnNextBsn < win.high) {
-                begin(gbnNextBsn, 0);
+            if (gbn.nextBsn < win.high) {
+                begin(gbn.nextBsn, 0);
                 return true;
             }
         }
@@ -286,7 +282,8 @@ public final class ReliableSender extends Component {
         return true;
     }
 
-    private void begin(long bsn, int packet) {
+    /** Starts (re)transmitting block {@code bsn} from its packet {@code packet}. */
+    void begin(long bsn, int packet) {
         int s = win.slot(bsn);
         win.cancelTimer(s);
         win.state[s] = SENDING;
@@ -319,11 +316,11 @@ public final class ReliableSender extends Component {
         p.psn = psn;
         p.packetInBlock = curPkt;
         p.blockPackets = win.packets[s];
-        p.attempt = selective ? win.attempt[s] : epoch;
+        p.attempt = selective ? win.attempt[s] : gbn.epoch;
         int inBlock = curPkt * mtu;
         p.offset = win.offset[s] + inBlock;
         p.length = Math.min(mtu, win.length[s] - inBlock);
-        boolean again = selective ? win.attempt[s] > 1 : psn < sentPsn;
+        boolean again = selective ? win.attempt[s] > 1 : gbn.sentBefore(psn);
         long end;
         if (!source.read(p)) {
             sourceFaults.increment();
@@ -346,8 +343,8 @@ public final class ReliableSender extends Component {
                 end = net.send(p);
             }
         }
-        if (psn >= sentPsn) {
-            sentPsn = psn + 1;
+        if (!selective) {
+            gbn.sent(psn);
         }
         if (++curPkt == win.packets[s]) {
             curBsn = -1;
@@ -366,11 +363,7 @@ public final class ReliableSender extends Component {
                 win.timer[s] = sim.schedule(delay, Band.TIMEOUT, this, BLOCK_TIMEOUT, bsn);
             }
         } else {
-            win.state[s] = SENT;
-            gbnNextBsn = bsn + 1;
-            if (windowTimer == Simulator.NO_EVENT && !paused) {
-                windowTimer = sim.schedule(delay, Band.TIMEOUT, this, WINDOW_TIMEOUT, 0);
-            }
+            gbn.blockLeft(bsn, s, delay);
         }
     }
 
@@ -414,32 +407,12 @@ public final class ReliableSender extends Component {
                 ackBlock(x);
             }
         } else {
-            ackPackets(p.cumulative);
+            gbn.ackPackets(p.cumulative);
         }
     }
 
-    /** Go-back-N: every packet before {@code psn} has arrived. */
-    private void ackPackets(long psn) {
-        if (psn <= ackedPsn) {
-            return;
-        }
-        ackedPsn = psn;
-        gbnRetries = 0;
-        gbnRnr = 0;
-        for (long b = win.base; b < win.high; b++) {
-            int s = win.slot(b);
-            if (win.firstPsn[s] + win.packets[s] > psn) {
-                break;
-            }
-            ackBlock(b);
-        }
-        cancelWindowTimer();
-        if (ackedPsn < sentPsn && !paused) {
-            windowTimer = sim.schedule(cfg.retransmitTimeoutPs(), Band.TIMEOUT, this, WINDOW_TIMEOUT, 0);
-        }
-    }
-
-    private void ackBlock(long b) {
+    /** Block {@code b} has arrived whole. */
+    void ackBlock(long b) {
         if (!win.contains(b)) {
             return;
         }
@@ -497,37 +470,7 @@ public final class ReliableSender extends Component {
                 case REMOTE_ACCESS -> fail(win.msn[s], CompletionStatus.REMOTE_ACCESS_ERROR);
             }
         } else {
-            if (p.attempt != epoch) {
-                return;
-            }
-            // The receiver NACKs the first packet it lacks: everything before it has arrived.
-            ackPackets(p.psn);
-            switch (reason) {
-                case PAGE_FAULT -> {
-                    paused = true;
-                    cancelWindowTimer();
-                    if (cfg.faultWaitTimeoutPs() > 0) {
-                        pauseTimer = sim.schedule(cfg.faultWaitTimeoutPs(), Band.TIMEOUT, this, FAULT_WAIT_EXPIRED, 0);
-                    }
-                }
-                case RECEIVER_NOT_READY -> {
-                    if (++gbnRnr > cfg.rnrRetryLimit()) {
-                        fail(oldestMsn(), CompletionStatus.RNR_RETRY_EXCEEDED);
-                        return;
-                    }
-                    paused = true;
-                    cancelWindowTimer();
-                    pauseTimer = sim.schedule(cfg.rnrBackoffPs(), Band.TIMEOUT, this, RNR_RESUME, p.psn);
-                }
-                case SEQUENCE, CORRUPT -> {
-                    if (++gbnRetries > cfg.retryLimit()) {
-                        fail(oldestMsn(), CompletionStatus.RETRY_EXCEEDED);
-                        return;
-                    }
-                    goBack(p.psn);
-                }
-                case REMOTE_ACCESS -> fail(oldestMsn(), CompletionStatus.REMOTE_ACCESS_ERROR);
-            }
+            gbn.onNack(p, reason);
         }
     }
 
@@ -548,14 +491,7 @@ public final class ReliableSender extends Component {
             }
             requeue(b);
         } else {
-            boolean wasPaused = paused;
-            cancelPauseTimer();
-            paused = false;
-            if (win.contains(b) && win.state[win.slot(b)] != ACKED) {
-                goBack(win.firstPsn[win.slot(b)]);
-            } else if (wasPaused) {
-                goBack(ackedPsn);
-            }
+            gbn.onRetransmissionRequest(b);
         }
     }
 
@@ -574,19 +510,6 @@ public final class ReliableSender extends Component {
         retry(b, s);
     }
 
-    private void windowTimeout() {
-        windowTimer = Simulator.NO_EVENT;
-        if (failed || ackedPsn >= sentPsn) {
-            return;
-        }
-        timeouts.increment();
-        if (++gbnRetries > cfg.retryLimit()) {
-            fail(oldestMsn(), CompletionStatus.RETRY_EXCEEDED);
-            return;
-        }
-        goBack(ackedPsn);
-    }
-
     private void rnrResume(long arg) {
         if (selective) {
             if (!win.contains(arg)) {
@@ -598,9 +521,7 @@ public final class ReliableSender extends Component {
                 requeue(arg);
             }
         } else {
-            pauseTimer = Simulator.NO_EVENT;
-            paused = false;
-            goBack(arg);
+            gbn.rnrResume(arg);
         }
     }
 
@@ -616,14 +537,7 @@ public final class ReliableSender extends Component {
                 retry(arg, s);
             }
         } else {
-            pauseTimer = Simulator.NO_EVENT;
-            paused = false;
-            timeouts.increment();
-            if (++gbnRetries > cfg.retryLimit()) {
-                fail(oldestMsn(), CompletionStatus.RETRY_EXCEEDED);
-                return;
-            }
-            goBack(ackedPsn);
+            gbn.faultWaitExpired();
         }
     }
 
@@ -647,31 +561,13 @@ public final class ReliableSender extends Component {
         kick();
     }
 
-    /** Go-back-N: retransmit everything from {@code psn} on, in a new epoch. */
-    private void goBack(long psn) {
-        psn = Math.max(psn, ackedPsn);
-        epoch++;
-        cancelWindowTimer();
-        curBsn = -1;
-        gbnNextBsn = win.high;
-        for (long b = win.base; b < win.high; b++) {
-            int s = win.slot(b);
-            if (psn < win.firstPsn[s] + win.packets[s]) {
-                begin(b, (int) Math.max(0, psn - win.firstPsn[s]));
-                gbnNextBsn = b + 1;
-                break;
-            }
-        }
-        kick();
-    }
-
     private void slide() {
         while (win.base < win.high && win.state[win.slot(win.base)] == ACKED) {
             win.state[win.slot(win.base)] = FREE;
             win.base++;
         }
-        if (gbnNextBsn < win.base) {
-            gbnNextBsn = win.base;
+        if (!selective) {
+            gbn.slid();
         }
         while (msgs.head < msgs.tail) {
             int i = msgs.index(msgs.head);
@@ -689,11 +585,12 @@ public final class ReliableSender extends Component {
     }
 
     /** The connection fails: the message {@code msn} ends with {@code status}, every other outstanding one is flushed. */
-    private void fail(long msn, CompletionStatus status) {
+    void fail(long msn, CompletionStatus status) {
         failed = true;
         win.cancelTimers();
-        cancelWindowTimer();
-        cancelPauseTimer();
+        if (!selective) {
+            gbn.cancelTimers();
+        }
         curBsn = -1;
         queue.clear();
         loadMsn = msgs.tail;
@@ -704,22 +601,14 @@ public final class ReliableSender extends Component {
         }
     }
 
-    private long oldestMsn() {
+    /** The oldest message in the window, or the oldest outstanding one. */
+    long oldestMsn() {
         return win.base < win.high ? win.msn[win.slot(win.base)] : msgs.head;
     }
 
-    private void cancelWindowTimer() {
-        if (windowTimer != Simulator.NO_EVENT) {
-            sim.cancel(windowTimer);
-            windowTimer = Simulator.NO_EVENT;
-        }
-    }
-
-    private void cancelPauseTimer() {
-        if (pauseTimer != Simulator.NO_EVENT) {
-            sim.cancel(pauseTimer);
-            pauseTimer = Simulator.NO_EVENT;
-        }
+    /** Stops transmitting the current block (go-back-N restarts from another). */
+    void abandonCurrent() {
+        curBsn = -1;
     }
 
     @Override
