@@ -1,12 +1,9 @@
 package org.pagefabric.hw.net;
 
 import static org.pagefabric.hw.net.SenderWindow.ACKED;
-import static org.pagefabric.hw.net.SenderWindow.FAULT_WAIT;
 import static org.pagefabric.hw.net.SenderWindow.FREE;
 import static org.pagefabric.hw.net.SenderWindow.QUEUED;
-import static org.pagefabric.hw.net.SenderWindow.RNR_WAIT;
 import static org.pagefabric.hw.net.SenderWindow.SENDING;
-import static org.pagefabric.hw.net.SenderWindow.SENT;
 
 import java.util.Arrays;
 import org.pagefabric.sim.Band;
@@ -33,7 +30,8 @@ import org.pagefabric.sim.stat.Counter;
  */
 public final class ReliableSender extends Component {
     private static final int PUMP = 1;
-    private static final int BLOCK_TIMEOUT = 2;
+    /** A selective block's time-out (arg: the block). */
+    static final int BLOCK_TIMEOUT = 2;
     /** Go-back-N's window time-out. */
     static final int WINDOW_TIMEOUT = 3;
     /** An RNR back-off has ended (arg: the block, selective; the packet to resume from, go-back-N). */
@@ -69,8 +67,8 @@ public final class ReliableSender extends Component {
     private long curBsn = -1;
     private int curPkt;
 
-    /** Selective: blocks waiting for retransmission, oldest first (entries go stale harmlessly). */
-    private final RetransmissionQueue queue;
+    /** Selective recovery, or null when go-back-N. */
+    private final SelectiveRepeat sel;
 
     /** Go-back-N's recovery state, or null when selective. */
     private final GoBackN gbn;
@@ -108,7 +106,6 @@ public final class ReliableSender extends Component {
         this.mtu = cfg.mtuBytes();
         this.blockBytes = cfg.blockBytes();
         win = new SenderWindow(sim, window);
-        queue = new RetransmissionQueue(window);
         msgs = new SenderMessages(16);
         dataPackets = counter("dataPackets", "packets", "DATA packets sent, retransmissions included");
         dataBytes = counter("dataBytes", "bytes", "payload bytes sent, retransmissions included");
@@ -124,6 +121,7 @@ public final class ReliableSender extends Component {
         sourceFaults = counter("sourceFaults", "packets", "packets not sent because the payload read faulted");
         completed = counter("completed", "messages", "messages completed successfully");
         failedMessages = counter("failed", "messages", "messages completed with an error or flushed");
+        sel = selective ? new SelectiveRepeat(this, sim, cfg, win, timeouts) : null;
         gbn = selective ? null : new GoBackN(this, sim, cfg, win, timeouts);
     }
 
@@ -190,7 +188,7 @@ public final class ReliableSender extends Component {
                 pumpScheduled = false;
                 pump();
             }
-            case BLOCK_TIMEOUT -> blockTimeout(arg);
+            case BLOCK_TIMEOUT -> sel.blockTimeout(arg);
             case WINDOW_TIMEOUT -> gbn.windowTimeout();
             case RNR_RESUME -> rnrResume(arg);
             case FAULT_WAIT_EXPIRED -> faultWaitExpired(arg);
@@ -229,12 +227,10 @@ public final class ReliableSender extends Component {
             return true;
         }
         if (selective) {
-            while (!queue.isEmpty()) {
-                long b = queue.poll();
-                if (win.contains(b) && win.state[win.slot(b)] == QUEUED) {
-                    begin(b, 0);
-                    return true;
-                }
+            long b = sel.nextQueued();
+            if (b >= 0) {
+                begin(b, 0);
+                return true;
             }
         } else {
             if (gbn.paused) {
@@ -357,11 +353,7 @@ public final class ReliableSender extends Component {
     private void blockLeft(long bsn, int s, long end) {
         long delay = end - sim.now() + cfg.retransmitTimeoutPs();
         if (selective) {
-            // A block NACKed with PAGE_FAULT while still sending stays waiting for its request.
-            if (win.state[s] == SENDING) {
-                win.state[s] = SENT;
-                win.timer[s] = sim.schedule(delay, Band.TIMEOUT, this, BLOCK_TIMEOUT, bsn);
-            }
+            sel.blockLeft(bsn, s, delay);
         } else {
             gbn.blockLeft(bsn, s, delay);
         }
@@ -393,19 +385,7 @@ public final class ReliableSender extends Component {
     private void onAck(Packet p) {
         acks.increment();
         if (selective) {
-            long b = p.bsn;
-            if (p.blockComplete) {
-                ackBlock(b);
-            } else if (win.contains(b) && win.state[win.slot(b)] == SENT && win.attempt[win.slot(b)] == p.attempt) {
-                // Progress within the block: the receiver is alive, restart the time-out.
-                int s = win.slot(b);
-                win.cancelTimer(s);
-                win.timer[s] = sim.schedule(cfg.retransmitTimeoutPs(), Band.TIMEOUT, this, BLOCK_TIMEOUT, b);
-            }
-            long upTo = Math.min(p.cumulative, win.high);
-            for (long x = win.base; x < upTo; x++) {
-                ackBlock(x);
-            }
+            sel.onAck(p);
         } else {
             gbn.ackPackets(p.cumulative);
         }
@@ -435,40 +415,7 @@ public final class ReliableSender extends Component {
             return;
         }
         if (selective) {
-            long b = p.bsn;
-            if (!win.contains(b)) {
-                return;
-            }
-            int s = win.slot(b);
-            byte st = win.state[s];
-            // A NACK about a transmission already superseded, or a block not on the wire, is moot.
-            if (p.attempt != win.attempt[s] || (st != SENDING && st != SENT)) {
-                return;
-            }
-            win.cancelTimer(s);
-            switch (reason) {
-                case PAGE_FAULT -> {
-                    // PART: the receiver will ask for the block once the page is in; keep sending
-                    // the rest of it (the hardware has it in flight) but arm no time-out.
-                    win.state[s] = FAULT_WAIT;
-                    if (cfg.faultWaitTimeoutPs() > 0) {
-                        win.timer[s] = sim.schedule(cfg.faultWaitTimeoutPs(), Band.TIMEOUT, this, FAULT_WAIT_EXPIRED, b);
-                    }
-                }
-                case RECEIVER_NOT_READY -> {
-                    if (++win.rnr[s] > cfg.rnrRetryLimit()) {
-                        fail(win.msn[s], CompletionStatus.RNR_RETRY_EXCEEDED);
-                        return;
-                    }
-                    if (curBsn == b) {
-                        curBsn = -1;
-                    }
-                    win.state[s] = RNR_WAIT;
-                    win.timer[s] = sim.schedule(cfg.rnrBackoffPs(), Band.TIMEOUT, this, RNR_RESUME, b);
-                }
-                case SEQUENCE, CORRUPT -> retry(b, s);
-                case REMOTE_ACCESS -> fail(win.msn[s], CompletionStatus.REMOTE_ACCESS_ERROR);
-            }
+            sel.onNack(p, reason);
         } else {
             gbn.onNack(p, reason);
         }
@@ -478,18 +425,7 @@ public final class ReliableSender extends Component {
         errs.increment();
         long b = p.bsn;
         if (selective) {
-            if (!win.contains(b)) {
-                return;
-            }
-            int s = win.slot(b);
-            if (win.state[s] == ACKED || win.state[s] == QUEUED) {
-                return;
-            }
-            win.cancelTimer(s);
-            if (curBsn == b) {
-                curBsn = -1;
-            }
-            requeue(b);
+            sel.onRetransmissionRequest(b);
         } else {
             gbn.onRetransmissionRequest(b);
         }
@@ -497,29 +433,9 @@ public final class ReliableSender extends Component {
 
     // ---- timers ----
 
-    private void blockTimeout(long b) {
-        if (!win.contains(b)) {
-            return;
-        }
-        int s = win.slot(b);
-        win.timer[s] = Simulator.NO_EVENT;
-        if (win.state[s] != SENT) {
-            return;
-        }
-        timeouts.increment();
-        retry(b, s);
-    }
-
     private void rnrResume(long arg) {
         if (selective) {
-            if (!win.contains(arg)) {
-                return;
-            }
-            int s = win.slot(arg);
-            win.timer[s] = Simulator.NO_EVENT;
-            if (win.state[s] == RNR_WAIT) {
-                requeue(arg);
-            }
+            sel.rnrResume(arg);
         } else {
             gbn.rnrResume(arg);
         }
@@ -527,39 +443,13 @@ public final class ReliableSender extends Component {
 
     private void faultWaitExpired(long arg) {
         if (selective) {
-            if (!win.contains(arg)) {
-                return;
-            }
-            int s = win.slot(arg);
-            win.timer[s] = Simulator.NO_EVENT;
-            if (win.state[s] == FAULT_WAIT) {
-                timeouts.increment();
-                retry(arg, s);
-            }
+            sel.faultWaitExpired(arg);
         } else {
             gbn.faultWaitExpired();
         }
     }
 
     // ---- recovery ----
-
-    /** Selective: counts a retry against the limit and queues the block again. */
-    private void retry(long b, int s) {
-        if (++win.retries[s] > cfg.retryLimit()) {
-            fail(win.msn[s], CompletionStatus.RETRY_EXCEEDED);
-            return;
-        }
-        if (curBsn == b) {
-            curBsn = -1;
-        }
-        requeue(b);
-    }
-
-    private void requeue(long b) {
-        win.state[win.slot(b)] = QUEUED;
-        queue.add(b);
-        kick();
-    }
 
     private void slide() {
         while (win.base < win.high && win.state[win.slot(win.base)] == ACKED) {
@@ -592,7 +482,9 @@ public final class ReliableSender extends Component {
             gbn.cancelTimers();
         }
         curBsn = -1;
-        queue.clear();
+        if (selective) {
+            sel.clear();
+        }
         loadMsn = msgs.tail;
         while (msgs.head < msgs.tail) {
             long m = msgs.head++;
@@ -609,6 +501,13 @@ public final class ReliableSender extends Component {
     /** Stops transmitting the current block (go-back-N restarts from another). */
     void abandonCurrent() {
         curBsn = -1;
+    }
+
+    /** Stops transmitting block {@code b} if it is the current one (it is to be sent again). */
+    void abandon(long b) {
+        if (curBsn == b) {
+            curBsn = -1;
+        }
     }
 
     @Override
