@@ -25,8 +25,10 @@ import org.pagefabric.sim.stat.Counter;
  * <p>State is struct-of-arrays: a ring of messages indexed by message sequence number
  * ({@link SenderMessages}), a ring of window slots indexed by block sequence number
  * ({@link SenderWindow}) and, when selective, a {@link RetransmissionQueue}, so steady traffic
- * allocates nothing. This class paces packets onto the network, processes ACKs and NACKs, and
- * runs the time-outs and recovery of both modes.
+ * allocates nothing. This class admits blocks into the window, paces packets onto the network,
+ * dispatches ACKs, NACKs and timer events, slides the window and completes or fails messages;
+ * recovery is {@link SelectiveRepeat}'s or {@link GoBackN}'s, which schedule their timers as
+ * this sender's events, so the event stream is the same as if they were inlined here.
  */
 public final class ReliableSender extends Component {
     private static final int PUMP = 1;
