@@ -130,9 +130,10 @@ final class ReproduceCommand implements Callable<Integer> {
                 }
             }
         }
+        // The table first: on a terminal both streams share the screen, and the summary closes it.
+        o.flush();
         err.println("reproduce: " + ran + " run, " + refused + " not reproducible yet; reports in "
                 + out.resolve(IndexPage.FILE_NAME));
-        o.flush();
         err.flush();
         if (!verified) {
             err.println("reproduce: some transfers did not verify (column 'verified')");
