@@ -1,10 +1,7 @@
 package org.pagefabric.reg.am;
 
 import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.reg.pin.PinEverything;
-import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.reg.pin.PinnedRegistration;
 import org.pagefabric.workload.dht.DhtScheme;
 import org.pagefabric.workload.dht.DhtSchemeProvider;
 
@@ -14,14 +11,13 @@ import org.pagefabric.workload.dht.DhtSchemeProvider;
  * representing RDMA architectures"), and the {@code dht-insert} workload gets the baseline's
  * {@link DhtScheme}.
  */
-public final class DhtBaselinePolicy implements RegistrationPolicy, DhtSchemeProvider {
+public final class DhtBaselinePolicy extends PinnedRegistration implements DhtSchemeProvider {
     private final DhtBaseline baseline;
-    private final PinEverything registration;
 
     /** The baseline with registration costs from {@code profile}. */
     public DhtBaselinePolicy(Profile profile, DhtBaseline baseline) {
+        super(profile);
         this.baseline = baseline;
-        this.registration = new PinEverything(profile);
     }
 
     @Override
@@ -32,25 +28,5 @@ public final class DhtBaselinePolicy implements RegistrationPolicy, DhtSchemePro
     @Override
     public DhtScheme newDhtScheme() {
         return baseline.newScheme();
-    }
-
-    @Override
-    public long setUp(Rank rank) {
-        return registration.setUp(rank);
-    }
-
-    @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
-        return registration.local(ctx, rank, va, length);
-    }
-
-    @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
-        return registration.remote(ctx, initiator, target, va, length);
-    }
-
-    @Override
-    public long pinnedBytes(Rank rank) {
-        return registration.pinnedBytes(rank);
     }
 }
