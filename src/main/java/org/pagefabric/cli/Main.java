@@ -1,6 +1,7 @@
 package org.pagefabric.cli;
 
 import java.io.PrintWriter;
+import org.pagefabric.reg.PolicyRefusal;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -37,13 +38,27 @@ public final class Main implements Runnable {
         });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();
-            err.println("pagefabric " + cmd.getCommandName() + ": error: " + oneLine(ex));
+            // A policy that refuses the workload or the profile's hardware is the user's choice to
+            // change, even when it surfaces from inside a simulated process: one line, exit 2.
+            PolicyRefusal refusal = refusal(ex);
+            err.println("pagefabric " + cmd.getCommandName() + ": error: "
+                    + (refusal != null ? oneLine(refusal) : oneLine(ex)));
             if (System.getenv("PAGEFABRIC_DEBUG") != null) {
                 ex.printStackTrace(err);
             }
-            return ex instanceof IllegalArgumentException ? ExitCodes.USAGE : ExitCodes.FAILURE;
+            return ex instanceof IllegalArgumentException || refusal != null ? ExitCodes.USAGE : ExitCodes.FAILURE;
         });
         return cl;
+    }
+
+    /** The policy refusal among {@code t} and its causes, or {@code null}. */
+    private static PolicyRefusal refusal(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof PolicyRefusal r) {
+                return r;
+            }
+        }
+        return null;
     }
 
     private static String oneLine(Throwable t) {

@@ -271,6 +271,17 @@ class CliTest {
     }
 
     @Test
+    void aPolicyThatRefusesTheWorkloadOrTheHardwareIsAUsageErrorInOneLine() {
+        Result puts = run("run", "latency", "--policy", "openmx-pin", "--sizes", "8", "--iterations", "2");
+        assertEquals(2, puts.code(), puts.err());
+        assertEquals(1, puts.err().lines().count(), puts.err());
+        assertTrue(puts.err().startsWith("pagefabric run: error: openmx-pin "), puts.err());
+        Result hardware = run("run", "fault-latency", "--policy", "part-pio", "--sizes", "8", "--iterations", "2");
+        assertEquals(2, hardware.code(), hardware.err());
+        assertTrue(hardware.err().contains("nic.iommu") && !hardware.err().contains("Exception"), hardware.err());
+    }
+
+    @Test
     void infoListsExperimentsWithTheirStatus() {
         Result r = run("info", "experiments");
         assertEquals(0, r.code(), r.err());
