@@ -107,7 +107,7 @@ public final class Libc {
 
     private static MethodHandle handle(String name, FunctionDescriptor fd, Linker.Option... options) {
         MemorySegment symbol = LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsupportedOperationException("the C library has no " + name));
+                .orElseThrow(() -> new UnsatisfiedLinkError("the C library has no " + name));
         return LINKER.downcallHandle(symbol, fd, options);
     }
 

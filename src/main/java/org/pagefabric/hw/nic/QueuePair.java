@@ -1,10 +1,9 @@
 package org.pagefabric.hw.nic;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
 import org.pagefabric.hw.net.ReliableReceiver;
 import org.pagefabric.hw.net.ReliableSender;
+import org.pagefabric.sim.LongObjectMap;
 
 /**
  * A queue pair: a send queue of work requests, a receive queue consumed by incoming sends, and
@@ -33,16 +32,16 @@ public final class QueuePair {
     ReliableReceiver receiver;
 
     /** Messages this QP sent (requests and read/atomic responses), by message id. */
-    final Map<Long, Outgoing> outgoing = new HashMap<>();
+    final LongObjectMap<Outgoing> outgoing = new LongObjectMap<>(4);
     /** Send-queue entries awaiting their completion, in posting order. */
     final ArrayDeque<Outgoing> sendQueue = new ArrayDeque<>();
     final ArrayDeque<WorkRequest> recvQueue = new ArrayDeque<>();
     /** Incoming sends bound to the receive they consume, by the peer's message id. */
-    final Map<Long, WorkRequest> boundReceives = new HashMap<>();
+    final LongObjectMap<WorkRequest> boundReceives = new LongObjectMap<>(4);
     /** Incoming reads and atomics accepted, by the peer's message id, until answered. */
-    final Map<Long, Incoming> incoming = new HashMap<>();
+    final LongObjectMap<Incoming> incoming = new LongObjectMap<>(4);
     /** Atomics already executed, by the peer's message id: a retransmitted request gets the same answer. */
-    final Map<Long, Long> atomicReplay = new HashMap<>();
+    final LongObjectMap<Long> atomicReplay = new LongObjectMap<>(4);
     long nextMessageId = 1;
     boolean error;
 
