@@ -182,10 +182,7 @@ final class BenchCommand implements Runnable {
 
     @Command(name = "model", mixinStandardHelpOptions = true,
             description = "The simulated machine's speed and size against issue 3's targets.")
-    static final class Model implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Model extends RowsBenchmark {
         @Option(names = "--profile", defaultValue = "default",
                 description = "Hardware profile (default: ${DEFAULT-VALUE}).")
         String profile;
@@ -198,12 +195,8 @@ final class BenchCommand implements Runnable {
                 description = "Nodes in the idle-cluster footprint check (default: ${DEFAULT-VALUE}).")
         int nodes;
 
-        @Option(names = "--format", defaultValue = "table",
-                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-        Format format;
-
         @Override
-        public Integer call() {
+        List<java.util.Map<String, Object>> rows() {
             if (writes <= 0 || nodes < 2) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive and --nodes at least 2");
             }
@@ -217,11 +210,12 @@ final class BenchCommand implements Runnable {
             rows.add(org.pagefabric.bench.ModelBenchmark.packetRate(profile, writes));
             rows.addAll(org.pagefabric.bench.ModelBenchmark.addressSpace(p));
             rows.add(org.pagefabric.bench.ModelBenchmark.idleCluster(p, nodes));
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(format == Format.json ? RowFormat.json(rows)
-                    : RowFormat.table(rows, List.of("check", "value", "unit", "target", "met")));
-            out.flush();
-            return ExitCodes.OK;
+            return rows;
+        }
+
+        @Override
+        List<String> columns() {
+            return List.of("check", "value", "unit", "target", "met");
         }
     }
 
@@ -239,10 +233,7 @@ final class BenchCommand implements Runnable {
 
     @Command(name = "dht", mixinStandardHelpOptions = true,
             description = "The distributed hashtable (dht-insert) at growing rank counts: wall time, heap, events.")
-    static final class Dht implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Dht extends RowsBenchmark {
         @Option(names = "--ranks", split = ",", defaultValue = "32,256,2048,32768",
                 description = "Process counts (default: ${DEFAULT-VALUE}).")
         List<Integer> ranks;
@@ -262,18 +253,13 @@ final class BenchCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", description = "Master seed (default: ${DEFAULT-VALUE}).")
         long seed;
 
-        @Option(names = "--format", defaultValue = "table",
-                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-        Format format;
-
         @Override
-        public Integer call() {
+        List<java.util.Map<String, Object>> rows() {
             if (perNode < 1 || inserts < 0 || ranks.stream().anyMatch(r -> r < 1)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "--ranks must be positive, --per-node at least 1 and --inserts not negative");
             }
             List<java.util.Map<String, Object>> rows = new ArrayList<>();
-            PrintWriter out = spec.commandLine().getOut();
             for (int r : ranks) {
                 try {
                     rows.add(org.pagefabric.bench.DhtBenchmark.run(profile, policy, r, perNode, inserts, seed));
@@ -281,21 +267,19 @@ final class BenchCommand implements Runnable {
                     throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
                 }
             }
-            out.print(format == Format.json ? RowFormat.json(rows)
-                    : RowFormat.table(rows, List.of("ranks", "nodes", "policy", "inserts", "wall_s", "heap_MB",
-                            "live_MB", "max_heap_MB", "events", "events_per_s", "alloc_B_per_event", "inserts_per_s",
-                            "verified")));
-            out.flush();
-            return ExitCodes.OK;
+            return rows;
+        }
+
+        @Override
+        List<String> columns() {
+            return List.of("ranks", "nodes", "policy", "inserts", "wall_s", "heap_MB", "live_MB", "max_heap_MB", "events",
+                    "events_per_s", "alloc_B_per_event", "inserts_per_s", "verified");
         }
     }
 
     @Command(name = "part", mixinStandardHelpOptions = true,
             description = "PART's speed targets: one 1 MiB all-fault write, and part.fig11's sweep with 50 writes a point.")
-    static final class Part implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Part extends RowsBenchmark {
         @Option(names = "--writes", defaultValue = "50",
                 description = "Timed 1 MiB writes per sweep point (default: ${DEFAULT-VALUE}).")
         int writes;
@@ -304,19 +288,43 @@ final class BenchCommand implements Runnable {
                 description = "Untimed 1 MiB all-fault points first, for the JIT (default: ${DEFAULT-VALUE}).")
         int warmUp;
 
+        @Override
+        List<java.util.Map<String, Object>> rows() {
+            if (writes <= 0 || warmUp < 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive, --warm-up at least 0");
+            }
+            return org.pagefabric.bench.PartBenchmark.run(writes, warmUp);
+        }
+
+        @Override
+        List<String> columns() {
+            return List.of("check", "wall", "cpu", "unit", "target", "met");
+        }
+    }
+
+    /**
+     * A benchmark that measures into rows: its options are checked in {@link #rows}, which throws
+     * {@link CommandLine.ParameterException} for bad ones, and the rows print as a table or JSON.
+     */
+    abstract static class RowsBenchmark implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Option(names = "--format", defaultValue = "table",
                 description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
         Format format;
 
+        /** Runs the benchmark. */
+        abstract List<java.util.Map<String, Object>> rows();
+
+        /** The table's columns, in order. */
+        abstract List<String> columns();
+
         @Override
-        public Integer call() {
-            if (writes <= 0 || warmUp < 0) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive, --warm-up at least 0");
-            }
-            List<java.util.Map<String, Object>> rows = org.pagefabric.bench.PartBenchmark.run(writes, warmUp);
+        public final Integer call() {
+            List<java.util.Map<String, Object>> rows = rows();
             PrintWriter out = spec.commandLine().getOut();
-            out.print(format == Format.json ? RowFormat.json(rows)
-                    : RowFormat.table(rows, List.of("check", "wall", "cpu", "unit", "target", "met")));
+            out.print(format == Format.json ? RowFormat.json(rows) : RowFormat.table(rows, columns()));
             out.flush();
             return ExitCodes.OK;
         }
