@@ -1,10 +1,12 @@
 package org.pagefabric.reg.openmx;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.net.TransportConfig;
+import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.profile.Bandwidth;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
@@ -40,12 +42,16 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     private final int pinChunkPages;
     private final long sendPerPacketPs;
     private final long recvPerPacketPs;
+    private final long recvInterruptPs;
     private final long unpinBasePs;
+    private final long pinBasePs;
     private final Bandwidth copyRate;
     private final Map<Integer, Driver> drivers = new HashMap<>();
     /** Core of each process that called in (lookups only, never iterated). */
     private final IdentityHashMap<SimProcess, Integer> placement = new IdentityHashMap<>();
     private int interruptCore = -1;
+    /** The receive path of each core, per node id. */
+    private ReceivePoll[][] polls = new ReceivePoll[0][];
     private Simulator sim;
     private TransportConfig transport;
     private Counter overlapMisses;
@@ -67,7 +73,9 @@ public final class OpenMxPolicy implements RegistrationPolicy {
         this.pinChunkPages = Math.max(1, profile.intCount(OpenMxParameters.PIN_CHUNK_PAGES));
         this.sendPerPacketPs = profile.time(OpenMxParameters.SEND_PER_PACKET);
         this.recvPerPacketPs = profile.time(OpenMxParameters.RECV_PER_PACKET);
+        this.recvInterruptPs = profile.time(OpenMxParameters.RECV_INTERRUPT);
         this.unpinBasePs = profile.time(OsParameters.UNPIN_BASE);
+        this.pinBasePs = profile.time(OsParameters.PIN_BASE);
         this.copyRate = profile.bandwidth(OpenMxParameters.RECV_COPY_BANDWIDTH);
     }
 
@@ -207,6 +215,23 @@ public final class OpenMxPolicy implements RegistrationPolicy {
         return c == null ? 0 : c;
     }
 
+    /** The Open-MX receive path of {@code core} of {@code node}, where its bottom halves run. */
+    ReceivePoll poll(Node node, Core core) {
+        int n = node.id();
+        if (n >= polls.length) {
+            polls = Arrays.copyOf(polls, n + 1);
+        }
+        if (polls[n] == null) {
+            polls[n] = new ReceivePoll[node.cpu().coreCount()];
+        }
+        ReceivePoll p = polls[n][core.index()];
+        if (p == null) {
+            p = new ReceivePoll(sim, core, recvInterruptPs);
+            polls[n][core.index()] = p;
+        }
+        return p;
+    }
+
     Core coreFor(Driver d, Message m) {
         int c = interruptCore >= 0 ? interruptCore : m.core;
         return d.rank.node().cpu().core(c % d.rank.node().cpu().coreCount());
@@ -308,6 +333,10 @@ public final class OpenMxPolicy implements RegistrationPolicy {
 
     long unpinBasePs() {
         return unpinBasePs;
+    }
+
+    long pinBasePs() {
+        return pinBasePs;
     }
 
     long copyPs(long bytes) {
