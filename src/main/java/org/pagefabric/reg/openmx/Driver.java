@@ -55,6 +55,8 @@ final class Driver {
     private final ArrayList<Message>[] unexpected;
     private final List<UserRegion> permanentRegions = new ArrayList<>();
     final RegionCache cache;
+    /** Core of this rank's processes when the workload does not place them. */
+    int defaultCore;
     /** Pages this driver holds pinned now, eager rings included. */
     long pinnedPages;
     private long processes;
@@ -121,7 +123,7 @@ final class Driver {
 
     /** An MX send: eager through the pinned ring, or a rendezvous whose data the receiver pulls. */
     void send(ProcessContext ctx, Driver to, long va, long length, long wrId) {
-        int core = policy.coreOf(ctx);
+        int core = policy.coreOf(ctx, this);
         Message m = new Message(this, to, wrId, length, wrId, core);
         if (length <= policy.eagerMax()) {
             int peer = to.rank.id();
@@ -153,7 +155,7 @@ final class Driver {
     /** Posts a receive: matched at once against an unexpected message of the same match information. */
     void receive(ProcessContext ctx, Driver from, long va, long length, long wrId) {
         int peer = from.rank.id();
-        Message.Posted r = new Message.Posted(va, length, wrId, policy.coreOf(ctx));
+        Message.Posted r = new Message.Posted(va, length, wrId, policy.coreOf(ctx, this));
         for (Iterator<Message> it = unexpected[peer].iterator(); it.hasNext(); ) {
             Message m = it.next();
             if (m.tag == wrId) {

@@ -2,30 +2,36 @@ package org.pagefabric.reg.openmx;
 
 import java.util.Arrays;
 import org.pagefabric.hw.cpu.Core;
+import org.pagefabric.hw.cpu.Cpu;
+import org.pagefabric.hw.cpu.InterruptController;
 import org.pagefabric.sim.Band;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 
 /**
- * The Open-MX receive path of one core, NAPI style: a frame reaching it while it is idle raises
- * the NIC's interrupt, and its bottom half starts {@code openmx.recv.interrupt} later; frames
- * arriving meanwhile, or while earlier frames' bottom halves are still queued or running, join
- * the same poll. So an isolated packet (a rendezvous, a pull request) waits for the interrupt,
- * and a stream of pull replies pays it once. The wait is latency, not work: the core stays free
- * for other work until the poll starts.
+ * The Open-MX receive path of one core, NAPI style: a frame reaching it while it is idle starts
+ * the NIC's interrupt coalescing timer ({@code openmx.recv.coalescing}); when it expires the NIC
+ * raises its interrupt line to this core, whose handler (its entry and delivery are the CPU's
+ * interrupt costs) starts the poll. Frames arriving meanwhile, or while earlier frames' bottom
+ * halves are still queued or running, join that poll. So an isolated packet (a rendezvous, a
+ * pull request) waits for the timer and pays an interrupt, and a stream of pull replies arriving
+ * faster than the core handles them pays neither.
  *
  * <p>Work runs on the core as tasklets, in arrival order: each frame's bottom half, and the
  * actions that must follow the bottom halves of a message's frames (the driver acting on a
  * whole wire message).
  */
 final class ReceivePoll implements EventHandler {
-    private static final int FIRE = 0;
+    private static final int TIMER = 0;
     private static final int FRAME_DONE = 1;
     private static final int ACTION = 2;
+    private static final int HANDLER_DONE = 3;
 
     private final Simulator sim;
     private final Core core;
-    private final long interruptPs;
+    private final InterruptController irqs;
+    private final int line;
+    private final long coalescingPs;
     /** Frames whose bottom half is queued on the core or running. */
     private int backlog;
     private boolean raised;
@@ -38,10 +44,14 @@ final class ReceivePoll implements EventHandler {
     private int actionHead;
     private int actionCount;
 
-    ReceivePoll(Simulator sim, Core core, long interruptPs) {
-        this.sim = sim;
+    /** The receive path of {@code core} of {@code cpu}, with its own interrupt line to that core. */
+    ReceivePoll(Cpu cpu, Core core, long coalescingPs) {
+        this.sim = cpu.simulator();
         this.core = core;
-        this.interruptPs = interruptPs;
+        this.irqs = cpu.interrupts();
+        this.coalescingPs = coalescingPs;
+        // the handler only schedules the poll: its time is the interrupt's entry cost
+        this.line = irqs.register("omx-rx" + core.index(), core.index(), (t, a) -> 0, this, HANDLER_DONE);
     }
 
     /** One frame's bottom half of {@code costPs}. */
@@ -50,9 +60,13 @@ final class ReceivePoll implements EventHandler {
             hold(costPs, null);
             return;
         }
-        if (backlog == 0 && interruptPs > 0) {
+        if (backlog == 0) {
             raised = true;
-            sim.schedule(interruptPs, Band.KERNEL, this, FIRE, 0);
+            if (coalescingPs > 0) {
+                sim.schedule(coalescingPs, Band.HARDWARE, this, TIMER, 0);
+            } else {
+                irqs.raise(line, 0);
+            }
             hold(costPs, null);
             return;
         }
@@ -71,7 +85,8 @@ final class ReceivePoll implements EventHandler {
     @Override
     public void handle(int type, long arg) {
         switch (type) {
-            case FIRE -> {
+            case TIMER -> irqs.raise(line, 0);
+            case HANDLER_DONE -> {
                 raised = false;
                 for (int i = 0; i < pending; i++) {
                     if (pendingAction[i] != null) {
