@@ -192,7 +192,7 @@ final class CompareCommand implements Callable<Integer> {
         ExperimentSpec all = effective.withPolicies(id, ran);
         ExperimentResult result = new ExperimentResult(all, quick, overrides, rows.size(), rows, true);
         List<Map<String, Object>> comparison = all.reference().isEmpty() ? List.of()
-                : ReferenceComparison.compare(all, result);
+                : ReferenceComparison.compare(base, result, all);
         ExperimentOutput.write(out, result, comparison);
         List<Map<String, Object>> ranked = rankExperiment(all, rows);
         switch (format) {
