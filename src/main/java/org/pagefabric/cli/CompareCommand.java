@@ -134,6 +134,8 @@ final class CompareCommand implements Callable<Integer> {
             case json -> o.print(RowFormat.json(ranked));
             case table -> o.print(RowFormat.table(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
                     "pinned_MiB", "retransmissions", "verified")));
+            case markdown -> o.print(RowFormat.markdown(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
+                    "pinned_MiB", "retransmissions", "verified")));
         }
         o.flush();
         return ExitCodes.OK;
@@ -199,6 +201,8 @@ final class CompareCommand implements Callable<Integer> {
             case csv -> o.print(RowFormat.csv(ranked));
             case json -> o.print(RowFormat.json(ranked));
             case table -> o.print(RowFormat.leftTable(ranked, List.of("x", "rank", "policy", "metric", "value",
+                    "pinned_MiB", "verified")));
+            case markdown -> o.print(RowFormat.markdown(ranked, List.of("x", "rank", "policy", "metric", "value",
                     "pinned_MiB", "verified")));
         }
         o.flush();

@@ -1,6 +1,7 @@
 package org.pagefabric.cli;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,6 +33,11 @@ final class ExperimentOutput {
         List<PaperPoint> paper = paperPoints(spec);
         Path dir = root.resolve(spec.id());
         ResultWriter.write(result, dir);
+        if (!comparison.isEmpty()) {
+            // The verdicts beside the rows, for scripts and for fingerprints of what a run concluded.
+            Files.writeString(dir.resolve("comparison.csv"), ResultWriter.csv(comparison), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("comparison.json"), ResultWriter.json(comparison), StandardCharsets.UTF_8);
+        }
         List<PlotSpec> plots = new ArrayList<>();
         if (spec.plot() != null && !result.rows().isEmpty()) {
             ExperimentSpec.Plot p = spec.plot();

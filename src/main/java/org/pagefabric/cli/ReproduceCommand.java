@@ -41,6 +41,10 @@ final class ReproduceCommand implements Callable<Integer> {
         SEEDS.put("firehose", "fh.");
     }
 
+    /** The comparison columns a table shows (CSV and JSON carry every column, the notes and sources too). */
+    private static final List<String> COMPARISON_COLUMNS = List.of("experiment", "series", "x", "metric", "paper",
+            "tolerance", "ours", "ratio", "verdict", "role");
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -130,8 +134,12 @@ final class ReproduceCommand implements Callable<Integer> {
             case json -> o.print(RowFormat.json(allComparisons));
             case table -> {
                 if (!allComparisons.isEmpty()) {
-                    o.print(RowFormat.leftTable(allComparisons, List.of("experiment", "series", "x", "metric", "paper",
-                            "tolerance", "ours", "ratio", "verdict", "role")));
+                    o.print(RowFormat.leftTable(allComparisons, COMPARISON_COLUMNS));
+                }
+            }
+            case markdown -> {
+                if (!allComparisons.isEmpty()) {
+                    o.print(RowFormat.markdown(allComparisons, COMPARISON_COLUMNS));
                 }
             }
         }
