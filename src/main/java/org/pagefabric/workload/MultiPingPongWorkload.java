@@ -18,7 +18,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * per core, all sharing a single 10G NIC). Pair {@code k} is rank {@code 2k} on node 0 and rank
  * {@code 2k+1} on node 1, both on core {@code k} of their node. Under Open-MX the receive bottom
  * halves run either on the core of the process they serve ({@code interrupts: spread}) or all on
- * core 0 ({@code single-core}, interrupts bound to one core), which also runs pair 0; a competing
+ * core 0 ({@code single-core}, interrupts bound to one core), which also runs pair 0. The throughput
+ * is the pairs' aggregate over the timed phase (one pair: the ping-pong's own figure); a competing
  * interrupt load ({@code irq_load_pct} of core 0, in slices every {@code irq_period_us}) can take
  * that core further. A core busy with bottom halves pins slowly, and under overlapped pinning a
  * pull reply for a page not pinned yet is dropped: the Overlap-Miss counter says how often.
