@@ -30,8 +30,10 @@ import org.pagefabric.sim.stat.Statistic;
  * {@code move_time_us} (mean requester time of a miss's move, from the miss to the reply),
  * {@code move_handler_us} (mean time in the remote handler), {@code move_time_fifo_us} (handler
  * time of moves that pinned nothing), {@code move_pin_delay_us} (handler time per bucket pinned
- * beyond a pinless move's work), {@code requester_bookkeeping_us} and {@code am_round_trip_us}
- * (a move request's round trip without the handler's time). Blank where they do not apply.
+ * beyond a pinless move's work), {@code requester_bookkeeping_us}, {@code am_round_trip_us}
+ * (a move request's round trip without the handler's time), {@code firehoses_detached} (firehoses
+ * a miss moved away from a mapped bucket instead of attaching free ones) and {@code move_unpins}
+ * (move requests whose handler unpinned a bucket). Blank where they do not apply.
  */
 public final class TitaniumAppWorkload extends AbstractWorkload {
     /** Column name of the application. */
@@ -43,7 +45,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
     static final List<String> EXTRA = List.of("runtime_s", "compute_s", "puts_total", "puts_handshake", "puts_handshake_pct",
             "put_latency_handshake_us", "puts_onesided", "puts_onesided_pct", "put_latency_onesided_us", "moves",
             "move_time_us", "move_handler_us", "move_time_fifo_us", "move_pin_delay_us", "requester_bookkeeping_us",
-            "am_round_trip_us");
+            "am_round_trip_us", "firehoses_detached", "move_unpins");
 
     private static final List<WorkloadParameter> PARAMETERS = List.of(
             WorkloadParameter.choice(APP, "the application: cannon (matrix multiplication, 4 nodes) or bitonic (sort, 8"
@@ -147,6 +149,10 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         m.put("move_pin_delay_us", mean(stats.get("firehose.pin_delay")));
         m.put("requester_bookkeeping_us", mean(stats.get("firehose.bookkeeping")));
         m.put("am_round_trip_us", request == null || handler == null ? null : round(request - handler));
+        m.put("firehoses_detached", stats.get("firehose.detaches") instanceof org.pagefabric.sim.stat.Counter d
+                ? d.value() : null);
+        m.put("move_unpins", stats.get("firehose.unpin_moves") instanceof org.pagefabric.sim.stat.Counter u
+                ? u.value() : null);
         return m;
     }
 
