@@ -10,11 +10,13 @@ import org.pagefabric.sim.process.ProcessContext;
  * each keeps the lower or upper half of the merge. That is 6 exchange steps of the whole local
  * array per node.
  *
- * <p>Puts carry {@value #PUT_BYTES} bytes (16 integers) each. With N = 5 666 688 (708 336
- * integers, 2.8 MB, per node), a step is 44 271 puts per node and the sort issues 6 x 8 x 44 271
- * = 2 125 008 puts, the 2 125 000 of 004 Table 3 within 0.0004 % (the exact count cannot arise:
- * it is not a multiple of 48). {@code problem_scale} scales N. Values are carried as content tags,
- * not sorted for real: the put stream of a merge-split exchange does not depend on them, and the
+ * <p>Each put carries one integer ({@value #PUT_BYTES} bytes), as a GAS-language compare-exchange
+ * writes the partner's array element by element (004 §3.1: GAS applications issue small, generally
+ * at most 8-byte, remote operations); a bulk copy would issue 48 puts in all, not millions. With
+ * N = 354 168 (44 271 integers, 177 KB, per node), a step is 44 271 puts per node and the sort
+ * issues 6 x 8 x 44 271 = 2 125 008 puts, the 2 125 000 of 004 Table 3 within 0.0004 % (the
+ * exact count cannot arise: it is not a multiple of 48). {@code problem_scale} scales N. Values are
+ * carried as content tags, not sorted for real: the put stream of a merge-split exchange does not depend on them, and the
  * sort and merges are charged {@code cpu.sort_compare} per comparison: the expected count of a
  * quicksort of n distinct keys in random order, 2 (n + 1) H(n) - 4 n (Knuth, TAOCP vol. 3,
  * §5.2.2), and n per merge-split (the kept half of two sorted runs of n).
@@ -23,9 +25,9 @@ final class BitonicApp implements TitaniumAppWorkload.App {
     /** Nodes. */
     static final int NODES = 8;
     /** Integers per node at problem_scale 1. */
-    static final long PER_NODE = 708_336;
+    static final long PER_NODE = 44_271;
     /** Bytes per put. */
-    static final long PUT_BYTES = 64;
+    static final long PUT_BYTES = Integer.BYTES;
     private static final long TAG = 0xB170_0000_0000_0000L;
 
     private final long perNode;
