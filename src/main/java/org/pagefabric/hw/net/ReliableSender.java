@@ -42,6 +42,8 @@ public final class ReliableSender extends Component {
     static final int FAULT_WAIT_EXPIRED = 5;
     /** A held packet's payload is available ({@link PayloadSource#readyAt}): it leaves now. */
     private static final int PAYLOAD_READY = 6;
+    /** The block issuer has issued a block again (arg: the block, selective). */
+    static final int REISSUED = 7;
 
     private final Network net;
     private final PacketPool pool;
@@ -195,6 +197,7 @@ public final class ReliableSender extends Component {
             case RNR_RESUME -> rnrResume(arg);
             case FAULT_WAIT_EXPIRED -> faultWaitExpired(arg);
             case PAYLOAD_READY -> payloadReady();
+            case REISSUED -> sel.reissued(arg);
             default -> throw new IllegalStateException("unknown sender event " + type);
         }
     }
