@@ -32,8 +32,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  *
  * <p>Under a PART policy the rows also break the latency down as 000 Fig. 8 measures it, averaged
  * over the timed writes that took a destination fault: from asking until the first fault, the
- * SMMU interrupt handler's own run, the tasklet run, the ERR from user space, and from the ERR
- * to completion ({@link PartDriver.Trace}). {@code breakdown_us} is their sum; what the write's
+ * SMMU interrupt handler's own run, the tasklet run, the ERR from its issue in user space to the
+ * initiator, and from there to completion ({@link PartDriver.Trace}). {@code breakdown_us} is their sum; what the write's
  * latency holds besides ({@code outside_breakdown_us}: interrupt delivery and entry, softirq
  * dispatch, the Netlink wake-up and its context switches) is what Fig. 8 leaves out.
  */
@@ -79,6 +79,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         Phases phases = new Phases();
         long[] driverBase = new long[3];
         long[] prepared = new long[2];
+        long[] errsBefore = new long[1];
         boolean[] ok = {true};
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
             for (int i = 0; i < WARMUP + iterations; i++) {
@@ -97,6 +98,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 dropPages(src, size, srcFraction, random);
                 if (driver != null) {
                     driver.trace().reset();
+                    errsBefore[0] = driver.errs();
                 }
                 long t0 = ctx.now();
                 src.write(ctx, dst, 0, 0, size, i);
@@ -113,7 +115,10 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                     latencies.record(t1 - t0);
                     prepared[1] = src.policyTimePs();
                     if (driver != null) {
-                        phases.add(driver.trace(), t0, t1);
+                        // With one ERR in the write, its phase ends where it reaches the initiator.
+                        long errArrived = driver.errs() - errsBefore[0] == 1
+                                ? src.qp(dst.id()).lastRetransmissionRequestPs() : -1;
+                        phases.add(driver.trace(), t0, t1, errArrived);
                     }
                 }
             }
@@ -165,7 +170,11 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         private long retransmit;
         private long latency;
 
-        void add(PartDriver.Trace t, long t0, long t1) {
+        /**
+         * @param errArrivedPs when the write's one ERR reached the initiator, or -1: the paper's ERR
+         *                     phase spans its issue "from user-space to the initiator"
+         */
+        void add(PartDriver.Trace t, long t0, long t1, long errArrivedPs) {
             if (t.faultPs() == 0 || t.handlerPs() == 0 || t.taskletPs() == 0) {
                 return;
             }
@@ -175,8 +184,8 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
             tasklet += t.taskletPs() - t.taskletStartPs();
             long resumed = t.taskletPs();
             if (t.errPs() != 0) {
-                err += t.errPs() - t.errStartPs();
-                resumed = t.errPs();
+                resumed = errArrivedPs >= t.errPs() ? errArrivedPs : t.errPs();
+                err += resumed - t.errStartPs();
             }
             retransmit += t1 - resumed;
             latency += t1 - t0;

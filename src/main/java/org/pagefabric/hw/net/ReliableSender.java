@@ -81,6 +81,8 @@ public final class ReliableSender extends Component {
     /** A packet read but waiting for its payload to be available, or null. */
     private Packet held;
     private boolean failed;
+    /** When the last explicit retransmission request arrived, or -1. */
+    private long lastErrPs = -1;
 
     private final Counter dataPackets;
     private final Counter dataBytes;
@@ -161,6 +163,11 @@ public final class ReliableSender extends Component {
         }
         msgs.add(messageId, length, address, opcode, key, (int) blocks);
         kick();
+    }
+
+    /** When the last explicit retransmission request from the receiver arrived, or -1 if none has. */
+    public long lastRetransmissionRequestPs() {
+        return lastErrPs;
     }
 
     /** Messages posted and not yet completed. */
@@ -428,6 +435,7 @@ public final class ReliableSender extends Component {
 
     private void onRetransmissionRequest(Packet p) {
         errs.increment();
+        lastErrPs = sim.now();
         long b = p.bsn;
         if (selective) {
             sel.onRetransmissionRequest(b);

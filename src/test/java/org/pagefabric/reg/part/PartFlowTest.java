@@ -47,7 +47,7 @@ class PartFlowTest {
                 "what the breakdown leaves out makes up the rest of the latency");
         assertTrue(d(r, "outside_breakdown_us") > 0, "interrupt entry and the helper's wake-up are not phases");
         assertEquals(1.0, d(r, "phase_smmu_irq_us"), 1e-9, "the handler's own run, iommu.fault.interrupt");
-        assertEquals(1.0, d(r, "phase_err_us"), 1e-9, "the helper's own work, part.err.issue");
+        assertEquals(1.0, d(r, "phase_err_us"), 0.05, "the helper's own work (part.err.issue) and the ERR's flight");
         assertTrue(d(r, "phase_tasklet_us") >= 18 && d(r, "phase_tasklet_us") <= 20,
                 "one run resolving one fault costs about part.tasklet (fewer reads, a little less)");
     }
