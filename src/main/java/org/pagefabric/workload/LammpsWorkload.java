@@ -14,19 +14,24 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
- * A LAMMPS-like molecular-dynamics run (000 §V, Table II), weak-scaled as LAMMPS's scaled-size
- * benchmarks are: every process owns {@code atoms_per_process} atoms in a cubic sub-domain of a
- * 3-D processor grid (LAMMPS's choice of the grid with the least surface: 1, 1x1x2, 1x2x2,
- * 2x2x4, ...) and runs {@code iterations} timesteps. Each timestep, as LAMMPS's Verlet loop does
- * it:
+ * A LAMMPS-like molecular-dynamics run (000 §V, Table II): {@code atoms} atoms in a cubic
+ * periodic box, split over the {@code processes} of a 3-D processor grid (LAMMPS's choice of the
+ * grid with the least surface: 1, 1x1x2, 1x2x2, 2x2x4, ...), each process owning the atoms of its
+ * sub-domain and keeping ghost copies of the atoms within the ghost cutoff around it (periodic
+ * images included, so even one process has ghosts). The run has {@code iterations * processes}
+ * timesteps, as Table II's runs (100 timesteps per process, "up to 1600 steps"). Each timestep,
+ * as LAMMPS's Verlet loop does it:
  * <ol>
  *   <li>forward communication: dimension by dimension, each process sends its lower and upper
  *       neighbour the positions (24 B per atom) of its atoms within the ghost cutoff of their
  *       face, and receives theirs; a later dimension's slab includes the ghosts of the earlier
  *       ones. A dimension with one process wraps onto itself and sends nothing;</li>
- *   <li>the force computation: its {@code threads_per_process} threads (one per core) each
- *       compute the forces of their share of the owned atoms, {@code md.atom_step} of CPU time
- *       per atom (the platform's cost, from the profile), on the node's cores;</li>
+ *   <li>the force computation: its {@code threads_per_process} threads (one per core) each take
+ *       their share of the owned atoms ({@code md.atom_step} of CPU time each, the platform's
+ *       cost, from the profile) and of the ghost atoms ({@code md.ghost_step} each: packing and
+ *       unpacking, binning, pairs across the sub-domain's faces), on the node's cores. The owned
+ *       atoms' work divides with the processes; the ghosts' grows with the sub-domains' surface,
+ *       which is what more processes cost a fixed problem;</li>
  *   <li>reverse communication: the forces on ghost atoms (24 B per atom) go back to their owners,
  *       dimension by dimension in reverse order.</li>
  * </ol>
@@ -34,9 +39,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * receive buffers start untouched (not present), so only the first exchanges can meet a page
  * fault. Every received message is checked against the content its sender wrote for it.
  *
- * <p>{@code loop_time_s} is the simulated time of the loop; {@code timesteps_per_s} is
- * {@code iterations * processes} over it, the process-timesteps per second Table II reports
- * (its products of loop time and timesteps/s are 100 per process).
+ * <p>{@code loop_time_s} is the simulated time of the loop and {@code timesteps_per_s} its
+ * timesteps over it, as LAMMPS reports them.
  */
 public final class LammpsWorkload extends AbstractWorkload {
     /** Bytes sent per ghost atom: three doubles (positions forward, forces in reverse). */
@@ -51,8 +55,8 @@ public final class LammpsWorkload extends AbstractWorkload {
                     1, 64),
             WorkloadParameter.integer("threads_per_process", 4, "", "threads sharing each step's force computation,"
                     + " one per core", 1, 1024),
-            WorkloadParameter.integer("atoms_per_process", 32_000, "", "atoms each process owns (weak scaling);"
-                    + " 32,000 is the per-process size of LAMMPS's scaled-size benchmarks", 1, 1_000_000_000),
+            WorkloadParameter.integer("atoms", 32_000, "", "atoms in the box, shared by the processes; 32,000 is"
+                    + " the size of LAMMPS's benchmark problems", 1, 1_000_000_000),
             WorkloadParameter.decimal("ghost_cutoff", 2.8, "sigma", "ghost cutoff (force cutoff plus neighbour"
                     + " skin) in reduced units; 2.5 + 0.3 in LAMMPS's LJ benchmark", 0, 1_000),
             WorkloadParameter.decimal("density", 0.8442, "atoms/sigma^3", "number density in reduced units;"
@@ -60,8 +64,8 @@ public final class LammpsWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public LammpsWorkload() {
-        super("lammps", "LAMMPS-like weak-scaled MD loop on a 3-D processor grid: ghost exchanges, threaded force"
-                + " computation on the cores at the profile's md.atom_step, reverse exchanges: loop time", 2,
+        super("lammps", "LAMMPS-like MD loop on a 3-D processor grid: ghost exchanges, threaded force computation on"
+                + " the cores at the profile's md.atom_step and md.ghost_step, reverse exchanges: loop time", 2,
                 PARAMETERS, "loop_time_s", false);
     }
 
@@ -80,8 +84,8 @@ public final class LammpsWorkload extends AbstractWorkload {
     @Override
     public List<String> metrics() {
         List<String> all = new ArrayList<>(PointRun.METRICS);
-        all.addAll(all.indexOf("verified") + 1, List.of("loop_time_s", "timesteps_per_s", "step_compute_ms",
-                "step_comm_ms"));
+        all.addAll(all.indexOf("verified") + 1, List.of("loop_time_s", "timesteps_per_s", "ghosts_per_process",
+                "step_compute_ms", "step_comm_ms"));
         return all;
     }
 
@@ -92,13 +96,13 @@ public final class LammpsWorkload extends AbstractWorkload {
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         int p = processes(params);
-        int steps = StandardParameters.iterations(params);
+        int steps = Math.toIntExact((long) StandardParameters.iterations(params) * p);
         int threads = Math.toIntExact((Long) params.get("threads_per_process"));
-        long atoms = (Long) params.get("atoms_per_process");
-        long atomStepPs = job.cluster().profile().time(MdParameters.ATOM_STEP);
-        long perThreadPs = Math.ceilDiv(atoms, threads) * atomStepPs;
         Swaps swaps = new Swaps(params);
-        int[] grid = grid(p);
+        int[] grid = swaps.grid;
+        var profile = job.cluster().profile();
+        long perThreadPs = Math.ceilDiv(swaps.owned, threads) * profile.time(MdParameters.ATOM_STEP)
+                + Math.ceilDiv(swaps.ghosts, threads) * profile.time(MdParameters.GHOST_STEP);
         boolean[] ok = {true};
         long[] loop = {Long.MAX_VALUE, 0};
         long[] comm = new long[1];
@@ -153,7 +157,8 @@ public final class LammpsWorkload extends AbstractWorkload {
             double seconds = (loop[1] - loop[0]) / (double) Time.S;
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("loop_time_s", Math.round(seconds * 1e6) / 1e6);
-            m.put("timesteps_per_s", seconds <= 0 ? null : Math.round((double) steps * p / seconds * 1000.0) / 1000.0);
+            m.put("timesteps_per_s", seconds <= 0 ? null : Math.round(steps / seconds * 1000.0) / 1000.0);
+            m.put("ghosts_per_process", swaps.ghosts);
             m.put("step_compute_ms", Math.round(Time.toMicros(perThreadPs)) / 1000.0);
             m.put("step_comm_ms", Math.round(Time.toMicros(comm[0]) / steps) / 1000.0);
             return m;
@@ -268,27 +273,41 @@ public final class LammpsWorkload extends AbstractWorkload {
     }
 
     /**
-     * The ghost slabs of a cubic sub-domain: atoms within the ghost cutoff of a face, the face
-     * growing by the ghost shells of the dimensions exchanged before it, and the segment layout
-     * (a send and a receive area per phase, dimension and side, each a whole number of pages).
+     * The decomposition: the processor grid, each process's owned and ghost atoms, the ghost
+     * slabs it exchanges (atoms within the ghost cutoff of a face, the face grown by the ghost
+     * shells of the dimensions exchanged before it), and the segment layout (a send and a receive
+     * area per phase, dimension and side, each a whole number of pages).
      */
     private static final class Swaps {
         /** Areas per dimension: phase x side, for sending and for receiving. */
         static final int AREAS = 8;
+        final int[] grid;
+        final long owned;
+        final long ghosts;
         final int[] bytes = new int[3];
         final long area;
 
         Swaps(Map<String, Object> params) {
-            long atoms = (Long) params.get("atoms_per_process");
+            int p = processes(params);
+            long atoms = (Long) params.get("atoms");
             double cutoff = (Double) params.get("ghost_cutoff");
             double density = (Double) params.get("density");
-            double side = Math.cbrt(atoms / density);
-            double grown = side + 2 * cutoff;
-            double[] face = {side * side, grown * side, grown * grown};
+            grid = grid(p);
+            double box = Math.cbrt(atoms / density);
+            double[] side = new double[3];
+            for (int d = 0; d < 3; d++) {
+                side[d] = box / grid[d];
+            }
+            owned = Math.ceilDiv(atoms, p);
+            double shell = (side[0] + 2 * cutoff) * (side[1] + 2 * cutoff) * (side[2] + 2 * cutoff)
+                    - side[0] * side[1] * side[2];
+            ghosts = Math.round(density * shell);
+            double[] face = {side[1] * side[2], (side[0] + 2 * cutoff) * side[2],
+                (side[0] + 2 * cutoff) * (side[1] + 2 * cutoff)};
             long max = 1;
             for (int d = 0; d < 3; d++) {
-                long ghosts = Math.round(density * face[d] * cutoff);
-                bytes[d] = Math.toIntExact(Math.max(1, ghosts * BYTES_PER_ATOM));
+                long slab = Math.round(density * face[d] * cutoff);
+                bytes[d] = Math.toIntExact(Math.max(1, slab * BYTES_PER_ATOM));
                 max = Math.max(max, bytes[d]);
             }
             area = Math.ceilDiv(max, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;

@@ -19,7 +19,7 @@ import org.pagefabric.hw.profile.param.PartParameters;
  * @param netlinkPs     the Netlink message of a run that pages nothing in ({@code part.tasklet.netlink})
  * @param errIssuePs    user space issuing one Explicit Retransmission Request ({@code part.err.issue})
  * @param touchPresentPs a user touch of a resident page ({@code os.touch.present})
- * @param fifoReads     NI FIFO entries one tasklet run reads at most ({@code part.tasklet.fifo_reads})
+ * @param fifoReads     NI FIFO reads {@code part.tasklet} includes ({@code part.tasklet.fifo_reads})
  */
 public record PartCosts(long smmuHandlerPs, long taskletPs, long emptyPollPs, long netlinkPs, long errIssuePs,
         long touchPresentPs, int fifoReads) {
