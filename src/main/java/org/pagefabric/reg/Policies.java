@@ -43,8 +43,8 @@ public final class Policies {
         register(Rendezvous.WITH_UNPIN, "rendezvous: active-message handshake, target pins on demand and unpins after"
                 + " each operation; sources in a bounded local pin cache", p -> new Rendezvous(p, true),
                 RENDEZVOUS_COSTS);
-        register(Rendezvous.NO_UNPIN, "rendezvous without unpin: target ranges stay pinned and their keys cached by"
-                + " the initiator; sources in a bounded local pin cache", p -> new Rendezvous(p, false),
+        register(Rendezvous.NO_UNPIN, "rendezvous without unpin: an active-message handshake before every operation;"
+                + " the target pins on demand and keeps every range pinned; sources in a bounded local pin cache", p -> new Rendezvous(p, false),
                 RENDEZVOUS_COSTS);
         for (MonitorKind m : MonitorKind.values()) {
             register(m.policyName(), m.description(), p -> new PinDownCache(p, m), "cache.", "nic.register.",

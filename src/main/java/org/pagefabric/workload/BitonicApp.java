@@ -10,21 +10,24 @@ import org.pagefabric.sim.process.ProcessContext;
  * each keeps the lower or upper half of the merge. That is 6 exchange steps of the whole local
  * array per node.
  *
- * <p>Puts carry {@value #PUT_BYTES} bytes (16 integers) each. With N = 5 666 688 (708 336
- * integers, 2.8 MB, per node), a step is 44 271 puts per node and the sort issues 6 x 8 x 44 271
- * = 2 125 008 puts, the 2 125 000 of 004 Table 3 within 0.0004 % (the exact count cannot arise:
- * it is not a multiple of 48). {@code problem_scale} scales N. Values are carried as content tags,
- * not sorted for real: the put stream of a merge-split exchange does not depend on them, and the
- * sort and merges are charged {@code cpu.sort_compare} per comparison (n log2 n for a quicksort
- * of n, n per merge-split).
+ * <p>Each put carries one integer ({@value #PUT_BYTES} bytes), as a GAS-language compare-exchange
+ * writes the partner's array element by element (004 §3.1: GAS applications issue small, generally
+ * at most 8-byte, remote operations); a bulk copy would issue 48 puts in all, not millions. With
+ * N = 354 168 (44 271 integers, 177 KB, per node), a step is 44 271 puts per node and the sort
+ * issues 6 x 8 x 44 271 = 2 125 008 puts, the 2 125 000 of 004 Table 3 within 0.0004 % (the
+ * exact count cannot arise: it is not a multiple of 48). {@code problem_scale} scales N. Values are
+ * carried as content tags, not sorted for real: the put stream of a merge-split exchange does not depend on them, and the
+ * sort and merges are charged {@code cpu.sort_compare} per comparison: the expected count of a
+ * quicksort of n distinct keys in random order, 2 (n + 1) H(n) - 4 n (Knuth, TAOCP vol. 3,
+ * §5.2.2), and n per merge-split (the kept half of two sorted runs of n).
  */
 final class BitonicApp implements TitaniumAppWorkload.App {
     /** Nodes. */
     static final int NODES = 8;
     /** Integers per node at problem_scale 1. */
-    static final long PER_NODE = 708_336;
+    static final long PER_NODE = 44_271;
     /** Bytes per put. */
-    static final long PUT_BYTES = 64;
+    static final long PUT_BYTES = Integer.BYTES;
     private static final long TAG = 0xB170_0000_0000_0000L;
 
     private final long perNode;
@@ -35,6 +38,15 @@ final class BitonicApp implements TitaniumAppWorkload.App {
         this.perNode = Math.max(PUT_BYTES / Integer.BYTES, Math.round(PER_NODE * scale));
         this.arrayBytes = perNode * Integer.BYTES;
         this.comparePs = comparePs;
+    }
+
+    /** Expected comparisons of a quicksort of {@code n} distinct keys in random order: 2 (n + 1) H(n) - 4 n. */
+    static double quicksortComparisons(long n) {
+        double harmonic = 0;
+        for (long k = n; k >= 1; k--) {
+            harmonic += 1.0 / k;
+        }
+        return 2.0 * (n + 1) * harmonic - 4.0 * n;
     }
 
     @Override
@@ -53,9 +65,9 @@ final class BitonicApp implements TitaniumAppWorkload.App {
     }
 
     @Override
-    public void run(ProcessContext ctx, Rank me, Job job, AppPuts puts, DisseminationBarrier barrier) {
-        long log2 = 64 - Long.numberOfLeadingZeros(perNode - 1);
-        ctx.sleep(perNode * log2 * comparePs);
+    public void run(ProcessContext ctx, Rank me, Job job, AppPuts puts, DisseminationBarrier barrier,
+                    ComputeTime compute) {
+        compute.spend(ctx, me, Math.round(quicksortComparisons(perNode) * comparePs));
         int stages = Integer.numberOfTrailingZeros(NODES);
         for (int k = 0; k < stages; k++) {
             for (int j = k; j >= 0; j--) {
@@ -65,7 +77,7 @@ final class BitonicApp implements TitaniumAppWorkload.App {
                     puts.put(ctx, me, partner, off, arrayBytes + off, len, TAG + me.id(), 0);
                 }
                 barrier.await(ctx, me);
-                ctx.sleep(perNode * comparePs);
+                compute.spend(ctx, me, perNode * comparePs);
             }
         }
     }

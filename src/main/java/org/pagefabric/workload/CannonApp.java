@@ -81,7 +81,8 @@ final class CannonApp implements TitaniumAppWorkload.App {
     }
 
     @Override
-    public void run(ProcessContext ctx, Rank me, Job job, AppPuts puts, DisseminationBarrier barrier) {
+    public void run(ProcessContext ctx, Rank me, Job job, AppPuts puts, DisseminationBarrier barrier,
+                    ComputeTime compute) {
         int x = me.id() / Q;
         int y = me.id() % Q;
         for (int m = 0; m < multiplications; m++) {
@@ -93,19 +94,19 @@ final class CannonApp implements TitaniumAppWorkload.App {
                     sendBlock(ctx, me, bTarget, bBlock(), bIn(), tag(me.id(), 0), puts);
                 }
                 barrier.await(ctx, me);
-                ctx.sleep(b * b * b * flopPs);
+                compute.spend(ctx, me, b * b * b * flopPs);
                 // As node (x, y) = (i, l): the partial product belongs to C_xj on node (x, j).
                 int j = (x + y + s) % Q;
                 boolean remoteAccumulate = j != y;
                 if (remoteAccumulate) {
                     sendBlock(ctx, me, job.rank(x * Q + j), t(), cAcc(), tag(me.id(), 1), puts);
                 } else {
-                    ctx.sleep(b * b * flopPs);
+                    compute.spend(ctx, me, b * b * flopPs);
                 }
                 barrier.await(ctx, me);
                 // The partial product another node put here is added into C.
                 if (Math.floorMod(y - x - s, Q) != y) {
-                    ctx.sleep(b * b * flopPs);
+                    compute.spend(ctx, me, b * b * flopPs);
                 }
             }
         }

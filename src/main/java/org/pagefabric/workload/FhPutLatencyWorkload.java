@@ -10,8 +10,11 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * Firehose's small-put latency test (004 §4.4, Fig. 3): rank 0 puts {@code size_B} bytes (8 by
  * default), {@code iterations} times, to rank 1, one at a time, each to a target drawn uniformly at random from a remote
  * working set and from a source drawn at random from a local area (MAXVICTIM in the paper, so
- * that the remote working set drives the registration work). Latency is the time from asking
- * for the put (registration work included) to its completion.
+ * that the remote working set drives the registration work). Targets and sources are aligned
+ * as the data they carry: on the largest power of two dividing the size, at most a page, so an
+ * 8-byte put is one naturally aligned 8-byte word (004 §3.1: GAS languages' small remote
+ * operations are language-level scalar accesses) and never straddles two pages. Latency is the
+ * time from asking for the put (registration work included) to its completion.
  */
 public final class FhPutLatencyWorkload extends AbstractWorkload {
     private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(8),
@@ -40,10 +43,11 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         WorkingSetPuts w = new WorkingSetPuts(job, params, "fh-put-latency");
         long warm = w.warmUpPuts();
+        long align = Math.min(Long.lowestOneBit(w.size), Rank.PAGE);
         new SimProcess(job.simulator(), w.source.node(), "rank0", ctx -> {
             for (long i = 0; i < warm + w.puts; i++) {
-                long to = i < warm ? w.warmUpTarget(i) : w.randomTarget(1);
-                long from = i < warm ? w.warmUpSource(i) : w.randomSource(1);
+                long to = i < warm ? w.warmUpTarget(i) : w.randomTarget(align);
+                long from = i < warm ? w.warmUpSource(i) : w.randomSource(align);
                 if (i == warm) {
                     w.startTimedPhase();
                 }

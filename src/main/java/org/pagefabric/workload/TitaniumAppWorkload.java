@@ -24,13 +24,16 @@ import org.pagefabric.sim.stat.Statistic;
  * active messages.
  *
  * <p>Metrics beyond the common ones: {@code runtime_s} (until the last rank finishes),
+ * {@code compute_s} (the time a rank spends in computation phases, mean over ranks),
  * {@code puts_total}, {@code puts_handshake} and {@code puts_onesided} with their shares in
  * percent and mean latencies; and, under Firehose, the policy's move statistics:
  * {@code move_time_us} (mean requester time of a miss's move, from the miss to the reply),
  * {@code move_handler_us} (mean time in the remote handler), {@code move_time_fifo_us} (handler
  * time of moves that pinned nothing), {@code move_pin_delay_us} (handler time per bucket pinned
- * beyond a pinless move's work), {@code requester_bookkeeping_us} and {@code am_round_trip_us}
- * (a move request's round trip without the handler's time). Blank where they do not apply.
+ * beyond a pinless move's work), {@code requester_bookkeeping_us}, {@code am_round_trip_us}
+ * (a move request's round trip without the handler's time), {@code firehoses_detached} (firehoses
+ * a miss moved away from a mapped bucket instead of attaching free ones) and {@code move_unpins}
+ * (move requests whose handler unpinned a bucket). Blank where they do not apply.
  */
 public final class TitaniumAppWorkload extends AbstractWorkload {
     /** Column name of the application. */
@@ -39,10 +42,10 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
     public static final String SCALE = "problem_scale";
 
     /** The metric columns this workload adds. */
-    static final List<String> EXTRA = List.of("runtime_s", "puts_total", "puts_handshake", "puts_handshake_pct",
+    static final List<String> EXTRA = List.of("runtime_s", "compute_s", "puts_total", "puts_handshake", "puts_handshake_pct",
             "put_latency_handshake_us", "puts_onesided", "puts_onesided_pct", "put_latency_onesided_us", "moves",
             "move_time_us", "move_handler_us", "move_time_fifo_us", "move_pin_delay_us", "requester_bookkeeping_us",
-            "am_round_trip_us");
+            "am_round_trip_us", "firehoses_detached", "move_unpins");
 
     private static final List<WorkloadParameter> PARAMETERS = List.of(
             WorkloadParameter.choice(APP, "the application: cannon (matrix multiplication, 4 nodes) or bitonic (sort, 8"
@@ -62,7 +65,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         void fill(Rank r);
 
         /** The body of one rank. */
-        void run(ProcessContext ctx, Rank me, Job job, AppPuts puts, DisseminationBarrier barrier);
+        void run(ProcessContext ctx, Rank me, Job job, AppPuts puts, DisseminationBarrier barrier, ComputeTime compute);
     }
 
     /** The workload with its declared metadata. */
@@ -104,20 +107,21 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         App app = app(params, job.cluster().profile());
         AppPuts puts = new AppPuts(job, latencies);
         DisseminationBarrier barrier = new DisseminationBarrier(job);
+        ComputeTime compute = new ComputeTime(job.ranks().size());
         long[] finished = new long[job.ranks().size()];
         for (Rank r : job.ranks()) {
             app.fill(r);
         }
         for (Rank r : job.ranks()) {
             new SimProcess(job.simulator(), r.node(), "rank" + r.id(), ctx -> {
-                app.run(ctx, r, job, puts, barrier);
+                app.run(ctx, r, job, puts, barrier, compute);
                 finished[r.id()] = ctx.now();
             }).start();
         }
-        return Run.of(puts::verified, () -> metricsOf(job, puts, finished));
+        return Run.of(puts::verified, () -> metricsOf(job, puts, compute, finished));
     }
 
-    private static Map<String, Object> metricsOf(Job job, AppPuts puts, long[] finished) {
+    private static Map<String, Object> metricsOf(Job job, AppPuts puts, ComputeTime compute, long[] finished) {
         long end = 0;
         for (long f : finished) {
             end = Math.max(end, f);
@@ -127,6 +131,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         long os = puts.oneSided().count();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("runtime_s", round(end / (double) Time.S));
+        m.put("compute_s", round(compute.meanPs() / Time.S));
         m.put("puts_total", total);
         m.put("puts_handshake", hs);
         m.put("puts_handshake_pct", total == 0 ? null : round(100.0 * hs / total));
@@ -144,6 +149,10 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         m.put("move_pin_delay_us", mean(stats.get("firehose.pin_delay")));
         m.put("requester_bookkeeping_us", mean(stats.get("firehose.bookkeeping")));
         m.put("am_round_trip_us", request == null || handler == null ? null : round(request - handler));
+        m.put("firehoses_detached", stats.get("firehose.detaches") instanceof org.pagefabric.sim.stat.Counter d
+                ? d.value() : null);
+        m.put("move_unpins", stats.get("firehose.unpin_moves") instanceof org.pagefabric.sim.stat.Counter u
+                ? u.value() : null);
         return m;
     }
 

@@ -395,7 +395,7 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         JsonNode row = new ObjectMapper().readTree(r.out()).get(0);
         assertEquals("bitonic", row.get("app").asText());
-        long perStep = Math.ceilDiv(Math.round(708_336 * 0.001) * 4, 64);
+        long perStep = Math.round(44_271 * 0.001); // one put per integer of a node's share
         assertEquals(6 * 8 * perStep, row.get("puts_total").asLong());
         assertEquals(row.get("puts_total").asLong(), row.get("puts_handshake").asLong()
                 + row.get("puts_onesided").asLong());

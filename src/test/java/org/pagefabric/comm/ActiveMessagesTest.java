@@ -46,4 +46,32 @@ class ActiveMessagesTest {
         assertTrue(seen.containsAll(List.of("1<-0:7", "2<-0:8", "0<-2:9")), seen.toString());
         assertTrue(took[0] > 5 * Time.US, "handler time plus two network crossings: " + Time.format(took[0]));
     }
+
+    /** Warm round trips of an empty request from rank 0 to rank 1, under {@code profile}. */
+    private static long warmRoundTrip(org.pagefabric.hw.profile.Profile profile) {
+        Simulator sim = new Simulator(3);
+        Job job = new Job(sim, profile, 2, 1 << 16, new PinEverything(profile));
+        ActiveMessages am = ActiveMessages.attach(job);
+        am.register(1, (ctx, target, source, a0, a1, a2, a3) -> 0);
+        long[] took = new long[3];
+        new SimProcess(sim, job.rank(0).node(), "client", ctx -> {
+            for (int i = 0; i < took.length; i++) {
+                long t0 = ctx.now();
+                am.request(ctx, job.rank(0), job.rank(1), 1, 0, 0, 0, 0);
+                took[i] = ctx.now() - t0;
+            }
+        }).start();
+        sim.run();
+        assertEquals(took[1], took[2], "warm round trips repeat exactly");
+        return took[2];
+    }
+
+    @Test
+    void eachMessageCostsTheLibraryAtBothEnds() {
+        var profile = ProfileRegistry.load("default");
+        long none = warmRoundTrip(profile.withOverrides(java.util.Map.of("am.message_overhead", "0us"), "test"));
+        long oneUs = warmRoundTrip(profile.withOverrides(java.util.Map.of("am.message_overhead", "1us"), "test"));
+        // request and reply, each sent and received: four times the overhead
+        assertEquals(4 * Time.US, oneUs - none);
+    }
 }

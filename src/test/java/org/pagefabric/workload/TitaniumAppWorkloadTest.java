@@ -89,6 +89,36 @@ class TitaniumAppWorkloadTest {
     }
 
     @Test
+    void quicksortComparisonsAreTheExpectedCountForRandomKeys() {
+        assertEquals(0, BitonicApp.quicksortComparisons(1), 1e-9);
+        assertEquals(1, BitonicApp.quicksortComparisons(2), 1e-9);
+        assertEquals(8.0 / 3, BitonicApp.quicksortComparisons(3), 1e-9);
+        // about 1.39 n log2 n for large n, above the n log2 n - 1.44 n lower bound of any comparison sort
+        double n = 1 << 20;
+        double c = BitonicApp.quicksortComparisons(1 << 20);
+        assertTrue(c > n * 20 - 1.443 * n && c < 1.39 * n * 20, String.valueOf(c));
+    }
+
+    @Test
+    void computationIsChargedFromTheProblemSizeAndTheProfile() {
+        double scale = 0.002;
+        Map<String, Object> row = run("pin-all", "bitonic", scale);
+        long perNode = Math.round(BitonicApp.PER_NODE * scale);
+        double compare = PROFILE.time(org.pagefabric.hw.profile.param.CpuParameters.SORT_COMPARE);
+        double expected = (Math.round(BitonicApp.quicksortComparisons(perNode) * compare) + 6 * perNode * compare)
+                / org.pagefabric.sim.Time.S;
+        assertEquals(expected, (Double) row.get("compute_s"), 1e-3);
+        assertTrue((Double) row.get("runtime_s") > (Double) row.get("compute_s"), "communication adds to computation");
+        Map<String, Object> one = run("pin-all", "cannon", 1.0 / CannonApp.MULTIPLICATIONS);
+        Map<String, Object> two = run("pin-all", "cannon", 2.0 / CannonApp.MULTIPLICATIONS);
+        long b = CannonApp.N / CannonApp.Q;
+        double madd = PROFILE.time(org.pagefabric.hw.profile.param.CpuParameters.MULTIPLY_ADD);
+        // per rank and multiplication at least the Q partial products of b x b blocks
+        assertTrue((Double) one.get("compute_s") >= CannonApp.Q * b * b * b * madd / org.pagefabric.sim.Time.S);
+        assertEquals(2 * (Double) one.get("compute_s"), (Double) two.get("compute_s"), 2e-3);
+    }
+
+    @Test
     void sameSeedSameRow() {
         assertEquals(run("firehose", "bitonic", 0.001), run("firehose", "bitonic", 0.001));
     }

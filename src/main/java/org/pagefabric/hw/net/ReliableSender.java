@@ -42,6 +42,8 @@ public final class ReliableSender extends Component {
     static final int FAULT_WAIT_EXPIRED = 5;
     /** A held packet's payload is available ({@link PayloadSource#readyAt}): it leaves now. */
     private static final int PAYLOAD_READY = 6;
+    /** The block issuer has issued a block again (arg: the block, selective). */
+    static final int REISSUED = 7;
 
     private final Network net;
     private final PacketPool pool;
@@ -79,6 +81,8 @@ public final class ReliableSender extends Component {
     /** A packet read but waiting for its payload to be available, or null. */
     private Packet held;
     private boolean failed;
+    /** When the last explicit retransmission request arrived, or -1. */
+    private long lastErrPs = -1;
 
     private final Counter dataPackets;
     private final Counter dataBytes;
@@ -161,6 +165,11 @@ public final class ReliableSender extends Component {
         kick();
     }
 
+    /** When the last explicit retransmission request from the receiver arrived, or -1 if none has. */
+    public long lastRetransmissionRequestPs() {
+        return lastErrPs;
+    }
+
     /** Messages posted and not yet completed. */
     public long outstandingMessages() {
         return msgs.outstanding();
@@ -195,6 +204,7 @@ public final class ReliableSender extends Component {
             case RNR_RESUME -> rnrResume(arg);
             case FAULT_WAIT_EXPIRED -> faultWaitExpired(arg);
             case PAYLOAD_READY -> payloadReady();
+            case REISSUED -> sel.reissued(arg);
             default -> throw new IllegalStateException("unknown sender event " + type);
         }
     }
@@ -425,6 +435,7 @@ public final class ReliableSender extends Component {
 
     private void onRetransmissionRequest(Packet p) {
         errs.increment();
+        lastErrPs = sim.now();
         long b = p.bsn;
         if (selective) {
             sel.onRetransmissionRequest(b);

@@ -3,6 +3,7 @@ package org.pagefabric.hw.net;
 import static org.pagefabric.hw.net.SenderWindow.ACKED;
 import static org.pagefabric.hw.net.SenderWindow.FAULT_WAIT;
 import static org.pagefabric.hw.net.SenderWindow.QUEUED;
+import static org.pagefabric.hw.net.SenderWindow.REISSUING;
 import static org.pagefabric.hw.net.SenderWindow.RNR_WAIT;
 import static org.pagefabric.hw.net.SenderWindow.SENDING;
 import static org.pagefabric.hw.net.SenderWindow.SENT;
@@ -16,7 +17,8 @@ import org.pagefabric.sim.stat.Counter;
  * attempt (carried in {@link Packet#attempt}, so a NACK about a superseded attempt is moot) and
  * retry and RNR counts; a lost, corrupt or refused block is queued alone for retransmission. A
  * PAGE_FAULT NACK (PART) parks the block until the receiver asks for it again, or until the
- * fault-wait time-out if one is configured.
+ * fault-wait time-out if one is configured. With a {@link TransportConfig#reissuePs} a block to
+ * be sent again first waits for the block issuer, which issues one block at a time.
  *
  * <p>Its timers are the sender's events (the sender stays the one handler of its connection);
  * the sender dispatches them here.
@@ -29,6 +31,8 @@ final class SelectiveRepeat {
     private final Counter timeouts;
     /** Blocks waiting for retransmission, oldest first (entries go stale harmlessly). */
     private final RetransmissionQueue queue;
+    /** When the block issuer has issued every block handed to it so far. */
+    private long issuerFree;
 
     SelectiveRepeat(ReliableSender sender, Simulator sim, TransportConfig cfg, SenderWindow win, Counter timeouts) {
         this.sender = sender;
@@ -119,12 +123,26 @@ final class SelectiveRepeat {
             return;
         }
         int s = win.slot(b);
-        if (win.state[s] == ACKED || win.state[s] == QUEUED) {
+        if (win.state[s] == ACKED || win.state[s] == QUEUED || win.state[s] == REISSUING) {
             return;
         }
         win.cancelTimer(s);
         sender.abandon(b);
         requeue(b);
+    }
+
+    /** The block issuer has issued block {@code b} again: it joins the retransmission queue. */
+    void reissued(long b) {
+        if (!win.contains(b)) {
+            return;
+        }
+        int s = win.slot(b);
+        win.timer[s] = Simulator.NO_EVENT;
+        if (win.state[s] == REISSUING) {
+            win.state[s] = QUEUED;
+            queue.add(b);
+            sender.kick();
+        }
     }
 
     /** Block {@code b}'s time-out fired. */
@@ -177,7 +195,16 @@ final class SelectiveRepeat {
     }
 
     private void requeue(long b) {
-        win.state[win.slot(b)] = QUEUED;
+        int s = win.slot(b);
+        long reissue = cfg.reissuePs();
+        if (reissue > 0) {
+            long now = sim.now();
+            issuerFree = Math.max(issuerFree, now) + reissue;
+            win.state[s] = REISSUING;
+            win.timer[s] = sim.schedule(issuerFree - now, Band.HARDWARE, sender, ReliableSender.REISSUED, b);
+            return;
+        }
+        win.state[s] = QUEUED;
         queue.add(b);
         sender.kick();
     }

@@ -19,6 +19,8 @@ final class SenderWindow {
     static final byte FAULT_WAIT = 4;
     static final byte RNR_WAIT = 5;
     static final byte ACKED = 6;
+    /** Waiting for the block issuer to issue it again (selective, {@link TransportConfig#reissuePs}). */
+    static final byte REISSUING = 7;
 
     private final Simulator sim;
     final int size;

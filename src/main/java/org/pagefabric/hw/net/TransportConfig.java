@@ -28,6 +28,12 @@ package org.pagefabric.hw.net;
  * @param faultWaitTimeoutPs   after a PAGE_FAULT NACK the time-out is cancelled and the sender waits
  *                             for an explicit retransmission request; 0 waits forever (PART), a
  *                             positive value retransmits after that long as if it had timed out
+ * @param reissuePs            selective mode: time the sender's block issuer takes to issue a block
+ *                             again once it is to be retransmitted (after an explicit request, a
+ *                             time-out or a NACK), one block at a time; 0 retransmits at once.
+ *                             PART's R5 co-processor issues blocks to the packet engine and
+ *                             receives their ACKs and time-outs (000 §III-A), so a retransmission
+ *                             passes through it
  */
 public record TransportConfig(
         RetransmissionMode mode,
@@ -41,7 +47,16 @@ public record TransportConfig(
         int rnrRetryLimit,
         boolean nackCorrupt,
         boolean nackOnGap,
-        long faultWaitTimeoutPs) {
+        long faultWaitTimeoutPs,
+        long reissuePs) {
+
+    /** A configuration whose retransmissions need no issuing time ({@code reissuePs} 0). */
+    public TransportConfig(RetransmissionMode mode, int blockBytes, int mtuBytes, int windowBlocks,
+            int ackEveryPackets, long retransmitTimeoutPs, int retryLimit, long rnrBackoffPs, int rnrRetryLimit,
+            boolean nackCorrupt, boolean nackOnGap, long faultWaitTimeoutPs) {
+        this(mode, blockBytes, mtuBytes, windowBlocks, ackEveryPackets, retransmitTimeoutPs, retryLimit, rnrBackoffPs,
+                rnrRetryLimit, nackCorrupt, nackOnGap, faultWaitTimeoutPs, 0);
+    }
 
     /** Validates the parameters. */
     public TransportConfig {
@@ -67,8 +82,8 @@ public record TransportConfig(
         if (retryLimit < 0 || rnrRetryLimit < 0) {
             throw new IllegalArgumentException("retry limits must be >= 0, got " + retryLimit + " and " + rnrRetryLimit);
         }
-        if (rnrBackoffPs < 0 || faultWaitTimeoutPs < 0) {
-            throw new IllegalArgumentException("rnrBackoffPs and faultWaitTimeoutPs must be >= 0");
+        if (rnrBackoffPs < 0 || faultWaitTimeoutPs < 0 || reissuePs < 0) {
+            throw new IllegalArgumentException("rnrBackoffPs, faultWaitTimeoutPs and reissuePs must be >= 0");
         }
     }
 

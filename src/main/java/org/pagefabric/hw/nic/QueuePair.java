@@ -155,6 +155,14 @@ public final class QueuePair {
         return nic;
     }
 
+    /**
+     * RC: when the peer's last explicit retransmission request (PART's ERR) reached this QP's
+     * sender, or -1 if none has.
+     */
+    public long lastRetransmissionRequestPs() {
+        return sender == null ? -1 : sender.lastRetransmissionRequestPs();
+    }
+
     /** Whether the QP is in the error state (a failed message flushed everything after it). */
     public boolean inError() {
         return error;

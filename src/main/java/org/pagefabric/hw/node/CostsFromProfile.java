@@ -298,6 +298,7 @@ public final class CostsFromProfile {
                 ProfileValues.intCount(p, TransportParameters.RNR_RETRY_LIMIT),
                 p.flag(TransportParameters.NACK_CORRUPT),
                 p.flag(TransportParameters.NACK_ON_GAP),
-                p.time(TransportParameters.FAULT_WAIT_TIMEOUT));
+                p.time(TransportParameters.FAULT_WAIT_TIMEOUT),
+                p.time(TransportParameters.REISSUE));
     }
 }

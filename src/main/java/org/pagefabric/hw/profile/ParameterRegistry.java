@@ -22,6 +22,7 @@ import org.pagefabric.hw.profile.param.OdpParameters;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
 import org.pagefabric.hw.profile.param.StackParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
+import org.pagefabric.hw.profile.param.MdParameters;
 import org.pagefabric.hw.profile.param.PartParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
 import org.pagefabric.hw.profile.param.PowerParameters;
@@ -39,7 +40,7 @@ public final class ParameterRegistry {
     public static final List<Class<?>> LAYERS = List.of(
             LinkParameters.class, PcieParameters.class, CpuParameters.class, MemoryParameters.class,
             OsParameters.class, NicParameters.class, IommuParameters.class, TransportParameters.class,
-            OdpParameters.class, PartParameters.class, ActiveAccessParameters.class,
+            OdpParameters.class, PartParameters.class, MdParameters.class, ActiveAccessParameters.class,
             FirehoseParameters.class, OpenMxParameters.class, BounceParameters.class, RendezvousParameters.class,
             RegistrationCacheParameters.class,
             ActiveMessageParameters.class,

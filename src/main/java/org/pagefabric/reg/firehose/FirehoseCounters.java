@@ -27,11 +27,13 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * @param bookkeeping  per miss, microseconds of requester bookkeeping
  * @param unpinTime    per bucket unpinned, microseconds (deregistration and unpinning)
  * @param unpinMoves   move requests whose handler had to unpin a bucket
+ * @param detaches     firehoses a miss moved away from the bucket they mapped (victims), as
+ *                     opposed to attaching firehoses that were free
  */
 public record FirehoseCounters(Counter hits, Counter misses, Counter moves, Counter pins, Counter unpins,
         Counter fifoReuses, Counter localHits, Counter localMisses, Counter pendingWaits, Accumulator moveTime,
         Accumulator moveRequest, Accumulator moveHandler, Accumulator moveFifoOnly, Accumulator pinDelay,
-        Accumulator bookkeeping, Accumulator unpinTime, Counter unpinMoves) {
+        Accumulator bookkeeping, Accumulator unpinTime, Counter unpinMoves, Counter detaches) {
     /** The counters, declared in {@code stats}. */
     static FirehoseCounters declare(StatisticsRegistry stats) {
         return new FirehoseCounters(
@@ -54,6 +56,7 @@ public record FirehoseCounters(Counter hits, Counter misses, Counter moves, Coun
                         "per move request that pinned: handler time beyond its fixed work, per bucket pinned"),
                 stats.accumulator("firehose.bookkeeping", "us", "per miss: requester bookkeeping"),
                 stats.accumulator("firehose.unpin_time", "us", "per bucket unpinned: deregistration and unpinning"),
-                stats.counter("firehose.unpin_moves", "messages", "move requests whose handler had to unpin a bucket"));
+                stats.counter("firehose.unpin_moves", "messages", "move requests whose handler had to unpin a bucket"),
+                stats.counter("firehose.detaches", "firehoses", "firehoses moved away from a mapped bucket by a miss"));
     }
 }

@@ -36,8 +36,9 @@ import org.pagefabric.workload.Rank;
  * change and fail loudly otherwise. The costs are the profile's: kernel pinning, the driver's
  * registration per bucket ({@code nic.register.*}, {@code nic.deregister.*}), the move handler's
  * own work ({@code firehose.move.handler}) and the requester's bookkeeping on a miss
- * ({@code firehose.bookkeeping}); the move request and its reply are real active messages, so
- * {@code firehose.am.round_trip} is an outcome to compare with, not a delay.
+ * ({@code firehose.bookkeeping}); the move request and its reply are real active messages, whose
+ * round trip is what the network, the NICs and the messaging layer ({@code am.message_overhead})
+ * make of it.
  *
  * <p>Two-sided receives reference their buffers like any local operation, but the rank API does
  * not report their completion to policies, so those references stay until the end of the run.

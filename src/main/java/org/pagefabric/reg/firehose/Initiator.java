@@ -132,6 +132,7 @@ final class Initiator {
         for (int i = 0; i < victims; i++) {
             released[i] = table.detachOldest(node);
         }
+        counters.detaches().add(victims);
         Completion done = new Completion("firehose.move");
         int[] slots = new int[n];
         for (int i = 0; i < n; i++) {

@@ -1,8 +1,10 @@
 package org.pagefabric.reg.part;
 
+import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.Cpu;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.Tasklet;
+import org.pagefabric.hw.cpu.WorkBody;
 import org.pagefabric.hw.iommu.ContextBank;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.nic.IommuDmaPath;
@@ -26,15 +28,28 @@ import org.pagefabric.sim.stat.Counter;
  *   <li>the tasklet reads the NI FIFO (at most {@code part.tasklet.fifo_reads} entries a run, running
  *       again while entries remain), keeps the unique pages, and pages each in
  *       with get_user_pages and put_page (nothing stays pinned): the faulting page (PIO), its
- *       block (PI4) or the rest of the transfer (PIA); it then informs user space;</li>
- *   <li>user space (a helper thread woken by the Netlink message: a context switch away from
- *       the rank's own thread on that core) issues one Explicit Retransmission Request per
- *       failed block, and the source retransmits that block.</li>
+ *       block (PI4) or the rest of the transfer (PIA); it then tells user space over Netlink
+ *       which blocks to ask for again;</li>
+ *   <li>the user-space helper, asleep on its Netlink socket on another core (the rank's own
+ *       thread keeps core 0), wakes (a context switch), issues one Explicit Retransmission Request
+ *       per failed block, and sleeps again; the source retransmits that block.</li>
  * </ol>
- * Without ERR the NI drops a faulting packet instead of NACKing it and the source's time-out
+ * The helper runs while the tasklet goes on with later FIFO entries, so under PIO the block of a
+ * page paged in by one run is asked for again before the next run pages in the block's other
+ * pages: each fault gets its own retransmission, and the operations for different pages of one
+ * block overlap (000 §V on Fig. 10). An entry logged before the last ERR for its block was issued
+ * needs no ERR of its own: that retransmission carried its packet again, and if the page was
+ * still missing, the retransmission's own failure was logged anew.
+ *
+ * <p><b>Cost of a run.</b> A run that pages in at least one page costs {@code part.tasklet} (000
+ * Fig. 8's 19 us to resolve one translation fault: FIFO reads, the page-in, the Netlink message)
+ * plus the kernel time of every further page it pages in. A run whose entries name only pages
+ * present by now (brought in by an earlier run) pages in nothing: it costs its FIFO reads, and
+ * the Netlink message ({@code part.tasklet.netlink}) if it has blocks to ask for again.
+ *
+ * <p>Without ERR the NI drops a faulting packet instead of NACKing it and the source's time-out
  * recovers the block; source-side faults (reads) are paged in the same way and always recovered
- * by the source's time-out. A {@link Trace} records the first instant of each phase since its
- * last reset, for the latency breakdown of 000 Fig. 8.
+ * by the source's time-out. A {@link Trace} records the phases of 000 Fig. 8 since its last reset.
  */
 public final class PartDriver implements EventHandler {
     /** Page size. */
@@ -42,7 +57,10 @@ public final class PartDriver implements EventHandler {
     private static final int EV_HANDLER_DONE = 0;
     private static final int EV_TASKLET = 1;
     private static final int EV_ERR_ISSUED = 2;
-    private static final int EV_SWITCHED_BACK = 3;
+    private static final int EV_HELPER_ASLEEP = 3;
+    private static final int EV_FIFO_READ = 4;
+    /** ERRs remembered to tell which FIFO entries they already answered (a few per block in flight). */
+    private static final int ERR_HISTORY = 64;
 
     private final Node node;
     private final Simulator sim;
@@ -55,30 +73,56 @@ public final class PartDriver implements EventHandler {
     private final int blockBytes;
     private final Tasklet tasklet;
     private final CpuThread helper;
-    private final CpuThread rankThread;
+    /** The idle task of the helper's core: the helper sleeping on its socket. */
+    private final CpuThread idle;
     private final NiFaultFifo.Entry entry = new NiFaultFifo.Entry();
     private final Trace trace = new Trace();
 
+    private final Core core0;
+    private final WorkBody pageInsBody = (type, arg) -> pageIns();
     // Pages resolved by the current tasklet run (unique pages; the FIFO holds at most its capacity).
     private long[] runPages = new long[16];
     private int[] runPdids = new int[16];
     private int runCount;
-    /** Whether this run has paged in its first page (the one {@code part.tasklet} includes). */
-    private boolean chargedFirst;
-    // Blocks to ask for again, a ring of primitive fields.
+    // Page-ins the current run found to do, in FIFO order: the entry's page and the range around it.
+    private int[] todoPdid = new int[16];
+    private long[] todoPage = new long[16];
+    private long[] todoStart = new long[16];
+    private long[] todoEnd = new long[16];
+    private boolean[] todoWrite = new boolean[16];
+    private int todoCount;
+    /** FIFO entries the current run read. */
+    private int runEntries;
+    /** Kernel time of the run's first page-in (the one {@code part.tasklet} includes), or -1 before it. */
+    private long firstPagePs;
+    /** Pages this run paged in. */
+    private int runPagedIn;
+    /** Whether a run is under way (its FIFO reads or its page-ins): a fault meanwhile runs it again after. */
+    private boolean running;
+    private boolean rerun;
+    /** ERRs this run queued, handed to the helper when it ends. */
+    private int runErrs;
+    // Blocks to ask for again, oldest first, a ring of primitive fields.
     private int[] errQpn = new int[16];
     private long[] errMessage = new long[16];
     private int[] errBlock = new int[16];
     private int errHead;
     private int errSize;
-    /** Blocks found by the tasklet run in progress, moved to the ring when it ends. */
-    private int runErrFrom;
+    /** ERRs handed to the helper and not yet issued. */
+    private int helperQueued;
+    // The last ERR_HISTORY ERRs issued: block and when.
+    private final int[] histQpn = new int[ERR_HISTORY];
+    private final long[] histMessage = new long[ERR_HISTORY];
+    private final int[] histBlock = new int[ERR_HISTORY];
+    private final long[] histPs = new long[ERR_HISTORY];
+    private int histNext;
 
     private final Counter taskletRuns;
     private final Counter pagesPagedIn;
     private final Counter uniqueFaultPages;
     private final Counter fifoEntries;
     private final Counter errsSent;
+    private final Counter answered;
     private final Counter unresolved;
     private final Counter staleEntries;
 
@@ -102,10 +146,14 @@ public final class PartDriver implements EventHandler {
         Cpu cpu = node.cpu();
         int irq = cpu.interrupts().register("smmu", 0, (type, arg) -> handlerBegin(arg), this, EV_HANDLER_DONE);
         iommu.connectFaultInterrupt(cpu.interrupts(), irq);
-        this.tasklet = cpu.tasklet(node.name() + ".part.tasklet", 0, (type, arg) -> taskletBegin(), this, EV_TASKLET);
-        this.helper = cpu.thread(node.name() + ".part.helper", 0);
-        this.rankThread = cpu.thread(node.name() + ".rank", 0);
+        this.tasklet = cpu.tasklet(node.name() + ".part.tasklet", 0, (type, arg) -> readFifo(), this, EV_FIFO_READ);
+        this.core0 = cpu.core(0);
+        // The scheduler wakes the helper on an idle core: the rank's thread keeps core 0.
+        int helperCore = Math.min(1, cpu.coreCount() - 1);
+        this.helper = cpu.thread(node.name() + ".part.helper", helperCore);
+        this.idle = cpu.thread(node.name() + ".idle" + helperCore, helperCore);
         path.setNackOnFault(err);
+        java.util.Arrays.fill(histPs, -1);
         var stats = sim.statistics();
         String n = node.name() + ".part.";
         taskletRuns = stats.counter(n + "taskletRuns", "runs", "fault tasklet runs");
@@ -113,6 +161,8 @@ public final class PartDriver implements EventHandler {
         uniqueFaultPages = stats.counter(n + "faultPages", "pages", "unique faulting pages read from the NI FIFO");
         fifoEntries = stats.counter(n + "fifoEntries", "entries", "NI FIFO entries read");
         errsSent = stats.counter(n + "errs", "requests", "explicit retransmission requests issued");
+        answered = stats.counter(n + "answeredEntries", "entries",
+                "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)");
         staleEntries = stats.counter(n + "staleEntries", "entries",
                 "NI FIFO entries whose page was already present when read (only their ERR was needed)");
         unresolved = stats.counter(n + "unresolved", "pages", "faulting pages get_user_pages could not bring in");
@@ -170,42 +220,89 @@ public final class PartDriver implements EventHandler {
 
     // ------------------------------------------------------------------ tasklet
 
-    private long taskletBegin() {
+    /**
+     * First part of a run: read every entry the NI FIFO holds (one register read each), note the
+     * blocks to ask for again and the unique pages to bring in. The page-ins follow, in the
+     * second part ({@link #pageIns}), once the reads are done.
+     */
+    private long readFifo() {
+        running = true;
         taskletRuns.increment();
         runCount = 0;
-        chargedFirst = false;
-        runErrFrom = errSize;
-        long kernelPs = 0;
+        todoCount = 0;
+        runPagedIn = 0;
+        runErrs = 0;
+        firstPagePs = -1;
         int entries = 0;
-        while (entries < costs.fifoReads() && path.fifo().poll(entry)) {
+        while (path.fifo().poll(entry)) {
             entries++;
             fifoEntries.increment();
             trace.fault(entry.loggedPs);
             long page = entry.faultAddress & ~(PAGE - 1);
             if (entry.write && err) {
-                queueErr(entry.qpn, entry.messageId, entry.block);
+                if (answeredBefore(entry.qpn, entry.messageId, entry.block, entry.loggedPs)) {
+                    answered.increment();
+                } else if (queueErr(entry.qpn, entry.messageId, entry.block)) {
+                    runErrs++;
+                }
             }
             if (resolvedThisRun(entry.pdid, page)) {
                 continue;
             }
+            mark(entry.pdid, page);
             uniqueFaultPages.increment();
-            long start = pageIn.rangeStart(entry.faultAddress, entry.messageAddress, entry.block, blockBytes);
-            long end = pageIn.rangeEnd(entry.faultAddress, entry.messageAddress, entry.messageLength, entry.block,
-                    blockBytes);
-            kernelPs += pageIn(entry.pdid, page, start, end, entry.write);
+            todo(entry.pdid, page, pageIn.rangeStart(entry.faultAddress, entry.messageAddress, entry.block, blockBytes),
+                    pageIn.rangeEnd(entry.faultAddress, entry.messageAddress, entry.messageLength, entry.block,
+                            blockBytes), entry.write);
         }
-        if (entries == 0) {
-            return costs.emptyPollPs();
+        runEntries = entries;
+        if (entries > 0) {
+            trace.taskletStart(sim.now());
         }
-        return costs.taskletPs() + kernelPs;
+        return Math.max(1, entries) * costs.emptyPollPs();
+    }
+
+    private void todo(int pdid, long page, long start, long end, boolean write) {
+        if (todoCount == todoPage.length) {
+            int n = todoCount * 2;
+            todoPdid = java.util.Arrays.copyOf(todoPdid, n);
+            todoPage = java.util.Arrays.copyOf(todoPage, n);
+            todoStart = java.util.Arrays.copyOf(todoStart, n);
+            todoEnd = java.util.Arrays.copyOf(todoEnd, n);
+            todoWrite = java.util.Arrays.copyOf(todoWrite, n);
+        }
+        todoPdid[todoCount] = pdid;
+        todoPage[todoCount] = page;
+        todoStart[todoCount] = start;
+        todoEnd[todoCount] = end;
+        todoWrite[todoCount] = write;
+        todoCount++;
     }
 
     /**
-     * Pages in the non-present pages of {@code [start, end)} around the faulting {@code page},
-     * marking each page of the range resolved in this run; returns the kernel time to charge.
-     * The first page a run pages in is part of {@code part.tasklet}; every further page costs
-     * what the kernel charged for it. An entry whose page is present by now (an earlier run or
-     * another entry brought it in) needs no page-in, only its ERR.
+     * Second part of a run: page in what the reads found and tell user space. A run that pages
+     * in costs {@code part.tasklet} in all (its reads, its first page-in and its Netlink message;
+     * 000 Fig. 8 measured one reading {@code part.tasklet.fifo_reads} entries), plus each read
+     * beyond those and the kernel time of each further page; a run that pages nothing in costs
+     * its reads and, if it has blocks to ask for again, its Netlink message.
+     */
+    private long pageIns() {
+        long kernelPs = 0;
+        for (int i = 0; i < todoCount; i++) {
+            kernelPs += pageIn(todoPdid[i], todoPage[i], todoStart[i], todoEnd[i], todoWrite[i]);
+        }
+        if (runPagedIn == 0) {
+            return runEntries == 0 || runErrs == 0 ? 0 : costs.netlinkPs();
+        }
+        // part.tasklet less the reads and the page-in it includes: the Netlink message and bookkeeping.
+        long included = (long) costs.fifoReads() * costs.emptyPollPs();
+        return Math.max(0, costs.taskletPs() - included - firstPagePs) + kernelPs;
+    }
+
+    /**
+     * Pages in the non-present pages of {@code [start, end)} around the faulting {@code page};
+     * returns the kernel time. An entry whose page is present by now (an earlier run or another
+     * entry brought it in) needs no page-in, only its ERR.
      */
     private long pageIn(int pdid, long page, long start, long end, boolean write) {
         ContextBank bank = iommu.bank(pdid);
@@ -216,15 +313,12 @@ public final class PartDriver implements EventHandler {
         AddressSpace as = sva.process();
         long charged = 0;
         if (!present(as, page, write)) {
-            charged += gup(as, page, 1, write, !chargedFirst);
-            chargedFirst = true;
+            charged += gup(as, page, 1, write);
         } else {
             staleEntries.increment();
         }
-        mark(pdid, page);
         for (long va = start; va < end; ) {
             if (va == page || present(as, va, write)) {
-                mark(pdid, va);
                 va += PAGE;
                 continue;
             }
@@ -232,10 +326,7 @@ public final class PartDriver implements EventHandler {
             while (runEnd < end && runEnd != page && !present(as, runEnd, write)) {
                 runEnd += PAGE;
             }
-            charged += gup(as, va, (int) ((runEnd - va) / PAGE), write, false);
-            for (long q = va; q < runEnd; q += PAGE) {
-                mark(pdid, q);
-            }
+            charged += gup(as, va, (int) ((runEnd - va) / PAGE), write);
             va = runEnd;
         }
         return charged;
@@ -247,7 +338,7 @@ public final class PartDriver implements EventHandler {
         return Pte.has(pte, Pte.PRESENT | (write ? Pte.WRITABLE : Pte.READABLE));
     }
 
-    private long gup(AddressSpace as, long va, int pages, boolean write, boolean free) {
+    private long gup(AddressSpace as, long va, int pages, boolean write) {
         if (pages <= 0) {
             return 0;
         }
@@ -257,10 +348,14 @@ public final class PartDriver implements EventHandler {
             ps += kernel.putPage(r.frames()[i]);
         }
         pagesPagedIn.add(r.pinned());
+        runPagedIn += r.pinned();
+        if (firstPagePs < 0 && r.pinned() > 0) {
+            firstPagePs = ps;
+        }
         if (!r.complete()) {
             unresolved.add(pages - r.pinned());
         }
-        return free ? 0 : ps;
+        return ps;
     }
 
     private boolean resolvedThisRun(int pdid, long page) {
@@ -285,12 +380,26 @@ public final class PartDriver implements EventHandler {
         runCount++;
     }
 
-    /** Queues a block for an ERR unless one is already queued and not yet issued. */
-    private void queueErr(int qpn, long messageId, int block) {
+    /** Whether an ERR for the block was issued after {@code loggedPs}, so it carried this entry's packet again. */
+    private boolean answeredBefore(int qpn, long messageId, int block, long loggedPs) {
+        for (int i = 0; i < ERR_HISTORY; i++) {
+            if (histPs[i] >= loggedPs && histBlock[i] == block && histMessage[i] == messageId && histQpn[i] == qpn) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Queues a block for an ERR unless one is already queued and not yet issued.
+     *
+     * @return whether it was queued
+     */
+    private boolean queueErr(int qpn, long messageId, int block) {
         for (int k = 0; k < errSize; k++) {
             int i = (errHead + k) % errQpn.length;
             if (errQpn[i] == qpn && errMessage[i] == messageId && errBlock[i] == block) {
-                return;
+                return false;
             }
         }
         if (errSize == errQpn.length) {
@@ -301,6 +410,7 @@ public final class PartDriver implements EventHandler {
         errMessage[i] = messageId;
         errBlock[i] = block;
         errSize++;
+        return true;
     }
 
     private void growErrs() {
@@ -326,57 +436,83 @@ public final class PartDriver implements EventHandler {
     public void handle(int type, long arg) {
         switch (type) {
             case EV_HANDLER_DONE -> {
-                trace.handlerDone(sim.now());
-                tasklet.schedule(0);
+                trace.handler(sim.now() - costs.smmuHandlerPs(), sim.now());
+                if (running) {
+                    rerun = true; // as a tasklet scheduled while it runs: once more afterwards
+                } else {
+                    tasklet.schedule(0);
+                }
             }
+            case EV_FIFO_READ -> core0.submit(Core.TASKLET, null, 0, pageInsBody, this, EV_TASKLET, 0, null);
             case EV_TASKLET -> {
-                trace.taskletDone(sim.now());
-                int blocks = errSize - runErrFrom;
-                // Netlink wakes the helper: one ERR per failed block, then the rank's thread runs again.
-                for (int k = 0; k < blocks; k++) {
+                running = false;
+                if (runEntries > 0) {
+                    trace.taskletEnd(sim.now());
+                }
+                // Netlink wakes the helper: one ERR per failed block, in the order they were found.
+                for (int k = 0; k < runErrs; k++) {
                     helper.run(costs.errIssuePs(), this, EV_ERR_ISSUED, 0);
                 }
-                if (blocks > 0) {
-                    rankThread.run(0, this, EV_SWITCHED_BACK, 0);
-                }
-                runErrFrom = errSize;
-                if (path.fifo().size() > 0) {
-                    tasklet.schedule(0); // entries beyond one run's reads: run again
+                helperQueued += runErrs;
+                runErrs = 0;
+                if (rerun || path.fifo().size() > 0) {
+                    rerun = false;
+                    tasklet.schedule(0);
                 }
             }
             case EV_ERR_ISSUED -> {
                 int i = errHead;
                 errHead = (errHead + 1) % errQpn.length;
                 errSize--;
-                runErrFrom = Math.max(0, runErrFrom - 1);
+                helperQueued--;
+                histQpn[histNext] = errQpn[i];
+                histMessage[histNext] = errMessage[i];
+                histBlock[histNext] = errBlock[i];
+                histPs[histNext] = sim.now();
+                histNext = (histNext + 1) % ERR_HISTORY;
                 path.requestRetransmission(errQpn[i], errMessage[i], errBlock[i]);
                 errsSent.increment();
-                trace.errSent(sim.now());
+                trace.err(sim.now() - costs.errIssuePs(), sim.now());
+                if (helperQueued == 0) {
+                    idle.run(0, this, EV_HELPER_ASLEEP, 0); // nothing more on the socket: the helper sleeps
+                }
             }
-            case EV_SWITCHED_BACK -> {
-                // The rank's own thread holds the core again; nothing to do.
+            case EV_HELPER_ASLEEP -> {
+                // The helper's core runs its idle task again; the next wake-up is a context switch.
             }
             default -> throw new IllegalStateException("unknown PART driver event " + type);
         }
     }
 
     /**
-     * The first instant of each phase of PART's fault handling since {@link #reset()}: the first
-     * fault logged, the first end of the SMMU handler after it, the first tasklet end after that,
-     * the first ERR after that; 0 where a phase has not happened.
+     * The phases of PART's fault handling since {@link #reset()}, as 000 Fig. 8 measures them
+     * with {@code ktime_get()} and {@code clock_gettime()} around each software step: the first
+     * fault logged; the first SMMU handler run (its own run, without the interrupt's
+     * delivery and entry); the first tasklet run that read the NI FIFO after that (interrupts
+     * taken during it included); the first ERR issued after that (the user-space helper's own
+     * work, without the context switch that woke it). What lies between two phases (interrupt
+     * entry, softirq dispatch, the Netlink wake-up and its context switches) is not in the
+     * breakdown, which is why the paper's Fig. 9 latency exceeds its Fig. 8 total. 0 where a
+     * phase has not happened.
      */
     public static final class Trace {
         private long fault;
-        private long handler;
-        private long tasklet;
-        private long errSent;
+        private long handlerStart;
+        private long handlerEnd;
+        private long taskletStart;
+        private long taskletEnd;
+        private long errStart;
+        private long errEnd;
 
         /** Forgets every instant. */
         public void reset() {
             fault = 0;
-            handler = 0;
-            tasklet = 0;
-            errSent = 0;
+            handlerStart = 0;
+            handlerEnd = 0;
+            taskletStart = 0;
+            taskletEnd = 0;
+            errStart = 0;
+            errEnd = 0;
         }
 
         void fault(long ps) {
@@ -385,21 +521,29 @@ public final class PartDriver implements EventHandler {
             }
         }
 
-        void handlerDone(long ps) {
-            if (handler == 0) {
-                handler = ps;
+        void handler(long startPs, long endPs) {
+            if (handlerEnd == 0) {
+                handlerStart = startPs;
+                handlerEnd = endPs;
             }
         }
 
-        void taskletDone(long ps) {
-            if (tasklet == 0 && handler != 0 && fault != 0) {
-                tasklet = ps;
+        void taskletStart(long ps) {
+            if (taskletStart == 0 && handlerEnd != 0) {
+                taskletStart = ps;
             }
         }
 
-        void errSent(long ps) {
-            if (errSent == 0 && tasklet != 0) {
-                errSent = ps;
+        void taskletEnd(long ps) {
+            if (taskletEnd == 0 && taskletStart != 0) {
+                taskletEnd = ps;
+            }
+        }
+
+        void err(long startPs, long endPs) {
+            if (errEnd == 0 && taskletEnd != 0) {
+                errStart = startPs;
+                errEnd = endPs;
             }
         }
 
@@ -408,19 +552,34 @@ public final class PartDriver implements EventHandler {
             return fault;
         }
 
-        /** When the SMMU handler first ended, or 0. */
+        /** When the first SMMU handler run after the fault began its own work, or 0. */
+        public long handlerStartPs() {
+            return handlerStart;
+        }
+
+        /** When that handler run ended, or 0. */
         public long handlerPs() {
-            return handler;
+            return handlerEnd;
         }
 
-        /** When the first tasklet run that resolved a fault ended, or 0. */
+        /** When the first tasklet run that read the NI FIFO after the handler began, or 0. */
+        public long taskletStartPs() {
+            return taskletStart;
+        }
+
+        /** When that tasklet run ended, or 0. */
         public long taskletPs() {
-            return tasklet;
+            return taskletEnd;
         }
 
-        /** When the first ERR was sent, or 0. */
+        /** When the helper began issuing the first ERR after that run, or 0. */
+        public long errStartPs() {
+            return errStart;
+        }
+
+        /** When that ERR was sent, or 0. */
         public long errPs() {
-            return errSent;
+            return errEnd;
         }
     }
 }

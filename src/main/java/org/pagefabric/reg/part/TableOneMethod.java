@@ -1,7 +1,9 @@
 package org.pagefabric.reg.part;
 
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.FaultKind;
 import org.pagefabric.hw.os.Kernel;
@@ -17,6 +19,7 @@ import org.pagefabric.workload.Rank;
  *   <li>{@code transfer-only}: nothing; the pages are expected resident;</li>
  *   <li>{@code touch-pres} and {@code touch-nopres}: the destination reads and writes the first
  *       byte of every page before the transfer; a resident page costs {@code os.touch.present},
+ *       plus a page-table walk if the core's main TLB no longer holds its entry ({@link CoreTlb}),
  *       a non-present one a CPU page fault (the kernel's cost). They differ in what they expect:
  *       resident pages (Touch-Pres) or a buffer used for the first time (Touch-NoPres);</li>
  *   <li>{@code pin-mlock}: the destination mlocks the buffer before the transfer (the kernel's
@@ -48,6 +51,9 @@ public final class TableOneMethod extends PartFamilyPolicy {
     }
 
     private final Preparation preparation;
+    private final Profile profile;
+    /** The touching core's main TLB, per node. */
+    private final Map<Node, CoreTlb> tlbs = new IdentityHashMap<>();
     private final boolean expectsResident;
     /** mlocked ranges by (rank, address): looked up, never iterated. */
     private final Map<Locked, Long> locked = new HashMap<>();
@@ -60,6 +66,7 @@ public final class TableOneMethod extends PartFamilyPolicy {
         super(name, profile, PageIn.ONE, true);
         this.preparation = preparation;
         this.expectsResident = expectsResident;
+        this.profile = profile;
     }
 
     @Override
@@ -105,10 +112,13 @@ public final class TableOneMethod extends PartFamilyPolicy {
         return switch (preparation) {
             case NONE -> 0;
             case TOUCH -> {
+                CoreTlb tlb = tlbs.computeIfAbsent(rank.node(), n -> new CoreTlb(profile));
                 long ps = 0;
                 for (long p = start; p < end; p += PartDriver.PAGE) {
                     Fault f = k.touch(rank.process(), p, true);
-                    ps += f.kind() == FaultKind.NONE ? costs.touchPresentPs() : f.costPs();
+                    // A fault's retried access fills the TLB too; the fault's cost includes its walk.
+                    long walk = tlb.walk(rank.process(), p);
+                    ps += f.kind() == FaultKind.NONE ? costs.touchPresentPs() + walk : f.costPs();
                 }
                 yield ps;
             }

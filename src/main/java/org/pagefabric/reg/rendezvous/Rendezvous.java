@@ -14,17 +14,21 @@ import org.pagefabric.workload.Job;
 import org.pagefabric.workload.Rank;
 
 /**
- * Rendezvous (004 §3.3, §4.2): nothing is pinned up front. Before each one-sided operation the
- * initiator pins its own buffer through a {@link LocalPinCache} and asks the target, by an active
- * message, to pin and register the target range; the target's handler pins, registers and
- * replies with the remote key, and only then does the transfer start.
+ * Rendezvous (004 §3.3, §4.2): nothing is pinned up front. "Upon sending a put, the Rendezvous
+ * algorithm pins the source memory (if necessary) and sends an Active Message to the remote node
+ * indicating the destination memory to be pinned": the initiator pins its own buffer through a
+ * {@link LocalPinCache}, then every remote operation waits for that handshake, whose handler at
+ * the target pins and registers the range and replies with the remote key; only then does the
+ * transfer start.
  *
  * <p>Two variants. <b>With unpin</b>, once the operation's completion is reaped the initiator
  * sends a second active message whose handler deregisters and unpins the range, so the target
  * holds nothing between operations and every operation pays the handshake, the pin and the
- * unpin. <b>Without unpin</b>, the target keeps the range pinned and the initiator remembers its
- * key per target, so a later operation into the same range needs no message at all; pinned
- * memory at the target grows with the set of ranges ever written.
+ * unpin. <b>Without unpin</b>, the target keeps every range it pinned and answers a later
+ * request for covered memory from those ({@link KeptRanges}) without pinning again; the
+ * handshake itself is still paid on every operation (004 §4.4, Fig. 5: Firehose beats it
+ * "because it requires no handshaking messages before performing a DMA"), and pinned memory at
+ * the target grows with the set of ranges ever written.
  */
 public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     /** Command-line name of the variant that unpins after every operation. */
@@ -35,6 +39,10 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     static final int PIN_HANDLER = 20;
     /** Active-message handler that deregisters and unpins a range at the target. */
     static final int UNPIN_HANDLER = 21;
+    /** The remote key in a pin reply. */
+    private static final long KEY_MASK = 0xFFFF_FFFFL;
+    /** Set in a pin reply whose handler had to pin (the range was not kept pinned already). */
+    private static final long PINNED = 1L << 32;
 
     private final boolean unpin;
     private final Profile profile;
@@ -42,7 +50,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     private final long lookupPs;
     private final Map<Integer, RankState> states = new HashMap<>();
     private ActiveMessages messages;
-    /** Remote operations whose key the initiator knew (no handshake), and those that hand-shook. */
+    /** Handshakes the target answered from ranges it kept pinned, and those that pinned. */
     private Counter hits;
     private Counter misses;
 
@@ -56,8 +64,8 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
         final LocalPinCache localCache;
         /** Ranges this rank pinned for its peers, by remote key. */
         final Map<Integer, PinnedRange> pinnedForPeers = new HashMap<>();
-        /** Without unpin: the targets' registrations this rank knows, by target. */
-        final Map<Integer, RemoteKeyCache> remoteKeys = new HashMap<>();
+        /** Without unpin: the same ranges by address, kept pinned and reused for later requests. */
+        final KeptRanges kept = new KeptRanges();
         /** With unpin: remote keys of operations not yet completed, oldest first per buffer. */
         final Map<RemoteBuffer, ArrayDeque<Integer>> toUnpin = new HashMap<>();
         /** Remote operations this rank started that needed the pin handshake. */
@@ -91,8 +99,10 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     public long setUp(Rank rank) {
         if (hits == null) {
             var stats = rank.node().simulator().statistics();
-            hits = stats.counter(name() + ".hits", "operations", "remote operations whose key the initiator knew");
-            misses = stats.counter(name() + ".misses", "operations", "remote operations that needed the pin handshake");
+            hits = stats.counter(name() + ".hits", "operations",
+                    "remote operations whose handshake found the target range pinned already (no pin)");
+            misses = stats.counter(name() + ".misses", "operations",
+                    "remote operations whose handshake pinned the target range");
         }
         states.put(rank.id(), new RankState(new RangePinner(profile, rank), localCacheBytes));
         return 0;
@@ -106,14 +116,28 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
                 (int) rkey));
     }
 
-    /** The target's handler: pins and registers the range, charging the time, and returns its remote key. */
+    /**
+     * The target's handler: without unpin, a kept range covering the request answers it (a
+     * lookup); otherwise it pins and registers the range, charging the time. Returns the remote
+     * key, with {@link #PINNED} set if it had to pin.
+     */
     private long pinForPeer(ProcessContext ctx, Rank target, long va, long length) {
         RankState s = state(target);
+        if (!unpin) {
+            ctx.sleep(lookupPs);
+            PinnedRange kept = s.kept.find(va, length);
+            if (kept != null) {
+                return kept.region().rkey() & KEY_MASK;
+            }
+        }
         RangePinner.Pinned p = s.pinner.pin(va, length);
         ctx.sleep(p.costPs());
         int rkey = p.range().region().rkey();
         s.pinnedForPeers.put(rkey, p.range());
-        return rkey;
+        if (!unpin) {
+            s.kept.add(p.range());
+        }
+        return (rkey & KEY_MASK) | PINNED;
     }
 
     /** The target's handler: deregisters and unpins the range registered under {@code rkey}, charging the time. */
@@ -135,32 +159,19 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     }
 
     /**
-     * The target's key for the range: without unpin, a key the initiator already knows if the
-     * target registered a covering range before; otherwise the rendezvous handshake, in which the
-     * initiator waits for the target to pin and register.
+     * The target's key for the range, by the rendezvous handshake: the initiator sends the pin
+     * request and waits for the reply, whether or not the target still holds the range pinned.
      */
     @Override
     public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
         RankState s = state(initiator);
-        if (!unpin) {
-            RemoteKeyCache known = s.remoteKeys.computeIfAbsent(target.id(), t -> new RemoteKeyCache());
-            long rkey = known.find(va, length);
-            if (rkey >= 0) {
-                hits.increment();
-            } else {
-                misses.increment();
-                s.handshakes++;
-                rkey = messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
-                long start = va & -RangePinner.PAGE;
-                long end = Math.ceilDiv(va + Math.max(length, 1), RangePinner.PAGE) * RangePinner.PAGE;
-                known.add(start, end, (int) rkey);
-            }
-            return new Access((int) rkey, lookupPs);
-        }
-        misses.increment();
         s.handshakes++;
-        int rkey = (int) messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
-        s.toUnpin.computeIfAbsent(new RemoteBuffer(target.id(), va, length), b -> new ArrayDeque<>(1)).addLast(rkey);
+        long reply = messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
+        ((reply & PINNED) != 0 ? misses : hits).increment();
+        int rkey = (int) (reply & KEY_MASK);
+        if (unpin) {
+            s.toUnpin.computeIfAbsent(new RemoteBuffer(target.id(), va, length), b -> new ArrayDeque<>(1)).addLast(rkey);
+        }
         return new Access(rkey, 0);
     }
 

@@ -114,12 +114,12 @@ class CostsFromProfileTest {
     @Test
     void osMapsPinningToGupAndTheMinorFaultExcludesZeroing() {
         OsCosts part = CostsFromProfile.os(PART);
-        assertEquals(3 * Time.US, part.minorFaultPs(), "4 us first touch minus 1 us of zeroing");
+        assertEquals(2 * Time.US, part.minorFaultPs(), "3 us first touch (000 §V) minus 1 us of zeroing");
         assertEquals(1 * Time.US, part.zeroFillPerPagePs());
         assertEquals(2 * Time.US, part.gupBasePs());
         assertEquals(300 * Time.NS, part.gupPerPagePs());
         assertEquals(150 * Time.NS, part.putPagePerPagePs());
-        assertEquals(3 * Time.US, part.mlockBasePs());
+        assertEquals(2 * Time.US, part.mlockBasePs());
         assertEquals(ThpMode.NEVER, CostsFromProfile.kernelConfig(PART).thp());
         assertEquals(ThpMode.MADVISE, CostsFromProfile.kernelConfig(DEFAULT).thp());
         OsCosts xeon = CostsFromProfile.os(ProfileRegistry.load("openmx-xeon5460"));

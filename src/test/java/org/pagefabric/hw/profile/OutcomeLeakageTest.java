@@ -43,7 +43,7 @@ class OutcomeLeakageTest {
         assertLeaks("link.latency", "9", "us", "000 §V Fig. 9: the latency with ERRs", "which reports outcomes");
         assertLeaks("odp.fault.resume", "135", "us", "001 Initial Testing: a 4K page fault", "which reports outcomes");
         assertLeaks("odp.fault.resume", "135", "us", "001 slide 'Page-in Flow': resume", "equals an outcome of 001");
-        assertLeaks("nic.deregister.base", "6", "ms", "004 §4.4: the unpin penalty", "equals an outcome of 004");
+        assertLeaks("os.unpin.base", "6", "ms", "004 §4.4: the with-unpin latency", "equals an outcome of 004");
         assertLeaks("part.tasklet", "19", "us", "000 §V Fig. 8: the tasklet", "without saying it takes a component");
         assertLeaks("link.latency", "1", "us", "002 Fig. 12: a figure", "does not classify");
         assertLeaks("link.latency", "1", "us", "000 §V: [withheld] us", "mentions a withheld value");

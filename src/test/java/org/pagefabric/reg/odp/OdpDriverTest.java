@@ -151,7 +151,7 @@ class OdpDriverTest {
             for (int i = 0; i < 2; i++) {
                 ub.postRecv(WorkRequest.recv(100 + i, b.segment(), 256, dst.lkey()));
                 ua.postSend(WorkRequest.send(i, a.segment(), 256, src.lkey()), new AddressHandle(b.node().id(), ub.qpn()));
-                ctx.sleep(200 * Time.US); // long enough for any fault to be resolved
+                ctx.sleep(Time.MS); // long enough for any fault to be resolved (about 135 us on odp-connectx)
                 for (WorkCompletion wc; (wc = cqb.poll()) != null; ) {
                     received.add(wc);
                 }

@@ -30,11 +30,12 @@ class TableOneMethodTest {
             assertEquals(0.0, d(r, "fault_pages"));
         }
         assertEquals(0.0, d(only, "latency_overhead_us"));
-        // Touch-Pres: one resident touch per page (os.touch.present, 150 ns on part-forth).
-        assertEquals(0.15, d(pres, "touch_overhead_per_page_us"), 1e-9);
+        // Touch-Pres: one resident touch per page (os.touch.present, 100 ns on part-forth).
+        assertEquals(0.1, d(pres, "touch_overhead_per_page_us"), 1e-9);
         assertTrue(d(nopres, "latency_overhead_us") > d(pres, "latency_overhead_us"), "first touches fault");
         assertTrue(d(pin, "latency_overhead_us") > d(nopres, "latency_overhead_us"), "mlock costs more than touching");
-        assertEquals(d(only, "latency_us") + d(pin, "latency_overhead_us"), d(pin, "latency_us"), 0.01,
+        // Within 50 ns: where the transfer starts relative to the link's packet pacing may differ.
+        assertEquals(d(only, "latency_us") + d(pin, "latency_overhead_us"), d(pin, "latency_us"), 0.05,
                 "the transfer itself is Transfer-Only's");
         assertEquals(0.0, d(pin, "pinned_MiB"), "munlocked after each transfer");
     }

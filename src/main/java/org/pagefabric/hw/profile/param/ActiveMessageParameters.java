@@ -3,10 +3,17 @@ package org.pagefabric.hw.profile.param;
 import org.pagefabric.hw.profile.Parameter;
 
 /**
- * Active-message baselines of seed 002 §5.2 (AM, AM-Exp, AM-Onload, AM-Ints): how often a
- * process looks for incoming messages and how often the NIC interrupts.
+ * Active messages: the host software cost of each message in the active-message layer that
+ * carries handshakes and barriers ({@code comm.ActiveMessages}), and the baselines of seed 002
+ * §5.2 (AM, AM-Exp, AM-Onload, AM-Ints): how often a process looks for incoming messages and how
+ * often the NIC interrupts.
  */
 public final class ActiveMessageParameters {
+    /** Host software time of one active message at each of its ends. */
+    public static final Parameter MESSAGE_OVERHEAD = Parameter.time("am.message_overhead",
+            "Host software time of one active message at each end, on top of the NIC and the network: at the"
+                    + " sender, building it and handing it to the messaging library; at the receiver, taking it from"
+                    + " the library and dispatching its handler or waking its requester (GASNet over GM or verbs).");
     /** Interval between two polls of the receive buffer by a computing process (AM). */
     public static final Parameter POLL_INTERVAL = Parameter.time("am.poll_interval",
             "Interval after which a computing process polls its receive buffer for active messages (AM), and"

@@ -30,6 +30,17 @@ public final class CpuParameters {
     public static final Parameter POLL_ITERATION = Parameter.time("cpu.poll_iteration",
             "One iteration of a busy-polling loop: at worst, how late a spinning thread notices a new event.").positive();
 
+    /** Entries of a core's main (last-level) data TLB. */
+    public static final Parameter TLB_ENTRIES = Parameter.count("cpu.tlb.entries",
+            "Entries of a core's main (last-level) TLB, which caches page translations for the core's loads and stores.")
+            .positive();
+    /** Associativity of the main TLB. */
+    public static final Parameter TLB_WAYS = Parameter.count("cpu.tlb.ways",
+            "Ways of the main TLB (entries / ways sets, indexed by the low page-number bits).").positive();
+    /** A page-table walk after a main-TLB miss. */
+    public static final Parameter TLB_WALK = Parameter.time("cpu.tlb.walk",
+            "A page-table walk after a main-TLB miss, beyond what a hit costs.");
+
     /** One double-precision multiply-add of a compiled dense inner loop (application compute). */
     public static final Parameter MULTIPLY_ADD = Parameter.time("cpu.multiply_add",
             "One double-precision multiply-add in a compiled dense loop such as a matrix multiplication's inner loop.");

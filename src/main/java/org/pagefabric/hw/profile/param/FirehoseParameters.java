@@ -13,9 +13,6 @@ public final class FirehoseParameters {
     /** Bucket size. */
     public static final Parameter BUCKET_SIZE = Parameter.size("firehose.bucket_size",
             "Unit of firehose bookkeeping and pinning: a whole number of pages.").powerOfTwo();
-    /** Round trip of an active-message request and its reply. */
-    public static final Parameter AM_ROUND_TRIP = Parameter.time("firehose.am.round_trip",
-            "Round trip of an active-message request and its reply on an attentive remote host.");
     /** Remote handler time of a move that needs no pinning. */
     public static final Parameter MOVE_HANDLER = Parameter.time("firehose.move.handler",
             "Remote handler time of a firehose move whose buckets are already pinned (no registration).");

@@ -30,9 +30,10 @@ public final class IommuParameters {
     /** Memory access time per level of a page-table walk. */
     public static final Parameter WALK_PER_LEVEL = Parameter.time("iommu.walk.per_level",
             "Time of the memory access the walker makes at each page-table level.");
-    /** Latency from a translation fault to the fault handler running. */
+    /** Run time of the IOMMU fault interrupt handler. */
     public static final Parameter FAULT_INTERRUPT = Parameter.time("iommu.fault.interrupt",
-            "From a translation fault to the end of the IOMMU fault interrupt handler (fault registers read).");
+            "Run time of the IOMMU fault interrupt handler itself (fault registers read and cleared); the CPU's interrupt"
+            + " delivery and entry (cpu.interrupt) come on top.");
 
     /** Lookup time of the second IOTLB level. */
     public static final Parameter IOTLB_L2_LOOKUP = Parameter.time("iommu.iotlb.l2.lookup",

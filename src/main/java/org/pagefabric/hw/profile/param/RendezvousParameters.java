@@ -9,7 +9,7 @@ public final class RendezvousParameters {
             "Pinned bytes of local buffers the initiator's pin cache keeps, least recently used evicted first.");
     /** Time of one lookup in a cache of pinned ranges. */
     public static final Parameter CACHE_LOOKUP = Parameter.time("rendezvous.cache.lookup",
-            "Time of one lookup in the local pin cache or the cache of remote registrations.");
+            "Time of one lookup in the local pin cache, or in the ranges a no-unpin target keeps pinned for its peers.");
 
     private RendezvousParameters() {
     }

@@ -45,6 +45,11 @@ public final class TransportParameters {
     public static final Parameter FAULT_WAIT_TIMEOUT = Parameter.time("transport.fault_wait_timeout",
             "After a page-fault NACK, time before the sender retransmits anyway; 0 waits for an explicit retransmission request.");
 
+    /** Time the sender's block issuer takes to issue a block again for retransmission. */
+    public static final Parameter REISSUE = Parameter.time("transport.reissue",
+            "Selective mode: time the sender's block issuer (a co-processor) takes to issue a block again once it is"
+            + " to be retransmitted, one block at a time; 0 retransmits at once.");
+
     private TransportParameters() {
     }
 }
