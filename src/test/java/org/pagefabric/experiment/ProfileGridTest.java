@@ -52,7 +52,8 @@ class ProfileGridTest {
     @Test
     void setAndProfileParametersApplyOnTopOfTheSweptProfile() {
         ExperimentSpec s = SpecReader.parse("t.yaml", spec("[openmx-opteron265, openmx-xeon5460]"), null);
-        ExperimentSpec one = Grid.effective(s, false, Map.of("profile", "openmx-xeon5435", "os.pin.per_page", "1 us"));
+        ExperimentSpec one = Grid.effective(s, false, Map.of("profile", "openmx-xeon5435", "os.pin.per_page", "1 us",
+                "os.unpin.per_page", "0 ns"));
         List<ExperimentPoint> points = Grid.expand(one);
         assertEquals(2, points.size());
         assertTrue(points.get(0).profile().name().contains("openmx-xeon5435") || points.get(0).profile().name()
@@ -80,6 +81,7 @@ class ProfileGridTest {
                 extends: openmx-xeon5460
                 parameters:
                   os.pin.per_page: {value: 2, unit: us, source: "assumed: test host"}
+                  os.unpin.per_page: {value: 0, unit: ns, source: "assumed: test host"}
                 """);
         ExperimentSpec s = SpecReader.parse(dir.resolve("t.yaml").toString(), spec("[slow.yaml, openmx-xeon5460]"), dir);
         ExperimentResult r = ExperimentRunner.run(s, new ExperimentRunner.Options(1, false, false, Map.of()));

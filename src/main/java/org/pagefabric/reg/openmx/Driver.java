@@ -42,6 +42,8 @@ final class Driver {
     private final ReliableSender[] out;
     /** Messages named by wire messages in flight from this driver; index = packet address. */
     private Message[] table = new Message[64];
+    /** Offset in its message of the bytes each wire message carries (pull replies served piecewise). */
+    private long[] tableBase = new long[64];
     private final ArrayDeque<Integer> freeEntries = new ArrayDeque<>();
     private int entries;
     /** Eager send ring per peer (slot i here travels into slot i of the peer's receive ring). */
@@ -53,6 +55,8 @@ final class Driver {
     private final ArrayList<Message>[] unexpected;
     private final List<UserRegion> permanentRegions = new ArrayList<>();
     final RegionCache cache;
+    /** Core of this rank's processes when the workload does not place them. */
+    int defaultCore;
     /** Pages this driver holds pinned now, eager rings included. */
     long pinnedPages;
     private long processes;
@@ -112,14 +116,14 @@ final class Driver {
         out[p] = endpoint.openSender(channel, peerNode, peerChannel, policy.transport(), this::payload,
                 (id, status) -> sent(id, status));
         endpoint.openReceiver(channel, peerNode, peerChannel, policy.transport(), pk -> place(peer, pk),
-                (id, length, opcode, address) -> delivered(peer, opcode, (int) address));
+                (id, length, opcode, address) -> delivered(peer, opcode, (int) address, length));
     }
 
     // ------------------------------------------------------------------ the library's calls
 
     /** An MX send: eager through the pinned ring, or a rendezvous whose data the receiver pulls. */
     void send(ProcessContext ctx, Driver to, long va, long length, long wrId) {
-        int core = policy.coreOf(ctx);
+        int core = policy.coreOf(ctx, this);
         Message m = new Message(this, to, wrId, length, wrId, core);
         if (length <= policy.eagerMax()) {
             int peer = to.rank.id();
@@ -132,15 +136,16 @@ final class Driver {
             m.slot = freeSlots[peer].removeFirst();
             UserRegion ring = sendRing[peer];
             long cost = copyUser(va, ring, ring.va + (long) m.slot * policy.eagerMax(), length, false);
-            run(ctx, core, cost + policy.copyPs(length));
-            post(peer, m, Message.EAGER, length);
+            run(ctx, core, cost + policy.copyPs(length) + sendCost(length));
+            post(peer, m, Message.EAGER, 0, length);
             rank.completeSend(wrId, org.pagefabric.hw.nic.Opcode.SEND, org.pagefabric.hw.nic.CompletionStatus.SUCCESS,
                     length, ctx.now());
             return;
         }
         PinMode mode = policy.mode();
         m.source = acquire(ctx, va, length, core, mode != PinMode.OVERLAP);
-        post(to.rank.id(), m, Message.RNDV, 0);
+        run(ctx, core, sendCost(0));
+        post(to.rank.id(), m, Message.RNDV, 0, 0);
         m.rndvAtPs = policy.now();
         if (mode == PinMode.OVERLAP) {
             startPinning(m.source, core);
@@ -150,7 +155,7 @@ final class Driver {
     /** Posts a receive: matched at once against an unexpected message of the same match information. */
     void receive(ProcessContext ctx, Driver from, long va, long length, long wrId) {
         int peer = from.rank.id();
-        Message.Posted r = new Message.Posted(va, length, wrId, policy.coreOf(ctx));
+        Message.Posted r = new Message.Posted(va, length, wrId, policy.coreOf(ctx, this));
         for (Iterator<Message> it = unexpected[peer].iterator(); it.hasNext(); ) {
             Message m = it.next();
             if (m.tag == wrId) {
@@ -192,7 +197,8 @@ final class Driver {
         // asked for again at the same instant: the receiver pins before it pulls.
         boolean overlap = policy.mode() == PinMode.OVERLAP && m.from.rank.node() != rank.node();
         m.target = acquire(ctx, m.receive.va(), m.length, m.receive.core(), !overlap);
-        post(m.from.rank.id(), m, Message.PULL, 0);
+        run(ctx, m.receive.core(), sendCost(0));
+        post(m.from.rank.id(), m, Message.PULL, 0, 0);
         if (overlap) {
             startPinning(m.target, m.receive.core());
         }
@@ -291,7 +297,7 @@ final class Driver {
                 pinnedPages++;
             }
         }
-        r.pinStarted = Math.max(r.pinStarted, from + n);
+        r.advancePrefix();
         if (r.users > 0) {
             policy.pinned(count); // user regions only: the eager rings are pinned once at set-up
         }
@@ -322,18 +328,18 @@ final class Driver {
                 }
                 System.arraycopy(pin.frames(), 0, frames, 0, n);
                 policy.pinned(n);
-                run(ctx, core, pin.costPs());
+                // Table 1's base is that of pinning (and unpinning) a region; the later chunks of
+                // one region pay their pages only
+                run(ctx, core, from == 0 ? pin.costPs() : Math.max(0, pin.costPs() - policy.pinBasePs()));
                 for (int i = 0; i < n; i++) {
                     r.frames[first + i] = frames[i];
                 }
                 r.pinnedPages += n;
                 pinnedPages += n;
-            }
-            r.pinStarted = r.pages();
-            if (r.progress != null) {
-                Completion c = r.progress;
-                r.progress = null;
-                c.complete();
+                r.advancePrefix();
+                if (r.servedPull != null) {
+                    serve(r.servedPull);
+                }
             }
         }).start();
     }
@@ -354,7 +360,7 @@ final class Driver {
         policy.unpinned(r.pinnedPages);
         pinnedPages -= r.pinnedPages;
         r.pinnedPages = 0;
-        r.pinStarted = 0;
+        r.pinnedPrefix = 0;
         return cost;
     }
 
@@ -388,17 +394,20 @@ final class Driver {
 
     // ------------------------------------------------------------------ wire
 
-    private void post(int peer, Message m, int kind, long length) {
+    /** Posts a wire message of {@code kind} carrying {@code length} bytes of {@code m} from its offset {@code base}. */
+    private void post(int peer, Message m, int kind, long base, long length) {
         int e;
         if (freeEntries.isEmpty()) {
             if (entries == table.length) {
                 table = Arrays.copyOf(table, table.length * 2);
+                tableBase = Arrays.copyOf(tableBase, tableBase.length * 2);
             }
             e = entries++;
         } else {
             e = freeEntries.removeFirst();
         }
         table[e] = m;
+        tableBase[e] = base;
         // the entry doubles as the transport's message id: it is reused only after the message completed
         out[peer].post(e, length, e, kind);
     }
@@ -415,19 +424,43 @@ final class Driver {
         return table[e];
     }
 
-    /** The pull replies and eager data leave from pinned pages; the driver pays its per-packet send cost. */
+    private long entryBase(int e) {
+        return tableBase[e];
+    }
+
+    /**
+     * The pull replies and eager data leave from pinned pages. Pull replies and notifies are built
+     * in the bottom half that handled the pull request or the last reply, which pays the driver's
+     * per-packet send cost; the process's own sends paid it before posting.
+     */
     private boolean payload(Packet p) {
-        Message m = table[(int) p.address];
-        policy.coreFor(this, m).submit(Core.TASKLET, null, policy.sendPerPacketPs(), null, null, 0, 0, null);
+        int e = (int) p.address;
+        Message m = table[e];
         switch (p.opcode) {
             case Message.EAGER -> {
                 UserRegion ring = sendRing[m.to.rank.id()];
                 io.read(memory, ring.frames, ring.firstPage, ring.va + (long) m.slot * policy.eagerMax() + p.offset, p);
             }
-            case Message.PULL_DATA -> io.read(memory, m.source.frames, m.source.firstPage, m.source.va + p.offset, p);
+            case Message.PULL_DATA -> {
+                bottomHalfSend(m);
+                io.read(memory, m.source.frames, m.source.firstPage, m.source.va + tableBase[e] + p.offset, p);
+            }
+            case Message.NOTIFY -> {
+                bottomHalfSend(m);
+                io.read(memory, null, 0, 0, p);
+            }
             default -> io.read(memory, null, 0, 0, p);
         }
         return true;
+    }
+
+    private void bottomHalfSend(Message m) {
+        policy.coreFor(this, m).submit(Core.TASKLET, null, policy.sendPerPacketPs(), null, null, 0, 0, null);
+    }
+
+    /** The driver's time to build and hand over the packets of a {@code length}-byte wire message. */
+    private long sendCost(long length) {
+        return policy.sendPerPacketPs() * Math.max(1, Math.ceilDiv(length, policy.transport().mtuBytes()));
     }
 
     /**
@@ -444,25 +477,26 @@ final class Driver {
             }
             case Message.PULL_DATA -> {
                 UserRegion t = m.target;
-                if (!t.pinned(p.offset, p.length)) {
+                long offset = peer.entryBase((int) p.address) + p.offset;
+                if (!t.pinned(offset, p.length)) {
                     policy.overlapMiss();
-                    bh.submit(Core.TASKLET, null, policy.recvPerPacketPs(), null, null, 0, 0, null);
+                    policy.poll(rank.node(), bh).frame(policy.recvPerPacketPs());
                     return SinkVerdict.DROP;
                 }
-                io.write(memory, t.frames, t.firstPage, t.va + p.offset, p);
+                io.write(memory, t.frames, t.firstPage, t.va + offset, p);
             }
             default -> {
             }
         }
-        bh.submit(Core.TASKLET, null, policy.recvPerPacketPs() + policy.copyPs(p.length), null, null, 0, 0, null);
+        policy.poll(rank.node(), bh).frame(policy.recvPerPacketPs() + policy.copyPs(p.length));
         policy.received();
         return SinkVerdict.ACCEPT;
     }
 
     /** A whole wire message arrived from {@code peer}; acts once the bottom halves queued before it have run. */
-    private void delivered(Driver peer, int kind, int e) {
+    private void delivered(Driver peer, int kind, int e, long length) {
         Message m = peer.entry(e);
-        policy.coreFor(this, m).submit(Core.TASKLET, null, 0, null, (t, a) -> act(peer, kind, m), 0, 0, null);
+        policy.poll(rank.node(), policy.coreFor(this, m)).after(() -> act(peer, kind, m, length));
     }
 
     private void freeEntry(int e) {
@@ -470,7 +504,7 @@ final class Driver {
         freeEntries.addLast(e);
     }
 
-    private void act(Driver peer, int kind, Message m) {
+    private void act(Driver peer, int kind, Message m, long length) {
         switch (kind) {
             case Message.EAGER, Message.RNDV -> {
                 ArrayList<Message.Posted> list = posted[peer.rank.id()];
@@ -484,13 +518,18 @@ final class Driver {
             }
             case Message.PULL -> {
                 policy.handshake(policy.now() - m.rndvAtPs);
-                whenPinned(m.source, () -> post(m.to.rank.id(), m, Message.PULL_DATA, m.length));
+                m.pullRequested = true;
+                serve(m);
             }
             case Message.PULL_DATA -> {
+                m.pulled += length;
+                if (m.pulled < m.length) {
+                    return;
+                }
                 rank.completeReceive(m.receive.wrId(), org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length,
                         policy.now());
                 release(m.target, m.receive.core());
-                post(peer.rank.id(), m, Message.NOTIFY, 0);
+                post(peer.rank.id(), m, Message.NOTIFY, 0, 0);
             }
             case Message.NOTIFY -> {
                 release(m.source, m.core);
@@ -501,20 +540,19 @@ final class Driver {
         }
     }
 
-    /** Runs {@code action} once {@code r} is wholly pinned: a pull for pages still being pinned waits for them. */
-    private void whenPinned(UserRegion r, Runnable action) {
-        if (r.fullyPinned()) {
-            action.run();
-            return;
+    /**
+     * Sends the pull replies of {@code m} that its source region's pinned prefix allows and, if
+     * pinning has not reached the end yet, has the pinning serve the rest as it advances (003
+     * §3.3: the pinned region accessors read the pinned part before the whole region is pinned).
+     */
+    private void serve(Message m) {
+        UserRegion r = m.source;
+        long upTo = r.pinnedPrefixBytes();
+        if (upTo > m.served) {
+            post(m.to.rank.id(), m, Message.PULL_DATA, m.served, upTo - m.served);
+            m.served = upTo;
         }
-        if (r.progress == null) {
-            r.progress = new Completion(rank.node().name() + ".omx.pinned");
-        }
-        Completion c = r.progress;
-        new SimProcess(policy.simulator(), rank.node(), "rank" + rank.id() + "-omx-wait" + processes++, ctx -> {
-            ctx.await(c);
-            action.run();
-        }).start();
+        r.servedPull = m.served < m.length ? m : null;
     }
 
     /** Copies an eager message out of the receive ring into the matched receive; frees the sender's slot. */

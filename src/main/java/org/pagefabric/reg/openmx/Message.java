@@ -31,6 +31,12 @@ final class Message {
     Posted receive;
     /** Rendezvous: when the sender's driver posted the RNDV, for the handshake round trip; -1 before. */
     long rndvAtPs = -1;
+    /** Rendezvous, sender: whether the receiver's pull request arrived. */
+    boolean pullRequested;
+    /** Rendezvous, sender: bytes of the message already handed to the wire as pull replies. */
+    long served;
+    /** Rendezvous, receiver: bytes of the message whose pull replies all arrived. */
+    long pulled;
 
     Message(Driver from, Driver to, long tag, long length, long sendWrId, int core) {
         this.from = from;

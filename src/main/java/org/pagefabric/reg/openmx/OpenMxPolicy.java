@@ -1,10 +1,12 @@
 package org.pagefabric.reg.openmx;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.net.TransportConfig;
+import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.profile.Bandwidth;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
@@ -40,12 +42,19 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     private final int pinChunkPages;
     private final long sendPerPacketPs;
     private final long recvPerPacketPs;
+    private final long recvCoalescingPs;
     private final long unpinBasePs;
+    private final long pinBasePs;
     private final Bandwidth copyRate;
     private final Map<Integer, Driver> drivers = new HashMap<>();
     /** Core of each process that called in (lookups only, never iterated). */
     private final IdentityHashMap<SimProcess, Integer> placement = new IdentityHashMap<>();
-    private int interruptCore = -1;
+    /** Core the NIC's receive interrupt is routed to: core 0, Linux's default, unless a workload binds it elsewhere. */
+    private int interruptCore;
+    /** Whether each message's bottom halves are steered to the core of its process instead. */
+    private boolean steered;
+    /** The receive path of each core, per node id. */
+    private ReceivePoll[][] polls = new ReceivePoll[0][];
     private Simulator sim;
     private TransportConfig transport;
     private Counter overlapMisses;
@@ -67,7 +76,9 @@ public final class OpenMxPolicy implements RegistrationPolicy {
         this.pinChunkPages = Math.max(1, profile.intCount(OpenMxParameters.PIN_CHUNK_PAGES));
         this.sendPerPacketPs = profile.time(OpenMxParameters.SEND_PER_PACKET);
         this.recvPerPacketPs = profile.time(OpenMxParameters.RECV_PER_PACKET);
+        this.recvCoalescingPs = profile.time(OpenMxParameters.RECV_COALESCING);
         this.unpinBasePs = profile.time(OsParameters.UNPIN_BASE);
+        this.pinBasePs = profile.time(OsParameters.PIN_BASE);
         this.copyRate = profile.bandwidth(OpenMxParameters.RECV_COPY_BANDWIDTH);
     }
 
@@ -124,6 +135,8 @@ public final class OpenMxPolicy implements RegistrationPolicy {
             }
         }
         for (int i = 0; i < n; i++) {
+            Driver d = driver(job.rank(i));
+            d.defaultCore = (interruptCore + 1 + local[i]) % job.rank(i).node().cpu().coreCount();
             for (int j = 0; j < n; j++) {
                 if (i != j) {
                     driver(job.rank(i)).connect(driver(job.rank(j)), job.rank(i).node().endpoint(),
@@ -188,27 +201,49 @@ public final class OpenMxPolicy implements RegistrationPolicy {
 
     // ------------------------------------------------------------------ placement (workloads)
 
-    /** Says that {@code ctx}'s process runs on {@code core} of its node (default: core 0). */
+    /**
+     * Says that {@code ctx}'s process runs on {@code core} of its node. A process of a rank that
+     * no workload placed runs on the core after the interrupt's, one core per rank of the node
+     * (rank order), as a lone busy process keeps off the core its NIC's interrupts load.
+     */
     public void place(ProcessContext ctx, int core) {
         placement.put(ctx.process(), core);
     }
 
     /**
-     * Binds every receive bottom half to {@code core} (003 §4.3: interrupts bound to a single
-     * core), or spreads them, each on the core of the process its message belongs to, when
-     * {@code core} is negative.
+     * Routes every receive bottom half to {@code core} (003 §4.3: interrupts bound to a single
+     * core; core 0 by default), or, when {@code core} is negative, steers each message's bottom
+     * halves to the core of the process it belongs to (interrupts spread over the cores).
      */
     public void bindInterrupts(int core) {
-        this.interruptCore = core;
+        this.steered = core < 0;
+        this.interruptCore = Math.max(0, core);
     }
 
-    int coreOf(ProcessContext ctx) {
+    int coreOf(ProcessContext ctx, Driver d) {
         Integer c = placement.get(ctx.process());
-        return c == null ? 0 : c;
+        return c == null ? d.defaultCore : c;
+    }
+
+    /** The Open-MX receive path of {@code core} of {@code node}, where its bottom halves run. */
+    ReceivePoll poll(Node node, Core core) {
+        int n = node.id();
+        if (n >= polls.length) {
+            polls = Arrays.copyOf(polls, n + 1);
+        }
+        if (polls[n] == null) {
+            polls[n] = new ReceivePoll[node.cpu().coreCount()];
+        }
+        ReceivePoll p = polls[n][core.index()];
+        if (p == null) {
+            p = new ReceivePoll(node.cpu(), core, recvCoalescingPs);
+            polls[n][core.index()] = p;
+        }
+        return p;
     }
 
     Core coreFor(Driver d, Message m) {
-        int c = interruptCore >= 0 ? interruptCore : m.core;
+        int c = steered ? m.core : interruptCore;
         return d.rank.node().cpu().core(c % d.rank.node().cpu().coreCount());
     }
 
@@ -308,6 +343,10 @@ public final class OpenMxPolicy implements RegistrationPolicy {
 
     long unpinBasePs() {
         return unpinBasePs;
+    }
+
+    long pinBasePs() {
+        return pinBasePs;
     }
 
     long copyPs(long bytes) {

@@ -3,7 +3,6 @@ package org.pagefabric.reg.openmx;
 import java.util.Arrays;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MmuIntervalNotifier;
-import org.pagefabric.sim.process.Completion;
 
 /**
  * A user region declared to the Open-MX driver (003 §3.1): a virtual range and, per page, the
@@ -21,10 +20,10 @@ final class UserRegion {
     int pinnedPages;
     /** Communications using the region now: a cached region in use is not unpinned for pressure. */
     int users;
-    /** Pages whose pinning has been started (chunks in progress included). */
-    int pinStarted;
-    /** Completed whenever a chunk of pages becomes pinned; re-armed by waiters. */
-    Completion progress;
+    /** Leading pages pinned without a hole: the part of the region the driver may already read or write. */
+    int pinnedPrefix;
+    /** Overlapped pinning, sender: the message whose pull is served as the pinning advances, or null. */
+    Message servedPull;
     /** The MMU interval notifier subscription of a cached region, or null. */
     MmuIntervalNotifier watch;
 
@@ -55,6 +54,21 @@ final class UserRegion {
             }
         }
         return true;
+    }
+
+    /** Extends the pinned prefix over pages pinned since it was last measured. */
+    void advancePrefix() {
+        while (pinnedPrefix < frames.length && frames[pinnedPrefix] != NOT_PINNED) {
+            pinnedPrefix++;
+        }
+    }
+
+    /** Bytes of the region, from its start, lying on pages of the pinned prefix. */
+    long pinnedPrefixBytes() {
+        if (pinnedPrefix == frames.length) {
+            return length;
+        }
+        return Math.max(0, Math.min(length, (long) pinnedPrefix * Kernel.PAGE_SIZE - (va - firstPage)));
     }
 
     /** Index of the page holding message byte {@code offset}. */

@@ -7,7 +7,11 @@
  * driver rather than in the RDMA NIC: each {@link org.pagefabric.reg.openmx.Driver} opens its
  * own reliable connections on the node's network attachment (channels from
  * {@code OpenMxPolicy.CHANNEL_BASE}), fills pull replies from its pinned frames, and places
- * arriving ones itself. An arriving pull reply whose target page is not pinned yet is dropped
+ * arriving ones itself, in bottom halves run NAPI style by a {@link org.pagefabric.reg.openmx.ReceivePoll}
+ * per core: a frame reaching an idle receive path waits for the NIC's interrupt coalescing
+ * ({@code openmx.recv.coalescing}) and pays an interrupt, frames arriving while the poll has work
+ * join it; each costs {@code openmx.recv.per_packet} plus its copy at
+ * {@code openmx.recv.copy_bandwidth}. An arriving pull reply whose target page is not pinned yet is dropped
  * (an Overlap-Miss, counted) and the transport recovers it: at once by a gap NACK when a later
  * packet of the block arrives ({@code transport.nack_on_gap}, 003 §4.3 footnote 4), otherwise by
  * its time-out. This leaves {@code hw/nic/Nic.java} untouched.
@@ -26,13 +30,23 @@
  * declares regions in a user-space LRU cache, pins on first use, keeps them pinned, and unpins
  * on an MMU interval notifier invalidation or, under memory pressure, idle regions first;
  * openmx-overlap sends the rendezvous or the pull first and pins in chunks of
- * {@code openmx.pin.chunk_pages} behind it. A pull request for a sender region still being pinned
- * waits for the pinning (the receive side is where misses happen, 003 §4.3).
+ * {@code openmx.pin.chunk_pages} behind it. The sender answers a pull request with the part of its
+ * region already pinned and sends the rest as the pinning reaches it (003 §3.3: the region
+ * accessors read the pinned part of a region not wholly pinned yet); the receive side is where
+ * misses happen (003 §4.3). Table 1's pin+unpin cost is charged two thirds when pinning, one
+ * third when unpinning.
+ *
+ * <p><b>Cores.</b> The NIC's receive interrupt goes to core 0 (Linux's default) unless a workload
+ * binds it elsewhere or steers each message's bottom halves to its process's core
+ * ({@link org.pagefabric.reg.openmx.OpenMxPolicy#bindInterrupts}); processes a workload does not
+ * place run on the cores after the interrupt's, one per rank of the node. Sends from a process
+ * (eager data, rendezvous, pull request) pay {@code openmx.send.per_packet} before leaving; pull
+ * replies and notifies pay it in the bottom half that sends them.
  *
  * <p><b>Limits.</b> Bottom halves decide at packet arrival and their CPU time is queued on the
  * core afterwards (a message completes only after its bottom halves ran). An invalidation
  * during a transfer unpins the region under it; its remaining packets are then dropped until
  * the transport gives up. Processes say which core they run on through
- * {@link org.pagefabric.reg.openmx.OpenMxPolicy#place} (core 0 otherwise).
+ * {@link org.pagefabric.reg.openmx.OpenMxPolicy#place}.
  */
 package org.pagefabric.reg.openmx;

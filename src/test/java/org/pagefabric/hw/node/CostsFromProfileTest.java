@@ -123,8 +123,10 @@ class CostsFromProfileTest {
         assertEquals(ThpMode.NEVER, CostsFromProfile.kernelConfig(PART).thp());
         assertEquals(ThpMode.MADVISE, CostsFromProfile.kernelConfig(DEFAULT).thp());
         OsCosts xeon = CostsFromProfile.os(ProfileRegistry.load("openmx-xeon5460"));
-        assertEquals(1_300 * Time.NS, xeon.gupBasePs());
-        assertEquals(150 * Time.NS, xeon.gupPerPagePs());
+        // Table 1's pin+unpin cost, two thirds of it for pinning
+        assertEquals(867 * Time.NS, xeon.gupBasePs());
+        assertEquals(100 * Time.NS, xeon.gupPerPagePs());
+        assertEquals(50 * Time.NS, xeon.putPagePerPagePs());
         assertEquals(0, CostsFromProfile.swapSlots(DEFAULT));
         assertEquals(256L << 18, CostsFromProfile.memlockLimitPages(DEFAULT));
         assertEquals(16L << 30, CostsFromProfile.memoryBytes(PART));

@@ -39,7 +39,7 @@ class InheritanceTest {
         Path f = ProfileTestFiles.write(dir, "top.yaml", "name: top\ndescription: d\nextends: base.yaml\n");
         Profile p = ProfileRegistry.loadFile(f);
         assertEquals(List.of("top", "base", "openmx-xeon5460", "openmx-base", "default"), p.chain());
-        assertEquals(1_300_000L, p.time(OsParameters.PIN_BASE));
+        assertEquals(867_000L, p.time(OsParameters.PIN_BASE));
     }
 
     @Test

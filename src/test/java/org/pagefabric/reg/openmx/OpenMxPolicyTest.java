@@ -77,11 +77,16 @@ class OpenMxPolicyTest {
 
     @Test
     void overlapMissesAreDroppedCountedAndRecoveredWithEveryByteDelivered() {
-        // another thread holds the receiver's core for 100 us: the overlapped pinning queued behind it
-        // falls behind the pull replies, which must be dropped and asked for again
+        // once the pull request has left (20 us), bottom halves unrelated to the transfer hold the
+        // receiving process's core (core 1: the NIC interrupts core 0) for 500 us: the overlapped
+        // pinning they preempt falls behind the pull replies, which must be dropped and asked for again
         boolean[] ok = {true};
         OpenMxBed bed = new OpenMxBed(PROFILE, PinMode.OVERLAP, 2 * MIB, 3);
-        bed.b.node().cpu().thread("hog", 0).run(100 * Time.US, null, 0, 0);
+        new SimProcess(bed.sim, bed.b.node(), "hog", ctx -> {
+            ctx.sleep(20 * Time.US);
+            bed.b.node().cpu().core(1).submit(org.pagefabric.hw.cpu.Core.TASKLET, null, 500 * Time.US, null, null, 0, 0,
+                    null);
+        }).start();
         for (int i = 0; i < 2; i++) {
             bed.message(i, 0, MIB, MIB, ok);
         }

@@ -13,6 +13,11 @@ public final class OpenMxParameters {
     /** Host time to receive one packet in the bottom half, copy excluded. */
     public static final Parameter RECV_PER_PACKET = Parameter.time("openmx.recv.per_packet",
             "Host time to receive one packet in the bottom half, the data copy excluded.");
+    /** Interrupt coalescing delay of the NIC's receive interrupt. */
+    public static final Parameter RECV_COALESCING = Parameter.time("openmx.recv.coalescing",
+            "Time the NIC waits, after a frame reaches a core whose Open-MX receive path is idle, before raising its"
+            + " interrupt (receive interrupt coalescing, ethtool rx-usecs); frames arriving meanwhile, or while the"
+            + " bottom half still has work, share that interrupt.");
     /** Bytes per second of the receive-side copy. */
     public static final Parameter RECV_COPY_BANDWIDTH = Parameter.bandwidth("openmx.recv.copy_bandwidth",
             "Rate of the receive-side copy from the socket buffer into the pinned region.");
