@@ -159,8 +159,11 @@ public final class ReferenceComparison {
             return new Check(round(mean(at.values())), null, false, null);
         }
         double paper = ref.value();
-        // The value shown is the mean; with x: all, the one farthest from the paper's, which decides.
-        double shown = ref.allX() ? farthest(at.values(), paper) : mean(at.values());
+        // The value shown is the mean; with x: all, the one that decides: the highest against an
+        // upper bound, the lowest against a lower bound, else the farthest from the paper's.
+        double shown = !ref.allX() ? mean(at.values())
+                : ref.claim() instanceof Claim.Bound b ? (b.upper() ? max(at.values()) : -max(negated(at.values())))
+                : farthest(at.values(), paper);
         Double ratio = paper == 0 ? null : round(shown / paper);
         boolean holds = true;
         String failedAt = null;
@@ -430,6 +433,20 @@ public final class ReferenceComparison {
             }
         }
         return best;
+    }
+
+    private static double max(Iterable<Double> values) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (double v : values) {
+            m = Math.max(m, v);
+        }
+        return m;
+    }
+
+    private static List<Double> negated(Iterable<Double> values) {
+        List<Double> out = new ArrayList<>();
+        values.forEach(v -> out.add(-v));
+        return out;
     }
 
     private static double mean(Iterable<Double> values) {

@@ -100,6 +100,18 @@ class ReferenceComparisonTest {
     }
 
     @Test
+    void aBoundAtEveryXShowsTheValueThatDecides() {
+        ExperimentSpec upper = spec("{series: pin-all, x: all, metric: latency_us, value: 20, kind: at_most}");
+        Map<String, Object> c = compare(upper, sweep("pin-all", 7, 23)).get(0);
+        assertEquals(23.0, c.get("ours"));
+        assertEquals("outside", c.get("verdict"));
+        ExperimentSpec lower = spec("{series: pin-all, x: all, metric: latency_us, value: 10, kind: at_least}");
+        Map<String, Object> l = compare(lower, sweep("pin-all", 12, 11)).get(0);
+        assertEquals(11.0, l.get("ours"));
+        assertEquals("within", l.get("verdict"));
+    }
+
+    @Test
     void aReferenceWithoutXIsNotComparableWhenThePlotHasSeveral() {
         Map<String, Object> c = compare(spec("{series: pin-all, metric: latency_us, value: 4}"),
                 sweep("pin-all", 4, 500)).get(0);
