@@ -180,6 +180,11 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         }
     }
 
+    /** The core this domain's interrupt is routed to; -1 for a polling domain. */
+    public int interruptCore() {
+        return irq < 0 ? -1 : node.node().cpu().interrupts().affinity(irq).index();
+    }
+
     /** How this domain's handlers are notified. */
     public Notification notification() {
         return notification;
