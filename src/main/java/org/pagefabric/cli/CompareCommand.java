@@ -134,6 +134,8 @@ final class CompareCommand implements Callable<Integer> {
             case json -> o.print(RowFormat.json(ranked));
             case table -> o.print(RowFormat.table(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
                     "pinned_MiB", "retransmissions", "verified")));
+            case markdown -> o.print(RowFormat.markdown(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
+                    "pinned_MiB", "retransmissions", "verified")));
         }
         o.flush();
         return ExitCodes.OK;
@@ -192,13 +194,15 @@ final class CompareCommand implements Callable<Integer> {
         ExperimentSpec all = effective.withPolicies(id, ran);
         ExperimentResult result = new ExperimentResult(all, quick, overrides, rows.size(), rows, true);
         List<Map<String, Object>> comparison = all.reference().isEmpty() ? List.of()
-                : ReferenceComparison.compare(all, result);
+                : ReferenceComparison.compare(base, result, all);
         ExperimentOutput.write(out, result, comparison);
         List<Map<String, Object>> ranked = rankExperiment(all, rows);
         switch (format) {
             case csv -> o.print(RowFormat.csv(ranked));
             case json -> o.print(RowFormat.json(ranked));
             case table -> o.print(RowFormat.leftTable(ranked, List.of("x", "rank", "policy", "metric", "value",
+                    "pinned_MiB", "verified")));
+            case markdown -> o.print(RowFormat.markdown(ranked, List.of("x", "rank", "policy", "metric", "value",
                     "pinned_MiB", "verified")));
         }
         o.flush();

@@ -1,6 +1,7 @@
 package org.pagefabric.cli;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.report.HtmlReport;
 import org.pagefabric.report.IndexEntry;
+import org.pagefabric.report.PaperPoint;
 import org.pagefabric.report.PlotSpec;
 import org.pagefabric.report.Plots;
 import org.pagefabric.report.ReportMetadata;
@@ -28,21 +30,66 @@ final class ExperimentOutput {
     /** Writes a finished (or stopped) experiment's results and report; returns its index entry. */
     static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison) throws IOException {
         ExperimentSpec spec = result.spec();
+        List<PaperPoint> paper = paperPoints(spec);
         Path dir = root.resolve(spec.id());
         ResultWriter.write(result, dir);
+        if (!comparison.isEmpty()) {
+            // The verdicts beside the rows, for scripts and for fingerprints of what a run concluded.
+            Files.writeString(dir.resolve("comparison.csv"), ResultWriter.csv(comparison), StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("comparison.json"), ResultWriter.json(comparison), StandardCharsets.UTF_8);
+        }
         List<PlotSpec> plots = new ArrayList<>();
         if (spec.plot() != null && !result.rows().isEmpty()) {
             ExperimentSpec.Plot p = spec.plot();
             PlotSpec ps = new PlotSpec(p.x(), p.y(), p.series(), p.logx(), p.logy(), p.title());
-            Plots.writePng(dir.resolve("plot.png"), ps, result.rows());
-            Plots.writeSvg(dir.resolve("plot.svg"), ps, result.rows());
+            Plots.writePng(dir.resolve("plot.png"), ps, result.rows(), paper);
+            Plots.writeSvg(dir.resolve("plot.svg"), ps, result.rows(), paper);
             plots.add(ps);
         }
         ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
                 result.complete(), ResultWriter.manifest(result));
-        HtmlReport.write(dir, meta, result.rows(), plots, comparison);
+        HtmlReport.write(dir, meta, result.rows(), plots, paper, comparison);
         String line = result.rows().size() + " rows" + (result.allVerified() ? ", all verified" : ", SOME NOT VERIFIED");
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, line);
+    }
+
+    /**
+     * The paper's values of the plotted metric at numeric x, as our series name them; a value
+     * stated for every x ({@code x: all}) is drawn at each x the grid has. Trends and withheld
+     * values have no point.
+     */
+    static List<PaperPoint> paperPoints(ExperimentSpec spec) {
+        List<PaperPoint> out = new ArrayList<>();
+        if (spec.plot() == null) {
+            return out;
+        }
+        ExperimentSpec.Axis xAxis = spec.axis(spec.plot().x());
+        for (ExperimentSpec.Reference ref : spec.reference()) {
+            if (ref.value() == null || !ref.metric().equals(spec.plot().y()) || ref.series() == null) {
+                continue;
+            }
+            String series = spec.seriesLabels().getOrDefault(ref.series(), ref.series());
+            List<Object> xs = ref.allX() && xAxis != null ? xAxis.values()
+                    : ref.x() == null ? List.of() : List.of(ref.x());
+            for (Object x : xs) {
+                Double d = numeric(x);
+                if (d != null) {
+                    out.add(new PaperPoint(series, d, ref.value()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Double numeric(Object x) {
+        if (x instanceof Number n) {
+            return n.doubleValue();
+        }
+        try {
+            return Double.valueOf(String.valueOf(x));
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** Writes the report of an experiment that cannot run yet: what it reproduces and why it waits. */
@@ -55,8 +102,12 @@ final class ExperimentOutput {
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, "not reproducible yet: " + spec.requires().get(0));
     }
 
-    /** The comparison with the paper, or nothing when the spec publishes no reference. */
-    static List<Map<String, Object>> comparison(ExperimentResult result) {
-        return result.spec().reference().isEmpty() ? List.of() : ReferenceComparison.compare(result.spec(), result);
+    /**
+     * The comparison with the paper, or nothing when the spec publishes no reference.
+     *
+     * @param declared the spec as written, whose set-up the paper's numbers belong to
+     */
+    static List<Map<String, Object>> comparison(ExperimentSpec declared, ExperimentResult result) {
+        return declared.reference().isEmpty() ? List.of() : ReferenceComparison.compare(declared, result, declared);
     }
 }

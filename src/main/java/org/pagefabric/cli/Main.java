@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 /** The {@code pagefabric} command line. */
 @Command(name = "pagefabric", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         description = "PageFabric: a deterministic simulator of how RDMA NICs reach application memory.",
-        subcommands = {RunCommand.class, ReproduceCommand.class, CompareCommand.class,
+        subcommands = {RunCommand.class, ReproduceCommand.class, CompareCommand.class, FitCommand.class,
                 InfoCommand.class, CalibrateCommand.class, BenchCommand.class},
         synopsisSubcommandLabel = "COMMAND")
 public final class Main implements Runnable {

@@ -14,6 +14,7 @@ import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
+import org.pagefabric.experiment.VerdictTally;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.IndexPage;
 import picocli.CommandLine;
@@ -39,6 +40,10 @@ final class ReproduceCommand implements Callable<Integer> {
         SEEDS.put("omx", "omx.");
         SEEDS.put("firehose", "fh.");
     }
+
+    /** The comparison columns a table shows (CSV and JSON carry every column, the notes and sources too). */
+    private static final List<String> COMPARISON_COLUMNS = List.of("experiment", "series", "x", "metric", "paper",
+            "tolerance", "ours", "ratio", "verdict", "role");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -78,6 +83,7 @@ final class ReproduceCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<IndexEntry> index = new ArrayList<>();
         List<Map<String, Object>> allComparisons = new ArrayList<>();
+        List<String> tallies = new ArrayList<>();
         int ran = 0;
         int refused = 0;
         boolean verified = true;
@@ -98,7 +104,7 @@ final class ReproduceCommand implements Callable<Integer> {
             List<IndexEntry> entry = new ArrayList<>();
             List<Map<String, Object>> comparison = new ArrayList<>();
             ExperimentResult r = runner.runHandlingInterrupt(result -> {
-                comparison.addAll(ExperimentOutput.comparison(result));
+                comparison.addAll(ExperimentOutput.comparison(s, result));
                 try {
                     entry.add(ExperimentOutput.write(out, result, comparison));
                 } catch (IOException e) {
@@ -107,6 +113,9 @@ final class ReproduceCommand implements Callable<Integer> {
             });
             ran++;
             index.addAll(entry);
+            if (!comparison.isEmpty()) {
+                tallies.add(s.id() + ": " + VerdictTally.of(comparison).line());
+            }
             verified &= r.allVerified();
             for (Map<String, Object> c : comparison) {
                 Map<String, Object> row = new LinkedHashMap<>();
@@ -125,13 +134,22 @@ final class ReproduceCommand implements Callable<Integer> {
             case json -> o.print(RowFormat.json(allComparisons));
             case table -> {
                 if (!allComparisons.isEmpty()) {
-                    o.print(RowFormat.leftTable(allComparisons, List.of("experiment", "series", "x", "metric", "paper",
-                            "ours", "ratio")));
+                    o.print(RowFormat.leftTable(allComparisons, COMPARISON_COLUMNS));
+                }
+            }
+            case markdown -> {
+                if (!allComparisons.isEmpty()) {
+                    o.print(RowFormat.markdown(allComparisons, COMPARISON_COLUMNS));
                 }
             }
         }
         // The table first: on a terminal both streams share the screen, and the summary closes it.
         o.flush();
+        tallies.forEach(err::println);
+        if (!allComparisons.isEmpty()) {
+            err.println((tallies.size() > 1 ? "in total, " : "") + VerdictTally.of(allComparisons).line()
+                    + (quick ? " (--quick runs smaller set-ups than the papers')" : ""));
+        }
         err.println("reproduce: " + ran + " run, " + refused + " not reproducible yet; reports in "
                 + out.resolve(IndexPage.FILE_NAME));
         err.flush();

@@ -64,6 +64,18 @@ final class RowFormat {
         return render(rows, cols, false);
     }
 
+    /** A GitHub-flavoured Markdown table of the given columns, for documents such as docs/FIDELITY.md. */
+    static String markdown(List<Map<String, Object>> rows, List<String> cols) {
+        StringBuilder b = new StringBuilder("| ").append(String.join(" | ", cols)).append(" |\n|");
+        cols.forEach(c -> b.append("---|"));
+        b.append('\n');
+        for (Map<String, Object> r : rows) {
+            b.append("| ").append(String.join(" | ", cols.stream().map(c -> cell(r.get(c)).replace("|", "\\|")
+                    .replace("\n", " ")).toList())).append(" |\n");
+        }
+        return b.toString();
+    }
+
     private static String render(List<Map<String, Object>> rows, List<String> cols, boolean right) {
         int[] w = new int[cols.size()];
         for (int i = 0; i < cols.size(); i++) {

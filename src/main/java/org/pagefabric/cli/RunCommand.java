@@ -62,7 +62,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Also write rows, manifest, resolved spec, plot and HTML report under DIR/run.WORKLOAD.")
     Path out;
 
-    enum Format { table, csv, json }
+    enum Format { table, csv, json, markdown }
 
     /** {@code --set key=value} options as an ordered map; the error names the bad one. */
     static Map<String, String> parseSets(List<String> sets) {
@@ -118,6 +118,7 @@ final class RunCommand implements Callable<Integer> {
             case csv -> o.print(RowFormat.csv(rows));
             case json -> o.print(RowFormat.json(rows));
             case table -> o.print(RowFormat.table(rows, tableColumns(rows, experiment.workload())));
+            case markdown -> o.print(RowFormat.markdown(rows, tableColumns(rows, experiment.workload())));
         }
         o.flush();
         if (!result.complete()) {

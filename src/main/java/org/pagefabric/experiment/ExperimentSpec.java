@@ -127,18 +127,42 @@ public record ExperimentSpec(String file, String id, String title, String paper,
     }
 
     /**
-     * One value the paper publishes.
+     * One value or trend the paper publishes.
      *
-     * @param series the paper's series label
-     * @param x      the x value in the plot's x units ({@link Long}, {@link Double} or text)
+     * @param id     a name for the entry ({@code [a-z0-9_]+}), by which a profile parameter
+     *               calibrated on it names it; or {@code null}
+     * @param series the paper's series label ({@code null} for a rank order, which names its series)
+     * @param x      the x value in the plot's x units ({@link Long}, {@link Double} or text),
+     *               {@link #ALL_X} when the claim holds at every x, or {@code null} when the spec
+     *               gives none
      * @param metric the metric it is a value of
-     * @param value  the number, or {@code null} when the seed withholds it
+     * @param value  the number, or {@code null} when the seed withholds it or the claim is a trend
      * @param where  where in the seed, or {@code null}
+     * @param claim  how ours is checked: a ratio tolerance, a bound or a trend
      */
-    public record Reference(String series, Object x, String metric, Double value, String where) {
+    public record Reference(String id, String series, Object x, String metric, Double value, String where,
+            Claim claim) {
+        /** The x of a claim that holds at every x of the plot. */
+        public static final String ALL_X = "all";
+
+        /** A measured value with the default tolerance. */
+        public Reference(String series, Object x, String metric, Double value, String where) {
+            this(null, series, x, metric, value, where, Claim.Ratio.of(Claim.Kind.MEASURED));
+        }
+
         /** Whether the seed withholds the number (we print ours only). */
         public boolean withheld() {
-            return value == null;
+            return value == null && !(claim instanceof Claim.Trend);
+        }
+
+        /** Whether the claim is about every x of the plot. */
+        public boolean allX() {
+            return ALL_X.equals(x);
+        }
+
+        /** This entry with another series label (a paper label mapped to our series). */
+        public Reference withSeries(String s) {
+            return new Reference(id, s, x, metric, value, where, claim);
         }
     }
 

@@ -3,79 +3,457 @@ package org.pagefabric.experiment;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.pagefabric.experiment.ExperimentSpec.Axis;
+import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.experiment.ExperimentSpec.Reference;
+import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.profile.ResolvedSetting;
 
 /**
- * Puts what the paper published beside what we measured, for reading only (the model never sees
- * the paper's numbers). One row per reference entry: series, x, metric, the paper's value (or
- * {@value #WITHHELD}), ours (the mean over the matching rows: the plot's series column equals
- * the reference's series and the plot's x column equals its x; blank when nothing matches, e.g.
- * a paper series we have no policy for yet), and ours/paper (blank when either is missing or the
- * paper's value is 0). A reference to a {@link DerivedMetric} takes the mean of that metric's
- * values with the reference's series (and x, if given).
+ * Checks what the paper published against what we measured, for reading only (the model never
+ * sees the paper's numbers). One row per reference entry, in the spec's order:
+ *
+ * <ul>
+ *   <li>{@code ours} is the mean of the metric over the rows whose plot series equals the
+ *       reference's series and whose plot x equals its x; for {@code x: all}, the value at the x
+ *       farthest from the paper's. A reference to a {@link DerivedMetric} reads that metric's values.
+ *   <li>{@code tolerance} and {@code verdict} follow the reference's {@link Claim}: a ratio within
+ *       [low, high], a bound, or a trend ({@code shape}).
+ *   <li>A row is {@link Verdict#NOT_COMPARABLE} when the run differs from the paper's set-up
+ *       ({@code --quick} or {@code --set} changed a grid axis other than the plot's x and series, or
+ *       the reference's x did not run) or when the reference names no x although the plot has
+ *       several: such a number would be compared with something the paper did not measure.
+ *   <li>{@code role} is {@code calibration} when a profile the experiment runs on has a parameter
+ *       fitted on this reference ({@code fitted: ID#ref} in its source), else {@code validation}.
+ * </ul>
  */
 public final class ReferenceComparison {
     /** What the paper column says for a number the seed withholds. */
     public static final String WITHHELD = "[withheld]";
 
+    /**
+     * Relative change a monotone trend tolerates against its direction between two neighbouring x
+     * (run-to-run noise of a simulated measurement), and the least overall change it needs.
+     */
+    static final double TREND_NOISE = 0.02;
+
+    /** The columns of a comparison row, in order. */
+    public static final List<String> COLUMNS = List.of("series", "x", "metric", "paper", "tolerance", "ours", "ratio",
+            "verdict", "role", "note", "where");
+
     private ReferenceComparison() {
     }
 
-    /**
-     * The comparison rows, in the spec's reference order. Columns: {@code series}, {@code x},
-     * {@code metric}, {@code paper}, {@code ours}, {@code ratio}, {@code where}; blank cells are
-     * {@code null}.
-     */
+    /** The comparison of a run against its own spec's references (no quick or {@code --set} check). */
     public static List<Map<String, Object>> compare(ExperimentSpec spec, ExperimentResult result) {
+        return compare(spec, result, result.spec());
+    }
+
+    /**
+     * The comparison rows, in the spec's reference order; blank cells are {@code null}.
+     *
+     * @param declared the spec as written (before {@code --quick} and {@code --set}), the set-up the
+     *                 paper's numbers belong to
+     * @param result   the run
+     * @param run      the spec whose references, series and derived metrics are compared (the
+     *                 declared one, or one with more policies as {@code compare} runs it)
+     */
+    public static List<Map<String, Object>> compare(ExperimentSpec declared, ExperimentResult result,
+            ExperimentSpec run) {
         List<Map<String, Object>> out = new ArrayList<>();
-        List<Map<String, Object>> derived = DerivedMetric.compute(spec, result.rows());
-        for (Reference ref : spec.reference()) {
-            Reference mapped = new Reference(spec.seriesLabels().getOrDefault(ref.series(), ref.series()), ref.x(),
-                    ref.metric(), ref.value(), ref.where());
-            Double ours = spec.derived().stream().anyMatch(d -> d.name().equals(ref.metric()))
-                    ? derived(derived, mapped) : ours(spec, result.rows(), mapped);
+        List<Map<String, Object>> derived = DerivedMetric.compute(run, result.rows());
+        Set<String> calibrated = calibrationTargets(result.spec());
+        String setUpDiffers = setUpDifference(declared, result.spec());
+        List<Object> xsRun = xValues(result.spec());
+        List<Object> xsDeclared = xValues(declared);
+        for (Reference ref : run.reference()) {
+            Reference mapped = mapSeries(run, ref);
+            boolean isDerived = run.derived().stream().anyMatch(d -> d.name().equals(ref.metric()));
+            Values values = isDerived ? derivedValues(derived, mapped) : rowValues(run, result.rows(), mapped);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("series", ref.series());
             row.put("x", ref.x());
             row.put("metric", ref.metric());
-            row.put("paper", ref.withheld() ? WITHHELD : ref.value());
-            row.put("ours", ours);
-            row.put("ratio", ours == null || ref.withheld() || ref.value() == 0 ? null : round(ours / ref.value()));
+            row.put("paper", ref.withheld() ? WITHHELD : ref.claim() instanceof Claim.Trend ? "(" + ref.claim()
+                    .describe(null) + ")" : ref.value());
+            row.put("tolerance", ref.withheld() ? null : ref.claim().describe(ref.value()));
+            Check check = check(mapped, values, run);
+            row.put("ours", check.ours());
+            row.put("ratio", check.ratio());
+            String note = null;
+            Verdict verdict;
+            if (ref.withheld()) {
+                verdict = Verdict.WITHHELD;
+            } else if (setUpDiffers != null) {
+                verdict = Verdict.NOT_COMPARABLE;
+                note = setUpDiffers;
+            } else if (ref.x() == null && xsDeclared.size() > 1 && !overX(ref)
+                    && !(isDerived && values.series(mapped.series()).size() <= 1)) {
+                verdict = Verdict.NOT_COMPARABLE;
+                note = "the reference names no x, and the plot has " + xsDeclared.size();
+            } else if (ref.x() != null && !ref.allX() && !xsRun.isEmpty() && xsRun.stream().noneMatch(v -> same(v,
+                    ref.x()))) {
+                verdict = Verdict.NOT_COMPARABLE;
+                note = run.plot().x() + " = " + ref.x() + " did not run";
+            } else if (ref.allX() && !xsRun.containsAll(xsDeclared)) {
+                verdict = Verdict.NOT_COMPARABLE;
+                note = "not every " + run.plot().x() + " ran";
+            } else {
+                verdict = check.holds() ? Verdict.WITHIN : Verdict.OUTSIDE;
+                note = check.note();
+            }
+            if (verdict == Verdict.NOT_COMPARABLE) {
+                row.put("ratio", null);
+            }
+            row.put("verdict", verdict.text());
+            row.put("role", ref.id() != null && calibrated.contains(declared.id() + "#" + ref.id()) ? "calibration"
+                    : "validation");
+            if (ref.claim() instanceof Claim.Ratio r && r.reason() != null) {
+                note = note == null ? "tolerance: " + r.reason() : note + "; tolerance: " + r.reason();
+            }
+            row.put("note", note);
             row.put("where", ref.where());
             out.add(row);
         }
         return out;
     }
 
-    /** The mean of the metric over the rows this reference entry matches, or {@code null}. */
-    private static Double ours(ExperimentSpec spec, List<Map<String, Object>> rows, Reference ref) {
-        double sum = 0;
-        int n = 0;
-        for (Map<String, Object> r : rows) {
-            if (sameSeries(r.get(spec.plot().series()), ref.series())
-                    && (ref.x() == null || same(r.get(spec.plot().x()), ref.x()))
-                    && r.get(ref.metric()) instanceof Number v) {
-                sum += v.doubleValue();
-                n++;
-            }
-        }
-        return n == 0 ? null : round(sum / n);
+    /** Whether the claim is a trend over x, which takes no single x. */
+    private static boolean overX(Reference ref) {
+        return ref.claim() instanceof Claim.Trend t
+                && (t.shape() == Claim.Shape.INCREASING || t.shape() == Claim.Shape.DECREASING);
     }
 
-    /** The mean of the derived values this reference entry matches, or {@code null}. */
-    private static Double derived(List<Map<String, Object>> derived, Reference ref) {
-        double sum = 0;
-        int n = 0;
-        for (Map<String, Object> d : derived) {
-            if (d.get("metric").equals(ref.metric()) && sameSeries(d.get("series"), ref.series())
-                    && (ref.x() == null || same(d.get("x"), ref.x()))) {
-                sum += ((Number) d.get("value")).doubleValue();
-                n++;
+    /** The reference with the paper's series label replaced by our series (and a ranking's order too). */
+    private static Reference mapSeries(ExperimentSpec spec, Reference ref) {
+        Map<String, String> labels = spec.seriesLabels();
+        Claim claim = ref.claim();
+        if (claim instanceof Claim.Trend t && !t.order().isEmpty()) {
+            claim = new Claim.Trend(t.shape(), t.order().stream().map(g -> g.stream()
+                    .map(s -> labels.getOrDefault(s, s)).toList()).toList(), t.xMin(), t.xMax());
+        }
+        String series = ref.series() == null ? null : labels.getOrDefault(ref.series(), ref.series());
+        return new Reference(ref.id(), series, ref.x(), ref.metric(), ref.value(), ref.where(), claim);
+    }
+
+    /** Ours for one reference: the value shown, the ratio, whether the claim holds, and why not. */
+    private record Check(Object ours, Double ratio, boolean holds, String note) {
+    }
+
+    private static Check check(Reference ref, Values values, ExperimentSpec spec) {
+        if (ref.claim() instanceof Claim.Trend t) {
+            return trend(ref, t, values, spec);
+        }
+        Map<Object, Double> at = atX(ref, values.series(ref.series()));
+        if (at.isEmpty()) {
+            return new Check(null, null, false, "no value: series " + ref.series() + " has no " + ref.metric()
+                    + (ref.x() == null || ref.allX() ? "" : " at " + ref.x()));
+        }
+        if (ref.withheld()) {
+            return new Check(round(mean(at.values())), null, false, null);
+        }
+        double paper = ref.value();
+        // The value shown is the mean; with x: all, the one farthest from the paper's, which decides.
+        double shown = ref.allX() ? farthest(at.values(), paper) : mean(at.values());
+        Double ratio = paper == 0 ? null : round(shown / paper);
+        boolean holds = true;
+        String failedAt = null;
+        for (Map.Entry<Object, Double> e : at.entrySet()) {
+            double v = ref.allX() ? e.getValue() : shown;
+            boolean ok = switch (ref.claim()) {
+                case Claim.Ratio r -> paper != 0 && r.holds(v / paper);
+                case Claim.Bound b -> b.holds(v, paper);
+                case Claim.Trend t -> throw new AssertionError(t);
+            };
+            if (!ok) {
+                holds = false;
+                failedAt = ref.allX() ? spec.plot().x() + " = " + e.getKey() : null;
+                break;
             }
         }
-        return n == 0 ? null : round(sum / n);
+        return new Check(round(shown), ratio, holds, holds || failedAt == null ? null : "outside at " + failedAt);
+    }
+
+    private static Check trend(Reference ref, Claim.Trend t, Values values, ExperimentSpec spec) {
+        String x = spec.plot().x();
+        switch (t.shape()) {
+            case INCREASING, DECREASING -> {
+                Map<Object, Double> s = new TreeMap<>(ReferenceComparison::compareX);
+                for (Map.Entry<Object, Double> e : values.series(ref.series()).entrySet()) {
+                    double d = numeric(e.getKey());
+                    if ((t.xMin() == null || d >= t.xMin()) && (t.xMax() == null || d <= t.xMax())) {
+                        s.put(e.getKey(), e.getValue());
+                    }
+                }
+                if (s.size() < 2) {
+                    return new Check(null, null, false, "a trend needs the series at two x at least; " + ref.series()
+                            + " has " + s.size());
+                }
+                List<Double> v = new ArrayList<>(s.values());
+                List<Object> xs = new ArrayList<>(s.keySet());
+                double sign = t.shape() == Claim.Shape.INCREASING ? 1 : -1;
+                String ours = fmt(v.getFirst()) + " .. " + fmt(v.getLast());
+                for (int i = 1; i < v.size(); i++) {
+                    if (sign * (v.get(i) - v.get(i - 1)) < -TREND_NOISE * Math.abs(v.get(i - 1))) {
+                        return new Check(ours, null, false, "not " + t.shape().name().toLowerCase(java.util.Locale.ROOT)
+                                + " from " + x + " = " + xs.get(i - 1) + " to " + xs.get(i) + " (" + fmt(v.get(i - 1))
+                                + " -> " + fmt(v.get(i)) + ")");
+                    }
+                }
+                boolean moved = sign * (v.getLast() - v.getFirst()) > TREND_NOISE * Math.abs(v.getFirst());
+                return new Check(ours, null, moved, moved ? null : "changes by less than "
+                        + Math.round(TREND_NOISE * 100) + " % over the range");
+            }
+            case POSITIVE, NEGATIVE -> {
+                Map<Object, Double> at = atX(ref, values.series(ref.series()));
+                if (at.isEmpty()) {
+                    return new Check(null, null, false, "no value: series " + ref.series() + " has no " + ref.metric());
+                }
+                double sign = t.shape() == Claim.Shape.POSITIVE ? 1 : -1;
+                double worst = at.values().stream().mapToDouble(d -> sign * d).min().orElseThrow() * sign;
+                boolean holds = sign * worst > 0;
+                return new Check(round(worst), null, holds, null);
+            }
+            case RANKED -> {
+                List<Object> xs = ref.allX() || ref.x() == null ? values.xs() : List.of(ref.x());
+                StringBuilder ours = new StringBuilder();
+                for (Object at : xs) {
+                    List<Double> lows = new ArrayList<>();
+                    List<Double> highs = new ArrayList<>();
+                    for (List<String> group : t.order()) {
+                        double lo = Double.POSITIVE_INFINITY;
+                        double hi = Double.NEGATIVE_INFINITY;
+                        for (String s : group) {
+                            Double v = valueAt(values.series(s), at);
+                            if (v == null) {
+                                return new Check(null, null, false, "no value: series " + s + " has no " + ref.metric()
+                                        + " at " + x + " = " + at);
+                            }
+                            lo = Math.min(lo, v);
+                            hi = Math.max(hi, v);
+                        }
+                        lows.add(lo);
+                        highs.add(hi);
+                    }
+                    ours.setLength(0);
+                    for (int g = 0; g < t.order().size(); g++) {
+                        ours.append(g == 0 ? "" : " | ").append(fmt(lows.get(g)))
+                                .append(lows.get(g).equals(highs.get(g)) ? "" : ".." + fmt(highs.get(g)));
+                    }
+                    for (int g = 1; g < t.order().size(); g++) {
+                        if (!(lows.get(g - 1) > highs.get(g))) {
+                            return new Check(ours.toString(), null, false, "at " + x + " = " + at + ": "
+                                    + String.join(", ", t.order().get(g)) + " not below "
+                                    + String.join(", ", t.order().get(g - 1)));
+                        }
+                    }
+                }
+                return new Check(ours.toString(), null, !xs.isEmpty(), xs.isEmpty() ? "no x ran" : null);
+            }
+            default -> throw new AssertionError(t.shape());
+        }
+    }
+
+    /** The values of a series at the reference's x (all of them for {@code x: all} or no x). */
+    private static Map<Object, Double> atX(Reference ref, Map<Object, Double> series) {
+        if (ref.x() == null || ref.allX()) {
+            return series;
+        }
+        Map<Object, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<Object, Double> e : series.entrySet()) {
+            if (same(e.getKey(), ref.x())) {
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        return out;
+    }
+
+    private static Double valueAt(Map<Object, Double> series, Object x) {
+        for (Map.Entry<Object, Double> e : series.entrySet()) {
+            if (same(e.getKey(), x)) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Means per (series, x) of one metric, series as our names. {@code null} x stands for a value
+     * that has none (a derived value at a crossing is reported at its x, so this is rare).
+     */
+    private record Values(Map<String, Map<Object, Double>> bySeries, List<Object> xs) {
+        Map<Object, Double> series(String name) {
+            if (name == null) {
+                return Map.of();
+            }
+            for (Map.Entry<String, Map<Object, Double>> e : bySeries.entrySet()) {
+                if (sameSeries(e.getKey(), name)) {
+                    return e.getValue();
+                }
+            }
+            return Map.of();
+        }
+
+    }
+
+    private static Values rowValues(ExperimentSpec spec, List<Map<String, Object>> rows, Reference ref) {
+        Map<String, Map<Object, double[]>> acc = new LinkedHashMap<>();
+        Set<Object> xs = new LinkedHashSet<>();
+        for (Map<String, Object> r : rows) {
+            if (r.get(ref.metric()) instanceof Number v && Double.isFinite(v.doubleValue())) {
+                Object x = r.get(spec.plot().x());
+                xs.add(x);
+                double[] sn = acc.computeIfAbsent(String.valueOf(r.get(spec.plot().series())), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(x, k -> new double[2]);
+                sn[0] += v.doubleValue();
+                sn[1]++;
+            }
+        }
+        Map<String, Map<Object, Double>> out = new LinkedHashMap<>();
+        acc.forEach((s, m) -> {
+            Map<Object, Double> means = new LinkedHashMap<>();
+            m.forEach((x, sn) -> means.put(x, sn[0] / sn[1]));
+            out.put(s, means);
+        });
+        return new Values(out, new ArrayList<>(xs));
+    }
+
+    private static Values derivedValues(List<Map<String, Object>> derived, Reference ref) {
+        Map<String, Map<Object, Double>> out = new LinkedHashMap<>();
+        Set<Object> xs = new LinkedHashSet<>();
+        for (Map<String, Object> d : derived) {
+            if (d.get("metric").equals(ref.metric())) {
+                Object x = d.get("x");
+                xs.add(x);
+                out.computeIfAbsent(String.valueOf(d.get("series")), k -> new LinkedHashMap<>())
+                        .put(x, ((Number) d.get("value")).doubleValue());
+            }
+        }
+        return new Values(out, new ArrayList<>(xs));
+    }
+
+    /**
+     * Why the run's set-up is not the paper's, or {@code null} when it is: an axis other than the
+     * plot's x and series whose values differ from the spec as written, or one added by {@code --set}.
+     */
+    static String setUpDifference(ExperimentSpec declared, ExperimentSpec run) {
+        if (declared.plot() == null) {
+            return null;
+        }
+        Set<String> free = Set.of(declared.plot().x(), declared.plot().series());
+        for (Axis a : run.grid()) {
+            if (free.contains(a.key()) || free.contains(a.column())) {
+                continue;
+            }
+            Axis d = declared.axis(a.key());
+            if (d == null) {
+                return a.key() + " is set (" + a.file() + ") but the paper's set-up has no such axis";
+            }
+            if (!sameValues(d, a)) {
+                return a.key() + " = " + shortList(a.values()) + " where the paper's set-up has "
+                        + shortList(d.values());
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameValues(Axis a, Axis b) {
+        if (a.values().size() != b.values().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.values().size(); i++) {
+            if (!same(a.values().get(i), b.values().get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String shortList(List<Object> values) {
+        List<String> s = values.stream().map(String::valueOf).toList();
+        return s.size() == 1 ? s.getFirst() : s.size() <= 4 ? s.toString() : "[" + s.getFirst() + " .. "
+                + s.getLast() + "] (" + s.size() + " values)";
+    }
+
+    /** The values the plot's x axis takes in a spec's grid, or an empty list when x is not a grid axis. */
+    private static List<Object> xValues(ExperimentSpec spec) {
+        if (spec.plot() == null) {
+            return List.of();
+        }
+        Axis a = spec.axis(spec.plot().x());
+        if (a == null) {
+            return List.of();
+        }
+        if (a.kind() == AxisKind.PROFILE_NAME) {
+            return a.values().stream().map(v -> (Object) ProfileRegistry.resolve(String.valueOf(v)).name()).toList();
+        }
+        return a.values();
+    }
+
+    /** Every {@code experiment#reference} a parameter of the profiles this spec runs on is fitted on. */
+    static Set<String> calibrationTargets(ExperimentSpec spec) {
+        Set<String> out = new LinkedHashSet<>();
+        List<Profile> profiles = new ArrayList<>();
+        if (spec.profile() != null) {
+            profiles.add(spec.profile());
+        }
+        Axis names = spec.axis(ExperimentSpec.PROFILE_KEY);
+        if (names != null && names.kind() == AxisKind.PROFILE_NAME) {
+            for (Object v : names.values()) {
+                profiles.add(ProfileRegistry.resolve(String.valueOf(v)));
+            }
+        }
+        for (Profile p : profiles) {
+            for (ResolvedSetting s : p.settings()) {
+                if (s.citation() != null && s.citation().calibrationTarget() != null) {
+                    out.add(s.citation().calibrationTarget());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static double farthest(Iterable<Double> values, double paper) {
+        double best = Double.NaN;
+        double dist = -1;
+        for (double v : values) {
+            double d = paper != 0 && v / paper > 0 ? Math.abs(Math.log(v / paper)) : Math.abs(v - paper);
+            if (d > dist) {
+                dist = d;
+                best = v;
+            }
+        }
+        return best;
+    }
+
+    private static double mean(Iterable<Double> values) {
+        double sum = 0;
+        int n = 0;
+        for (double v : values) {
+            sum += v;
+            n++;
+        }
+        return sum / n;
+    }
+
+    private static int compareX(Object a, Object b) {
+        return Double.compare(numeric(a), numeric(b));
+    }
+
+    private static double numeric(Object x) {
+        BigDecimal b = number(x);
+        return b == null ? Double.NaN : b.doubleValue();
+    }
+
+    private static String fmt(double v) {
+        return Math.abs(v) >= 1e5 || Math.abs(v) < 1e-2 && v != 0 ? String.format(java.util.Locale.ROOT, "%.3g", v)
+                : Claim.trim(round(v));
     }
 
     /** A series as the paper labels it ("Firehose") matches our name for it ("firehose"). */

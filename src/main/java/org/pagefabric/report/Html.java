@@ -42,6 +42,12 @@ final class Html {
             .note { color: #555; font-size: 0.9em; }
             .scroll { overflow-x: auto; }
             ul.requires li { color: #7f1d1d; }
+            .verdict { display: inline-block; padding: 0 6px; border-radius: 6px; white-space: nowrap; }
+            .verdict-within { background: #d8f0dc; color: #14532d; }
+            .verdict-outside { background: #fbd5d5; color: #7f1d1d; font-weight: bold; }
+            .verdict-not-comparable { background: #eeeeee; color: #555; }
+            .verdict-withheld { background: #eef2fb; color: #555; font-style: italic; }
+            p.tally { font-weight: bold; }
             """;
 
     private static final Pattern ID = Pattern.compile("id=\"([^\"]+)\"");

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.pagefabric.experiment.VerdictTally;
 
 /**
  * One self-contained HTML page per experiment: title, what it reproduces, status, figures, comparison
@@ -27,7 +28,8 @@ public final class HtmlReport {
     /** Name of the runner's CSV of all rows, linked when the page shows only some. */
     public static final String ROWS_CSV = "rows.csv";
 
-    private static final List<String> COMPARISON_COLUMNS = List.of("series", "x", "metric", "paper", "ours", "ratio");
+    private static final List<String> COMPARISON_COLUMNS = List.of("series", "x", "metric", "paper", "tolerance", "ours",
+            "ratio", "verdict", "role", "note", "where");
     private static final String WITHHELD = "[withheld]";
 
     private HtmlReport() {
@@ -45,9 +47,19 @@ public final class HtmlReport {
      */
     public static Path write(Path dir, ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
             List<Map<String, Object>> comparison) throws IOException {
+        return write(dir, meta, rows, plots, List.of(), comparison);
+    }
+
+    /**
+     * Writes {@value #FILE_NAME}, the figures carrying the paper's values as hollow markers.
+     *
+     * @param paper the paper's values of the figures' metric, per series and x
+     */
+    public static Path write(Path dir, ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<PaperPoint> paper, List<Map<String, Object>> comparison) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(FILE_NAME);
-        String html = render(meta, rows, plots, comparison, Files.isRegularFile(dir.resolve(ROWS_CSV)));
+        String html = render(meta, rows, plots, paper, comparison, Files.isRegularFile(dir.resolve(ROWS_CSV)));
         Files.writeString(file, html, StandardCharsets.UTF_8);
         return file;
     }
@@ -59,6 +71,12 @@ public final class HtmlReport {
      */
     public static String render(ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
             List<Map<String, Object>> comparison, boolean rowsCsvExists) {
+        return render(meta, rows, plots, List.of(), comparison, rowsCsvExists);
+    }
+
+    /** The report as a string, the figures carrying the paper's values as hollow markers. */
+    public static String render(ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<PaperPoint> paper, List<Map<String, Object>> comparison, boolean rowsCsvExists) {
         StringBuilder b = new StringBuilder(Html.head(meta.title() + " \u2014 PageFabric"));
         b.append("<header>\n<h1>").append(Html.escape(meta.title())).append("</h1>\n");
         b.append("<p class=\"reproduces\">Experiment <code>").append(Html.escape(meta.id())).append("</code>");
@@ -76,7 +94,7 @@ public final class HtmlReport {
         }
         b.append("</header>\n");
 
-        figures(b, rows, plots);
+        figures(b, rows, plots, paper);
         comparison(b, comparison);
         rows(b, rows, rowsCsvExists);
         manifest(b, meta);
@@ -87,7 +105,8 @@ public final class HtmlReport {
         return "<span class=\"status " + status.cssClass() + "\">" + status.label() + "</span>";
     }
 
-    private static void figures(StringBuilder b, List<Map<String, Object>> rows, List<PlotSpec> plots) {
+    private static void figures(StringBuilder b, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<PaperPoint> paper) {
         if (plots.isEmpty()) {
             return;
         }
@@ -100,10 +119,12 @@ public final class HtmlReport {
                 b.append("<p class=\"note\">No rows to plot ").append(Html.escape(spec.y())).append(" from.</p>\n");
             } else {
                 try {
-                    String svg = Plots.svg(spec, rows, Plots.WIDTH, Plots.HEIGHT);
+                    String svg = Plots.svg(spec, rows, paper, Plots.WIDTH, Plots.HEIGHT);
                     b.append(Html.inlineSvg(svg, "f" + n + "-")).append('\n');
                     b.append("<figcaption>Figure ").append(n).append(". ")
-                            .append(Html.escape(Plots.caption(spec, rows))).append("</figcaption>\n");
+                            .append(Html.escape(Plots.caption(spec, rows)))
+                            .append(paper.isEmpty() ? "" : " Hollow circles: the paper's values, in the colour of"
+                                    + " their series.").append("</figcaption>\n");
                 } catch (IllegalArgumentException e) {
                     // A bad plot description must not cost the reader the rest of the report.
                     b.append("<p class=\"note\">Figure ").append(n).append(" could not be drawn: ")
@@ -120,8 +141,15 @@ public final class HtmlReport {
             return;
         }
         b.append("<section id=\"comparison\">\n<h2>Comparison with the paper</h2>\n");
-        b.append("<p class=\"note\">ratio = ours / paper. Values the seed withholds are shown as "
-                + "<span class=\"withheld\">[withheld]</span>: the model must reproduce them without seeing them.</p>\n");
+        String tally = VerdictTally.of(comparison).line();
+        b.append("<p class=\"tally\">").append(Html.escape(Character.toUpperCase(tally.charAt(0)) + tally.substring(1)))
+                .append("</p>\n");
+        b.append("<p class=\"note\">ratio = ours / paper; a value is within tolerance when the ratio lies in the"
+                + " tolerance interval, or ours satisfies the stated bound or trend. Values the seed withholds are"
+                + " shown as <span class=\"withheld\">[withheld]</span>: the model must reproduce them without seeing"
+                + " them. Not comparable: the run's set-up is not the paper's (a --quick run, a --set value, an x"
+                + " that did not run). Calibration targets are published numbers a profile parameter was fitted"
+                + " on; every other number validates the model.</p>\n");
         List<String> columns = new ArrayList<>(COMPARISON_COLUMNS);
         columns.removeIf(c -> comparison.stream().noneMatch(r -> r.containsKey(c)));
         columns(comparison).stream().filter(c -> !columns.contains(c)).forEach(columns::add);
@@ -131,6 +159,10 @@ public final class HtmlReport {
             }
             if (WITHHELD.equals(v)) {
                 return "<span class=\"withheld\">" + WITHHELD + "</span>";
+            }
+            if (column.equals("verdict")) {
+                return "<span class=\"verdict verdict-" + String.valueOf(v).replace(' ', '-') + "\">"
+                        + Html.escape(String.valueOf(v)) + "</span>";
             }
             if (v instanceof Number num && !column.equals("x")) {
                 return Html.escape(AxisLabels.number(num.doubleValue(), column.equals("ratio") ? 3 : 4));

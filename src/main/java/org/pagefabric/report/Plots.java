@@ -66,8 +66,14 @@ public final class Plots {
 
     /** The figure as PNG bytes of the given size in pixels. */
     public static byte[] png(PlotSpec spec, List<Map<String, Object>> rows, int width, int height) {
+        return png(spec, rows, List.of(), width, height);
+    }
+
+    /** The figure with the paper's values as hollow markers, as PNG bytes of the given size in pixels. */
+    public static byte[] png(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper, int width,
+            int height) {
         try {
-            return BitmapEncoder.getBitmapBytes(build(spec, PlotData.of(spec, rows), width, height).chart(),
+            return BitmapEncoder.getBitmapBytes(build(spec, PlotData.of(spec, rows), paper, width, height).chart(),
                     BitmapEncoder.BitmapFormat.PNG);
         } catch (IOException e) {
             throw new UncheckedIOException("PNG encoding of plot " + spec.y() + " failed", e);
@@ -76,7 +82,13 @@ public final class Plots {
 
     /** The figure as a standalone SVG document of the given size in pixels. */
     public static String svg(PlotSpec spec, List<Map<String, Object>> rows, int width, int height) {
-        Built built = build(spec, PlotData.of(spec, rows), width, height);
+        return svg(spec, rows, List.of(), width, height);
+    }
+
+    /** The figure with the paper's values as hollow markers, as a standalone SVG document. */
+    public static String svg(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper, int width,
+            int height) {
+        Built built = build(spec, PlotData.of(spec, rows), paper, width, height);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             VectorGraphicsEncoder.saveVectorGraphic(built.chart(), out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
@@ -88,12 +100,24 @@ public final class Plots {
 
     /** Writes the figure as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows) throws IOException {
-        Files.write(file, png(spec, rows, WIDTH, HEIGHT));
+        writePng(file, spec, rows, List.of());
+    }
+
+    /** Writes the figure, with the paper's values, as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
+    public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
+            throws IOException {
+        Files.write(file, png(spec, rows, paper, WIDTH, HEIGHT));
     }
 
     /** Writes the figure as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows) throws IOException {
-        Files.writeString(file, svg(spec, rows, WIDTH, HEIGHT), StandardCharsets.UTF_8);
+        writeSvg(file, spec, rows, List.of());
+    }
+
+    /** Writes the figure, with the paper's values, as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
+    public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
+            throws IOException {
+        Files.writeString(file, svg(spec, rows, paper, WIDTH, HEIGHT), StandardCharsets.UTF_8);
     }
 
     /**
@@ -112,7 +136,7 @@ public final class Plots {
     private record Built(Chart<?, ?> chart, String description) {
     }
 
-    private static Built build(PlotSpec spec, PlotData data, int width, int height) {
+    private static Built build(PlotSpec spec, PlotData data, List<PaperPoint> paper, int width, int height) {
         if (width < 100 || height < 100) {
             throw new IllegalArgumentException("plot size " + width + "x" + height + " is too small (at least 100x100)");
         }
@@ -155,6 +179,7 @@ public final class Plots {
                         : xy.addSeries(s.name(), xs, ys);
                 series.setLineStyle(new BasicStroke(1.5f));
             }
+            paperSeries(xy, spec, data, paper, log2x);
             chart = xy;
         } else {
             CategoryChart bars = new CategoryChartBuilder().width(width).height(height).title(spec.title())
@@ -187,6 +212,34 @@ public final class Plots {
         }
         ((AxesChartStyler) chart.getStyler()).setYAxisLogarithmic(spec.logy());
         return new Built(chart, describeData(spec, data));
+    }
+
+    /**
+     * The paper's values as one scatter series per plotted series, hollow circles in that series'
+     * colour, after every data series so that the data keep their colours. Points of a series the
+     * plot does not have, or that a log axis cannot show, are left out.
+     */
+    private static void paperSeries(XYChart xy, PlotSpec spec, PlotData data, List<PaperPoint> paper, boolean log2x) {
+        for (int i = 0; i < data.series().size(); i++) {
+            String name = data.series().get(i).name();
+            List<double[]> pts = new ArrayList<>();
+            for (PaperPoint p : paper) {
+                if (p.series().equalsIgnoreCase(name) && !(spec.logy() && p.y() <= 0) && !(spec.logx() && p.x() <= 0)) {
+                    pts.add(new double[] {log2x ? Math.log(p.x()) / Math.log(2) : p.x(), p.y()});
+                }
+            }
+            if (pts.isEmpty()) {
+                continue;
+            }
+            double[] xs = pts.stream().mapToDouble(a -> a[0]).toArray();
+            double[] ys = pts.stream().mapToDouble(a -> a[1]).toArray();
+            XYSeries s = data.hasRepetitions() ? xy.addSeries(name + " (paper)", xs, ys, new double[xs.length])
+                    : xy.addSeries(name + " (paper)", xs, ys);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            s.setMarker(new HollowCircle());
+            s.setMarkerColor(seriesColor(i));
+            s.setLineColor(seriesColor(i));
+        }
     }
 
     /** The error bar, shortened on a log y axis so that its lower end stays above zero (see class doc). */

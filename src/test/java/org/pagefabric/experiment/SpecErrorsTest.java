@@ -118,11 +118,41 @@ class SpecErrorsTest {
                                 + " withheld"),
                 Arguments.of("reference field", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
                         "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0, fig: 7}",
-                        "bad.yaml:16: reference[0].fig: unknown field; valid fields: series, x, metric, value, where"),
+                        "bad.yaml:16: reference[0].fig: unknown field; valid fields: id, series, x, metric, value, where, kind,"
+                                + " tolerance, reason, shape, order, x_min, x_max"),
+                Arguments.of("reference kind", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0, kind: roughly}",
+                        "bad.yaml:16: reference[0].kind: 'roughly' is not valid; valid values: measured, approximate,"
+                                + " at_most, at_least"),
+                Arguments.of("widened tolerance without reason", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0, tolerance: [0.5, 2]}",
+                        "bad.yaml:16: reference[0].tolerance: is wider than the measured default [0.8, 1.25]; a wider"
+                                + " tolerance needs reason: \"why\""),
+                Arguments.of("tolerance of a bound", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0, kind: at_most, tolerance: [0.9, 1.1]}",
+                        "bad.yaml:16: reference[0].tolerance: does not apply to kind at_most: the bound itself is the"
+                                + " tolerance"),
+                Arguments.of("tolerance not around 1", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0, tolerance: [1.1, 1.2]}",
+                        "bad.yaml:16: reference[0].tolerance: [1.1, 1.2] is not valid; need 0 < low <= 1 <= high"),
+                Arguments.of("shape with a value", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {series: pin-all, metric: latency_us, shape: increasing, value: 2.0}",
+                        "bad.yaml:16: reference[0].value: does not apply to a shape check; a trend has no value and no"
+                                + " tolerance"),
+                Arguments.of("unknown shape", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {series: pin-all, metric: latency_us, shape: flat}",
+                        "bad.yaml:16: reference[0].shape: 'flat' is not valid; valid values: increasing, decreasing,"
+                                + " positive, negative, ranked"),
+                Arguments.of("ranking without order", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {x: 8, metric: latency_us, shape: ranked}",
+                        "bad.yaml:16: reference[0].order: missing; a reference needs metric, order for shape ranked"),
+                Arguments.of("reference id", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "  - {id: Fig-1, series: pin-all, x: 8, metric: latency_us, value: 2.0}",
+                        "bad.yaml:16: reference[0].id: 'Fig-1' is not valid; an id is lower-case letters, digits and _"),
                 Arguments.of("reference without value", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
                         "  - {series: pin-all, x: 8, metric: latency_us}",
-                        "bad.yaml:16: reference[0].value: missing; a reference needs series, metric and value (a"
-                                + " number, or withheld); x is optional"),
+                        "bad.yaml:16: reference[0].value: missing; a reference needs series, metric, value (a"
+                                + " number, or withheld)"),
                 Arguments.of("reference metric", "  - {series: pin-all, x: 8, metric: latency_us, value: 2.0}",
                         "  - {series: pin-all, x: 8, metric: lat, value: 2.0}",
                         "bad.yaml:16: reference[0].metric: unknown metric 'lat'; workload 'latency' produces:"

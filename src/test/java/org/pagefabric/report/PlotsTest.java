@@ -169,4 +169,23 @@ class PlotsTest {
         assertTrue(log.getMessage().contains("size_B > 0"), log.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new PlotSpec("", "latency_us", null, false, false, null));
     }
+
+    @Test
+    void paperValuesAreHollowMarkersInTheirSeriesColourAndAddNoLine() throws Exception {
+        List<Map<String, Object>> rows = SampleRows.latency(1);
+        List<PaperPoint> paper = List.of(new PaperPoint("pin", 8, 40), new PaperPoint("PART", 4096, 500),
+                new PaperPoint("no-such-series", 64, 10));
+        byte[] without = Plots.png(LATENCY, rows, 640, 400);
+        byte[] with = Plots.png(LATENCY, rows, paper, 640, 400);
+        assertTrue(!java.util.Arrays.equals(without, with), "the paper's values must change the figure");
+        String svg = Plots.svg(LATENCY, rows, paper, Plots.WIDTH, Plots.HEIGHT);
+        Document doc = SvgLines.parse(svg);
+        // Still one line per policy through every size: the paper's points are markers, not a line.
+        for (int i = 0; i < SampleRows.POLICIES.size(); i++) {
+            assertEquals(SampleRows.SIZES.length, SvgLines.polyline(doc, Plots.seriesColor(i)).size());
+        }
+        // A value of a series the plot does not have is not drawn, and draws in no new colour.
+        assertTrue(SvgLines.lines(doc, Plots.seriesColor(3)).isEmpty());
+        assertEquals(Plots.svg(LATENCY, rows, paper, Plots.WIDTH, Plots.HEIGHT), svg, "deterministic");
+    }
 }

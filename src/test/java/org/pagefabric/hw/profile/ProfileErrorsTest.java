@@ -43,12 +43,13 @@ class ProfileErrorsTest {
                 HEAD + "  link.latency: {value: 1, unit: us}\n",
                 "bad.yaml:4:3: link.latency: the source is missing; every value needs one: a seed citation like"
                     + " \"000 §III-A: the R5 co-processor adds about 3 us\", or \"assumed: <reason>\", or"
-                    + " \"measured: <host and method>\""),
+                    + " \"measured: <host and method>\", or \"fitted: <experiment>#<reference id> by <how>\""),
             Arguments.of("a source that cites nothing",
                 HEAD + "  link.latency: {value: 1, unit: us, source: \"from the paper\"}\n",
                 "bad.yaml:4:3: link.latency.source: 'from the paper' says nowhere where the value comes from; write"
                     + " a seed citation like \"000 §III-A: the R5 co-processor adds about 3 us\", or"
-                    + " \"assumed: <reason>\", or \"measured: <host and method>\""),
+                    + " \"assumed: <reason>\", or \"measured: <host and method>\", or \"fitted: <experiment>#<reference"
+                    + " id> by <how>\""),
             Arguments.of("missing value",
                 HEAD + "  link.latency: {unit: us, source: \"assumed: x\"}\n",
                 "bad.yaml:4:3: link.latency: the value is missing; write it as {value: 150, unit: ns, source: \"000 §V: ...\"}"),
