@@ -39,7 +39,8 @@ import org.pagefabric.workload.dht.DhtScheme;
  * inserts, entries below an interrupt batch are processed at once (the end of the run).
  */
 public final class ActiveDhtScheme implements DhtScheme {
-    private static final int CELL_BYTES = 8;
+    // a cell is an element word and a next-pointer word (Listing 2: elems[pos].elem and .ptr)
+    private static final int CELL_BYTES = 16;
 
     private final ActiveAccessPolicy policy;
     private DhtContext dht;
@@ -77,6 +78,9 @@ public final class ActiveDhtScheme implements DhtScheme {
             int owner = r;
             d.assocRange(base, bytes, Actions.PUT_DATA, rec -> handle(owner, rec));
             d.onDrained((dom, entries, cost) -> drained(owner, dom, entries, cost));
+            // each process's interrupt reaches its own core: 32 processes' interrupts on core 0 would
+            // make one core the node's bottleneck, which no interrupt-driven runtime accepts
+            d.routeInterruptsTo(dht.coreOf(r));
             domains[r] = d;
             owners[r] = channel.register(d, dht.nodeOf(r));
             tableBase[r] = base;

@@ -58,6 +58,7 @@ final class InterruptAmScheme implements DhtScheme {
         long cost = costs.interruptPs();
         LongQueue q = pending[rank];
         while (!q.isEmpty()) {
+            cost += costs.amExtractPs();
             cost += dht.applyLocally(q.poll(), dht.coreOf(rank), start + cost);
         }
         dht.stealCore(rank, cost);

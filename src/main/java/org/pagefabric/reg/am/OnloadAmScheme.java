@@ -9,8 +9,8 @@ import org.pagefabric.workload.dht.DhtScheme;
  * AM-Onload (002 §5.2): on every node the last C cores only run active-message handlers,
  * spinning on their receive flags; the processes on the other cores insert and never handle.
  * The volume of process p is served by handler core {@code core(p) mod C} of p's node, which
- * takes messages in arrival order, one at a time, each a poll that finds it plus the local
- * insert.
+ * takes messages in arrival order, one at a time, each a poll that finds it, the payload's
+ * extraction and the local insert.
  */
 final class OnloadAmScheme implements DhtScheme {
     private DhtContext dht;
@@ -48,9 +48,9 @@ final class OnloadAmScheme implements DhtScheme {
     }
 
     /**
-     * Every unapplied element will occupy one of the nodes x C handler cores for at least two
-     * memory accesses (a local insert plus taking it from the message), starting no earlier than
-     * now or that core's current work: the cores' average finishing time bounds the last one.
+     * Every unapplied element will occupy one of the nodes x C handler cores for at least its
+     * extraction from the message and one memory access (the local insert), starting no earlier
+     * than now or that core's current work: the cores' average finishing time bounds the last one.
      */
     @Override
     public long appliedNoEarlierThan(long unapplied) {
@@ -62,7 +62,8 @@ final class OnloadAmScheme implements DhtScheme {
         for (long b : busyUntil) {
             sum += Math.max(now, b);
         }
-        return (sum + unapplied * 2 * dht.costs().memoryPs()) / busyUntil.length;
+        long perElement = dht.costs().amExtractPs() + dht.costs().memoryPs();
+        return (sum + unapplied * perElement) / busyUntil.length;
     }
 
     @Override
@@ -70,6 +71,7 @@ final class OnloadAmScheme implements DhtScheme {
         int h = dht.coreOf(target) % handlers;
         int server = dht.nodeOf(target) * handlers + h;
         long start = Math.max(dht.simulator().now() + dht.costs().pollPs(), busyUntil[server]);
-        busyUntil[server] = start + dht.applyLocally(elem, firstHandler + h, start);
+        long extract = dht.costs().amExtractPs();
+        busyUntil[server] = start + extract + dht.applyLocally(elem, firstHandler + h, start + extract);
     }
 }

@@ -8,7 +8,8 @@ import org.pagefabric.workload.dht.DhtScheme;
 /**
  * Active messages handled by the computing processes themselves (002 §5.2: AM and AM-Exp). An
  * insert is one message to the volume's owner; the owner finds it when it next polls its receive
- * buffer and runs the handler (the local insert). AM polls every {@code am.poll_interval};
+ * buffer, extracts the payload ({@link DhtCosts#amExtractPs}) and runs the handler (the local
+ * insert): 002 §5.2.1 names both as what the computing processes pay in AM and not in AA. AM polls every {@code am.poll_interval};
  * AM-Exp doubles the interval after an empty poll, up to {@code am.backoff.max_interval}, and
  * returns to the shortest one when a poll finds messages. Processes that have finished their
  * own inserts keep polling until every element is applied.
@@ -79,6 +80,7 @@ final class PollingAmScheme implements DhtScheme {
         int handled = 0;
         LongQueue q = inbox[rank];
         while (!q.isEmpty()) {
+            cost += costs.amExtractPs();
             cost += dht.applyLocally(q.poll(), dht.coreOf(rank), now + cost);
             handled++;
         }

@@ -146,12 +146,14 @@ public final class DhtContext {
     /**
      * Applies {@code elem} to its volume with {@link Volume#localInsert} on core {@code core} of
      * the volume's node, as a handler does, and returns what it cost the core: the memory
-     * accesses of the insert plus one to take the element out of the message.
+     * accesses of the insert (Listing 3's {@code local_insert}). Taking the element from where it
+     * arrived (a message, an access log entry) is the caller's cost: it is what tells the
+     * schemes apart (002 §5.2.1).
      */
     public long applyLocally(long elem, int core, long atPs) {
         int accesses = volumes[DhtHash.owner(elem)].localInsert(elem);
         coreHandled[core]++;
-        long cost = (accesses + 1L) * costs.memoryPs();
+        long cost = accesses * costs.memoryPs();
         applied(atPs + cost);
         return cost;
     }

@@ -22,9 +22,22 @@ import org.pagefabric.hw.profile.param.PcieParameters;
  * @param pollIntervalPs  AM polling interval (and AM-Exp's shortest)
  * @param backoffMaxPs    AM-Exp's longest interval
  * @param interruptBatch  messages per interrupt in AM-Ints
+ * @param amReceivePs     the active-message runtime's own work per message received (header, dispatch, payload
+ *                        copy, slot release), beyond reading the message
  */
 public record DhtCosts(long postPs, long completionPs, long atomicPs, long dmaWritePs, long memoryPs, long pollPs,
-                       long interruptPs, long pollIntervalPs, long backoffMaxPs, long interruptBatch) {
+                       long interruptPs, long pollIntervalPs, long backoffMaxPs, long interruptBatch,
+                       long amReceivePs) {
+    /**
+     * What an active-message handler's core spends to take one message out of its receive buffer
+     * before the handler's own work: reading the message (one memory access: the NIC wrote it, so
+     * it is not in any cache) and the runtime's receive path (002 §5.2.1: AM "extract[s] the
+     * payload", which Active Access leaves to the IOMMU).
+     */
+    public long amExtractPs() {
+        return memoryPs + amReceivePs;
+    }
+
     /** The costs of {@code p}. */
     public static DhtCosts of(Profile p) {
         long wqe = p.time(NicParameters.WQE_PROCESSING);
@@ -32,6 +45,7 @@ public record DhtCosts(long postPs, long completionPs, long atomicPs, long dmaWr
                 wqe + p.time(NicParameters.DMA_READ_START), wqe + p.time(PcieParameters.LATENCY),
                 p.time(MemoryParameters.LATENCY), p.time(CpuParameters.POLL_ITERATION),
                 p.time(CpuParameters.INTERRUPT), p.time(ActiveMessageParameters.POLL_INTERVAL),
-                p.time(ActiveMessageParameters.BACKOFF_MAX_INTERVAL), p.count(ActiveMessageParameters.INTERRUPT_BATCH));
+                p.time(ActiveMessageParameters.BACKOFF_MAX_INTERVAL), p.count(ActiveMessageParameters.INTERRUPT_BATCH),
+                p.time(ActiveMessageParameters.RECEIVE_OVERHEAD));
     }
 }

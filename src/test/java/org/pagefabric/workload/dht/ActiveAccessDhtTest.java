@@ -113,4 +113,42 @@ class ActiveAccessDhtTest {
         assertTrue((Double) sp.get("inserts_per_s") >= (Double) poll.get("inserts_per_s"),
                 "a 15 ns scratchpad check in place of a 70 ns memory read cannot slow handlers down");
     }
+
+    @Test
+    void extractingPayloadsCostsActiveMessagesButNotActiveAccess() {
+        // 002 §5.2.1: in AM the computing processes extract each payload; in AA the IOMMU does
+        Profile cheap = CRAY.withOverrides(Map.of("am.receive_overhead", "0 ns"), "test");
+        Profile dear = CRAY.withOverrides(Map.of("am.receive_overhead", "1 us"), "test");
+        Map<String, Object> p = params(16, 8, 0.05, 4096, 200);
+        double amCheap = (Double) PointRun.run(cheap, "am", DHT, p, 3).get("inserts_per_s");
+        double amDear = (Double) PointRun.run(dear, "am", DHT, p, 3).get("inserts_per_s");
+        double aaCheap = (Double) PointRun.run(cheap, "aa-sp", DHT, p, 3).get("inserts_per_s");
+        double aaDear = (Double) PointRun.run(dear, "aa-sp", DHT, p, 3).get("inserts_per_s");
+        assertTrue(amDear < 0.8 * amCheap, "1 us per received message must slow AM down: " + amCheap + " -> " + amDear);
+        assertEquals(aaCheap, aaDear, "AA never runs the AM receive path");
+        assertTrue(aaDear > amDear, "with a receive path to pay, AM falls behind AA");
+    }
+
+    @Test
+    void anIotlbMissCostsTheInsertsAWalkOnTheIommusPath() {
+        // volumes in 2 MiB pages: 8 nodes' worth of 8 processes x 8 pages each per node; an IOTLB
+        // that holds them all never walks, one of 8 entries walks on nearly every put
+        Map<String, Object> p = params(16, 8, 0.05, 1L << 20, 300);
+        Profile small = CRAY.withOverrides(Map.of("iommu.iotlb.l1.entries", "8", "iommu.iotlb.l1.ways", "full",
+                "iommu.iotlb.l2.entries", "0"), "test");
+        Profile large = CRAY.withOverrides(Map.of("iommu.iotlb.l1.entries", "512", "iommu.iotlb.l1.ways", "full",
+                "iommu.iotlb.l2.entries", "0"), "test");
+        double few = (Double) PointRun.run(small, "aa-poll", DHT, p, 4).get("inserts_per_s");
+        double many = (Double) PointRun.run(large, "aa-poll", DHT, p, 4).get("inserts_per_s");
+        assertTrue(many > 1.5 * few, "walks on the IOMMU's serial path must cost the inserts: " + few + " vs " + many);
+    }
+
+    @Test
+    void interruptDrivenDomainsAreInterruptedOnTheirOwnersCores() {
+        Ran r = run(CRAY, "aa-int", params(8, 4, 0.1, 64, 20), 6);
+        for (int v = 0; v < r.out().dht.ranks(); v++) {
+            var d = r.scheme().domain(v);
+            assertEquals(r.out().dht.coreOf(v), d.interruptCore(), "volume " + v + "'s interrupt core");
+        }
+    }
 }

@@ -26,6 +26,13 @@ public final class ActiveMessageParameters {
             "Active messages received per interrupt the NIC raises when handlers are interrupt-driven"
                     + " (AM-Ints).").positive();
 
+    /** CPU time of the active-message runtime per message received, beyond reading the message. */
+    public static final Parameter RECEIVE_OVERHEAD = Parameter.time("am.receive_overhead",
+            "CPU time the active-message runtime spends on each message it receives, beyond reading it from"
+                    + " memory: finding it in the receive buffer, parsing its header, dispatching its handler,"
+                    + " copying the payload out and releasing the buffer slot (002 §5.2.1: the computing"
+                    + " processes 'extract the payload'; Active Access leaves this to the IOMMU).");
+
     private ActiveMessageParameters() {
     }
 }
