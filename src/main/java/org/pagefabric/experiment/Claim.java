@@ -93,7 +93,7 @@ public sealed interface Claim {
     }
 
     /** How a stated number was measured or qualified, with the default tolerance of ours/paper. */
-    enum Kind {
+    enum Kind implements SpecName {
         /** A table cell or a stated figure. */
         MEASURED("measured", 0.8, 1.25),
         /** "approximately", "around", "in the range", "tends to be". */
@@ -113,24 +113,24 @@ public sealed interface Claim {
             this.high = high;
         }
 
-        /** The kind a spec names, or {@code null}. */
+        /** The constant a spec names, or {@code null}. */
         public static Kind byName(String name) {
-            for (Kind k : values()) {
-                if (k.specName.equals(name)) {
-                    return k;
-                }
-            }
-            return null;
+            return SpecName.byName(values(), name);
         }
 
         /** The names a spec may use, comma-separated. */
         public static String names() {
-            return String.join(", ", java.util.Arrays.stream(values()).map(k -> k.specName).toList());
+            return SpecName.names(values());
+        }
+
+        @Override
+        public String specName() {
+            return specName;
         }
     }
 
     /** The trends a shape check can assert. */
-    enum Shape {
+    enum Shape implements SpecName {
         /** The series' metric grows with x. */
         INCREASING("increasing"),
         /** The series' metric falls with x. */
@@ -148,19 +148,19 @@ public sealed interface Claim {
             this.specName = specName;
         }
 
-        /** The shape a spec names, or {@code null}. */
+        /** The constant a spec names, or {@code null}. */
         public static Shape byName(String name) {
-            for (Shape s : values()) {
-                if (s.specName.equals(name)) {
-                    return s;
-                }
-            }
-            return null;
+            return SpecName.byName(values(), name);
         }
 
         /** The names a spec may use, comma-separated. */
         public static String names() {
-            return String.join(", ", java.util.Arrays.stream(values()).map(s -> s.specName).toList());
+            return SpecName.names(values());
+        }
+
+        @Override
+        public String specName() {
+            return specName;
         }
     }
 

@@ -37,7 +37,7 @@ import java.util.Map;
 public record DerivedMetric(String name, String metric, String series, List<String> over, Object overX,
         boolean pickMax, Double xMax, String atCrossing, Form form) {
     /** How a ratio r of two means is reported. */
-    public enum Form {
+    public enum Form implements SpecName {
         /** r itself. */
         RATIO("ratio"),
         /** 100 (r - 1): the percentage by which the series exceeds the denominator. */
@@ -59,19 +59,19 @@ public record DerivedMetric(String name, String metric, String series, List<Stri
             };
         }
 
-        /** The form a spec names, or {@code null}. */
+        /** The constant a spec names, or {@code null}. */
         public static Form byName(String name) {
-            for (Form f : values()) {
-                if (f.specName.equals(name)) {
-                    return f;
-                }
-            }
-            return null;
+            return SpecName.byName(values(), name);
         }
 
         /** The names a spec may use, comma-separated. */
         public static String names() {
-            return String.join(", ", java.util.Arrays.stream(values()).map(f -> f.specName).toList());
+            return SpecName.names(values());
+        }
+
+        @Override
+        public String specName() {
+            return specName;
         }
     }
 
