@@ -12,9 +12,9 @@ import org.pagefabric.hw.profile.param.CpuParameters;
  * The main TLB of the core a process touches its pages from, for timing only (translations come
  * from the page tables): a touch of a resident page whose entry is cached costs a line fill, one
  * whose entry was evicted also a page-table walk. A sweep over more pages than the TLB holds
- * misses on every page (LRU evicts each entry before the sweep comes back to it), which is why
- * touching a resident buffer costs more per page once it outgrows the TLB's reach (000 §V: about
- * 100 ns per page for small buffers, 100-200 ns, 152 us for 4 MB).
+ * misses on every page (LRU evicts each entry before the sweep comes back to it), so touching a
+ * resident buffer costs more per page once it outgrows the TLB's reach, the growth 000 §V reports
+ * for large buffers (an outcome part.fig7 checks, not an input here).
  */
 final class CoreTlb {
     private final IotlbLevel entries;
