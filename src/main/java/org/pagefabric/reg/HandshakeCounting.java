@@ -1,6 +1,6 @@
 package org.pagefabric.reg;
 
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * A policy whose remote operations sometimes need a handshake with the target before the data
@@ -11,5 +11,5 @@ import org.pagefabric.workload.Rank;
  */
 public interface HandshakeCounting {
     /** Remote operations {@code initiator} started that needed a handshake with their target, so far. */
-    long handshakes(Rank initiator);
+    long handshakes(Endpoint initiator);
 }

@@ -1,8 +1,8 @@
 package org.pagefabric.reg;
 
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * How a rank makes its memory reachable by the NIC: the contract every registration policy
@@ -22,33 +22,33 @@ public interface RegistrationPolicy {
      *
      * @return the time the preparation took, in picoseconds
      */
-    long setUp(Rank rank);
+    long setUp(Endpoint rank);
 
     /**
      * Called once every rank is set up, before the workload starts: a policy that talks to its
      * peers (rendezvous, Firehose moves) starts its message handlers here.
      */
-    default void start(Job job) {
+    default void start(JobLayout job) {
     }
 
     /**
      * The local key for {@code [va, va + length)} of {@code rank}. The policy may spend time in
      * {@code ctx} (pinning, waiting for a peer); the returned cost is charged on top.
      */
-    Access local(ProcessContext ctx, Rank rank, long va, long length);
+    Access local(ProcessContext ctx, Endpoint rank, long va, long length);
 
     /** The remote key of {@code [va, va + length)} at {@code target}, as {@code initiator} knows it. */
-    Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length);
+    Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length);
 
     /**
-     * Carries out a one-sided put ({@link Rank#write}) itself, for a policy whose data does not
+     * Carries out a one-sided put ({@link Endpoint#write}) itself, for a policy whose data does not
      * go in one RDMA write from the user's buffer to the target's (bounce buffers: a copy into a
      * pinned buffer, a transfer between pinned buffers, a copy out at the target).
      *
      * <p>Returns {@code false}, as the default does, to let the rank post the write itself with
      * the keys of {@link #local} and {@link #remote}. Returning {@code true} means the policy
      * took the operation: it must deliver exactly one send completion for {@code wrId} through
-     * {@link Rank#completeSend} once the data is at its destination; the rank then reaps it and
+     * {@link Endpoint#completeSend} once the data is at its destination; the rank then reaps it and
      * calls {@link #completed} as for any other operation. The time the caller spends in this
      * method is the rank's policy time.
      *
@@ -56,28 +56,28 @@ public interface RegistrationPolicy {
      * @param remoteVa the destination buffer of {@code target}
      * @return whether the policy carries the put
      */
-    default boolean put(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length,
+    default boolean put(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length,
                         long wrId) {
         return false;
     }
 
     /**
-     * Carries out a two-sided send ({@link Rank#send}) itself, like {@link #put}: {@code false},
+     * Carries out a two-sided send ({@link Endpoint#send}) itself, like {@link #put}: {@code false},
      * the default, lets the rank post it with the key of {@link #local}; {@code true} means the
      * policy delivers the message into a receive the target posted (one that the policy took
      * through {@link #receive}) and reports the send's completion through
-     * {@link Rank#completeSend}, the receive's through {@link Rank#completeReceive}.
+     * {@link Endpoint#completeSend}, the receive's through {@link Endpoint#completeReceive}.
      */
-    default boolean send(ProcessContext ctx, Rank initiator, Rank target, long localVa, long length, long wrId) {
+    default boolean send(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long length, long wrId) {
         return false;
     }
 
     /**
-     * Takes a receive ({@link Rank#receive}) itself: {@code false}, the default, lets the rank
+     * Takes a receive ({@link Endpoint#receive}) itself: {@code false}, the default, lets the rank
      * post it to its NIC with the key of {@link #local}; {@code true} means the policy holds it
      * for the messages it carries by {@link #send}.
      */
-    default boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+    default boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId) {
         return false;
     }
 
@@ -91,11 +91,11 @@ public interface RegistrationPolicy {
      * @param remoteVa the remote buffer (0 for two-sided operations)
      * @param length   the length asked of {@link #local} (a receive's posted length)
      */
-    default void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+    default void completed(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length) {
     }
 
     /** Pinned bytes this policy holds on {@code rank}'s node now. */
-    long pinnedBytes(Rank rank);
+    long pinnedBytes(Endpoint rank);
 
     /**
      * A key and the time spent obtaining it.

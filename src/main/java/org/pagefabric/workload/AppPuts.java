@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.reg.HandshakeCounting;
@@ -42,13 +44,13 @@ final class AppPuts {
      * at segment offset {@code areaStart} holds content-tag stream {@code tag}.
      */
     void put(ProcessContext ctx, Rank from, Rank to, long src, long dst, long length, long tag, long areaStart) {
-        long before = counting == null ? 0 : counting.handshakes(from);
+        long before = counting == null ? 0 : counting.handshakes(from.endpoint());
         long t0 = ctx.now();
         from.write(ctx, to, src, dst, length, nextWrId[from.id()]++);
         WorkCompletion wc = from.awaitSend(ctx);
         long latency = ctx.now() - t0;
         all.record(latency);
-        (counting != null && counting.handshakes(from) > before ? handshake : oneSided).record(latency);
+        (counting != null && counting.handshakes(from.endpoint()) > before ? handshake : oneSided).record(latency);
         checked++;
         ok &= wc.status() == CompletionStatus.SUCCESS
                 && to.node().kernel().verifyTag(to.process(), to.segment() + dst, length, tag, src - areaStart);

@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Rank;
 import org.pagefabric.sim.process.ProcessContext;
 
 /**

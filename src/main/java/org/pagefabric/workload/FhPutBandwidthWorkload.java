@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Job;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.nic.WorkCompletion;

@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.nic.CompletionStatus;

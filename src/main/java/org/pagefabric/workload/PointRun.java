@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Job;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -16,8 +16,8 @@ import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /**
  * The initiator's side of Active Access: an active flush returns only after the target has
@@ -38,8 +38,8 @@ class ActiveChannelTest {
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
         ActiveChannel channel = new ActiveChannel(job.cluster(), PROFILE);
-        ActiveDomain target = policy.newDomain(dst, true);
-        ActiveDomain replies = policy.newDomain(src, true);
+        ActiveDomain target = policy.newDomain(dst.endpoint(), true);
+        ActiveDomain replies = policy.newDomain(src.endpoint(), true);
         long page = dst.node().kernel().mmap(dst.process(), 0, Rank.PAGE, Prot.READ_WRITE, MapFlags.POPULATE).address();
         long replyPage = src.node().kernel().mmap(src.process(), 0, Rank.PAGE, Prot.READ_WRITE, MapFlags.POPULATE)
                 .address();

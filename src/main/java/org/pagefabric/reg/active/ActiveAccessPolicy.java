@@ -14,7 +14,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.workload.dht.DhtScheme;
 import org.pagefabric.workload.dht.DhtSchemeProvider;
 
@@ -24,7 +24,7 @@ import org.pagefabric.workload.dht.DhtSchemeProvider;
  * rank gets an {@link ActiveDomain} (an IUID and an access log in its address space) whose
  * handlers are notified by interrupt ({@code aa-int}), polling ({@code aa-poll}) or a
  * scratchpad-polling hyperthread ({@code aa-sp}). Workloads mark pages active through
- * {@link #domain(Rank)} and {@link ActiveDomain#assocPage}.
+ * {@link #domain(Endpoint)} and {@link ActiveDomain#assocPage}.
  */
 public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemeProvider {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
@@ -33,8 +33,8 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
     private final Notification notification;
     private final ActiveCosts costs;
     private final Map<Node, ActiveNode> nodes = new IdentityHashMap<>();
-    private final Map<Rank, ActiveDomain> domains = new IdentityHashMap<>();
-    private final Map<Node, Rank> firstRank = new IdentityHashMap<>();
+    private final Map<Endpoint, ActiveDomain> domains = new IdentityHashMap<>();
+    private final Map<Node, Endpoint> firstRank = new IdentityHashMap<>();
 
     /** The policy with {@code notification}, costs from {@code profile}. */
     public ActiveAccessPolicy(Profile profile, Notification notification) {
@@ -53,7 +53,7 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
     }
 
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         Node node = rank.node();
         if (node.iommu() == null || node.nic().iommuPath() == null) {
             throw new PolicyRefusal("policy " + name() + " needs a NIC that reaches memory through the IOMMU"
@@ -77,7 +77,7 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
      * reach memory as well (W=1: counting, checkpointing). {@link #domain} is a domain with
      * writes not blocked.
      */
-    public ActiveDomain newDomain(Rank rank, boolean blockWrites) {
+    public ActiveDomain newDomain(Endpoint rank, boolean blockWrites) {
         if (!domains.containsKey(rank)) {
             throw new IllegalArgumentException("rank " + rank.id() + " was not set up by policy " + name());
         }
@@ -100,8 +100,8 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
     }
 
     /** The first rank set up on {@code node}: the process the hashtable's light processes share. */
-    Rank rankOn(Node node) {
-        Rank r = firstRank.get(node);
+    Endpoint rankOn(Node node) {
+        Endpoint r = firstRank.get(node);
         if (r == null) {
             throw new IllegalArgumentException("no rank on " + node.name() + " was set up by policy " + name());
         }
@@ -109,7 +109,7 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
     }
 
     /** The Active Access domain of a rank set up by this policy. */
-    public ActiveDomain domain(Rank rank) {
+    public ActiveDomain domain(Endpoint rank) {
         ActiveDomain d = domains.get(rank);
         if (d == null) {
             throw new IllegalArgumentException("rank " + rank.id() + " was not set up by policy " + name());
@@ -118,17 +118,17 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
     }
 
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         return new Access(rank.segmentRegion().lkey(), 0);
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         return new Access(target.segmentRegion().rkey(), 0);
     }
 
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         return 0;
     }
 }

@@ -10,7 +10,7 @@ import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.workload.dht.DhtContext;
 import org.pagefabric.workload.dht.DhtHash;
 import org.pagefabric.workload.dht.DhtScheme;
@@ -70,7 +70,7 @@ public final class ActiveDhtScheme implements DhtScheme {
         long table = tableCells(dht);
         for (int r = 0; r < n; r++) {
             var node = dht.cluster().node(dht.nodeOf(r));
-            Rank rank = policy.rankOn(node);
+            Endpoint rank = policy.rankOn(node);
             ActiveNode an = policy.activeNode(node);
             ActiveDomain d = new ActiveDomain(an, rank.process(), rank.pd().id(), policy.notification(), true);
             long bytes = table * CELL_BYTES;

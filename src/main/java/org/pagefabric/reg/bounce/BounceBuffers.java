@@ -2,7 +2,7 @@ package org.pagefabric.reg.bounce;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.nic.CompletionQueue;
 import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.Nic;
@@ -19,8 +19,8 @@ import org.pagefabric.reg.rendezvous.RangePinner;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Bounce buffers (004 §3.3): every rank pins and registers a fixed set of buffers once, and no
@@ -49,11 +49,11 @@ public final class BounceBuffers implements RegistrationPolicy {
     private final CpuCopy copier;
     private final Map<Integer, RankState> states = new HashMap<>();
     private ActiveMessages messages;
-    private Job job;
+    private JobLayout job;
 
     /** One rank's bounce region, its queue pairs to every peer and its channels. */
     private static final class RankState {
-        final Rank rank;
+        final Endpoint rank;
         final BounceRegion region;
         final CompletionQueue cq;
         final QueuePair[] qps;
@@ -61,7 +61,7 @@ public final class BounceBuffers implements RegistrationPolicy {
         /** Receives posted for each source. */
         final Mailbox[] mailboxes;
 
-        RankState(Rank rank, BounceRegion region, int ranks) {
+        RankState(Endpoint rank, BounceRegion region, int ranks) {
             this.rank = rank;
             this.region = region;
             this.cq = new CompletionQueue(rank.node().name() + ".rank" + rank.id() + ".bounce.cq", 1 << 14);
@@ -89,7 +89,7 @@ public final class BounceBuffers implements RegistrationPolicy {
 
     /** Maps, pins and registers the rank's bounce buffers: the only registration of the run. */
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         int ranks = rank.jobSize();
         BounceRegion region = new BounceRegion(rank, new RangePinner(profile, rank), ranks, buffers, bufferSize);
         states.put(rank.id(), new RankState(rank, region, ranks));
@@ -98,9 +98,9 @@ public final class BounceBuffers implements RegistrationPolicy {
 
     /** Connects the ranks' bounce queue pairs, starts their completion reapers and the copy-out handler. */
     @Override
-    public void start(Job job) {
+    public void start(JobLayout job) {
         this.job = job;
-        int n = job.ranks().size();
+        int n = job.endpoints().size();
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++) {
                 RankState a = states.get(i);
@@ -128,7 +128,7 @@ public final class BounceBuffers implements RegistrationPolicy {
      * target, the put's completion) follows in the channel's per-buffer processes.
      */
     @Override
-    public boolean put(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length,
+    public boolean put(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length,
                        long wrId) {
         if (length == 0) {
             initiator.completeSend(wrId, Opcode.RDMA_WRITE, CompletionStatus.SUCCESS, 0, ctx.now());
@@ -144,7 +144,7 @@ public final class BounceBuffers implements RegistrationPolicy {
      * into the oldest receive posted for this source, at its offset in the message.
      */
     @Override
-    public boolean send(ProcessContext ctx, Rank initiator, Rank target, long localVa, long length, long wrId) {
+    public boolean send(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long length, long wrId) {
         if (length == 0) {
             // nothing to stage: the target's CPU only has to match the empty message to a receive
             messages.request(ctx, initiator, target, DELIVER_HANDLER, -1, 0, 0, 0);
@@ -158,7 +158,7 @@ public final class BounceBuffers implements RegistrationPolicy {
 
     /** Holds the receive for messages from {@code source}: nothing is posted to the NIC. */
     @Override
-    public boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+    public boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId) {
         state(rank).mailboxes[source.id()].post(va, length, wrId);
         return true;
     }
@@ -169,7 +169,7 @@ public final class BounceBuffers implements RegistrationPolicy {
      *
      * @param destination the put's destination, or 0 for a message (pieces then carry their offsets)
      */
-    private void stage(ProcessContext ctx, Rank initiator, Rank target, long localVa, long destination,
+    private void stage(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long destination,
                        Channel.Transfer transfer) {
         RankState from = state(initiator);
         RankState to = state(target);
@@ -193,7 +193,7 @@ public final class BounceBuffers implements RegistrationPolicy {
     }
 
     /** The channel from {@code from} to {@code target}, made with its buffer processes on first use. */
-    private Channel channel(RankState from, Rank target) {
+    private Channel channel(RankState from, Endpoint target) {
         Channel ch = from.channels[target.id()];
         if (ch == null) {
             ch = new Channel(from.rank, target, from.qps[target.id()], buffers);
@@ -248,7 +248,7 @@ public final class BounceBuffers implements RegistrationPolicy {
     }
 
     /** The target's handler: copies a piece from the incoming buffer to its destination on this CPU. */
-    private long copyOut(ProcessContext ctx, Rank target, Rank source, int b, long destination, long length) {
+    private long copyOut(ProcessContext ctx, Endpoint target, Endpoint source, int b, long destination, long length) {
         RankState s = state(target);
         ctx.sleep(copier.copy(target.node().kernel(), target.process(), s.region.incoming(source.id(), b),
                 target.process(), destination, length));
@@ -260,7 +260,7 @@ public final class BounceBuffers implements RegistrationPolicy {
      * {@code source}, waiting for one if none is posted, and completes the receive with the
      * message's last byte. Buffer {@code b} of -1 is an empty message.
      */
-    private long deliver(ProcessContext ctx, Rank target, Rank source, int b, long offset, long length, long total) {
+    private long deliver(ProcessContext ctx, Endpoint target, Endpoint source, int b, long offset, long length, long total) {
         RankState s = state(target);
         Mailbox box = s.mailboxes[source.id()];
         Mailbox.Posted r = box.oldest(ctx);
@@ -282,26 +282,26 @@ public final class BounceBuffers implements RegistrationPolicy {
 
     /** Refused: every operation but a get goes through bounce buffers (see {@link #put}, {@link #send}). */
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         throw new PolicyRefusal(NAME + " carries puts, sends and receives through bounce buffers;"
                 + " gets through bounce buffers are not modelled");
     }
 
     /** Refused: gets through bounce buffers are not modelled. */
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         throw new PolicyRefusal(NAME + " carries puts, sends and receives through bounce buffers;"
                 + " gets through bounce buffers are not modelled");
     }
 
     /** The bounce buffers: pinned once, never more. */
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         RankState s = states.get(rank.id());
         return s == null ? 0 : s.region.pinnedBytes();
     }
 
-    private RankState state(Rank rank) {
+    private RankState state(Endpoint rank) {
         RankState s = states.get(rank.id());
         if (s == null) {
             throw new IllegalStateException("rank " + rank.id() + " was not set up by " + NAME);

@@ -5,7 +5,7 @@ import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.reg.rendezvous.PinnedRange;
 import org.pagefabric.reg.rendezvous.RangePinner;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * One rank's bounce buffers, mapped, pinned and registered once at start: for every peer, a
@@ -23,7 +23,7 @@ final class BounceRegion {
     private final PinnedRange range;
     private final long costPs;
 
-    BounceRegion(Rank rank, RangePinner pinner, int ranks, int buffers, long bufferSize) {
+    BounceRegion(Endpoint rank, RangePinner pinner, int ranks, int buffers, long bufferSize) {
         this.bufferSize = bufferSize;
         this.buffers = buffers;
         this.ranks = ranks;

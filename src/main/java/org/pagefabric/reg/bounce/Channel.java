@@ -5,7 +5,7 @@ import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The bounce buffers from one rank to one peer: which buffer indices are free (each one is an
@@ -49,14 +49,14 @@ final class Channel {
         }
     }
 
-    final Rank from;
-    final Rank to;
+    final Endpoint from;
+    final Endpoint to;
     final QueuePair qp;
     final Slot[] slots;
     private final ArrayDeque<Integer> free = new ArrayDeque<>();
     private Completion freed;
 
-    Channel(Rank from, Rank to, QueuePair qp, int buffers) {
+    Channel(Endpoint from, Endpoint to, QueuePair qp, int buffers) {
         this.from = from;
         this.to = to;
         this.qp = qp;

@@ -1,7 +1,7 @@
 package org.pagefabric.reg.cache;
 
 import java.util.function.Function;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /** The invalidation monitors a pin-down cache policy can run with, each a policy of its own name. */
 public enum MonitorKind {
@@ -20,9 +20,9 @@ public enum MonitorKind {
 
     private final String policyName;
     private final String description;
-    private final Function<Rank, InvalidationMonitor> factory;
+    private final Function<Endpoint, InvalidationMonitor> factory;
 
-    MonitorKind(String policyName, String description, Function<Rank, InvalidationMonitor> factory) {
+    MonitorKind(String policyName, String description, Function<Endpoint, InvalidationMonitor> factory) {
         this.policyName = policyName;
         this.description = description;
         this.factory = factory;
@@ -39,7 +39,7 @@ public enum MonitorKind {
     }
 
     /** A new monitor watching {@code rank}'s process. */
-    public InvalidationMonitor create(Rank rank) {
+    public InvalidationMonitor create(Endpoint rank) {
         return factory.apply(rank);
     }
 }

@@ -3,13 +3,13 @@ package org.pagefabric.reg.cache;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.RegistrationCacheParameters;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The pin-down cache as a registration policy: every rank keeps a {@link RegistrationCache} of
@@ -24,7 +24,7 @@ import org.pagefabric.workload.Rank;
  * sends a release (from a daemon process, so the application does not wait), so that the region
  * cannot be evicted while a transfer into it is in flight.
  *
- * <p>A receive's key is taken like any other, but {@link Rank} reports no receive completions to
+ * <p>A receive's key is taken like any other, but {@link Endpoint} reports no receive completions to
  * the policy, so a receive buffer's entry stays referenced (never evicted) for the rest of the run.
  */
 public final class PinDownCache implements RegistrationPolicy {
@@ -81,7 +81,7 @@ public final class PinDownCache implements RegistrationPolicy {
 
     /** Nothing is registered up front: the cache fills as buffers are used. */
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         NicRegistrar registrar = new NicRegistrar(rank.node().kernel(), rank.process(), rank.node().nic(), rank.pd(),
                 profile);
         states.put(rank.id(), new State(new RegistrationCache(registrar, monitor.create(rank), limits, lookupPs)));
@@ -89,7 +89,7 @@ public final class PinDownCache implements RegistrationPolicy {
     }
 
     @Override
-    public void start(Job job) {
+    public void start(JobLayout job) {
         am = ActiveMessages.attach(job);
         am.register(ACQUIRE_HANDLER, (ctx, target, source, va, length, a2, a3) -> {
             RegistrationCache.Lookup l = state(target).cache.acquire(va, length);
@@ -101,13 +101,13 @@ public final class PinDownCache implements RegistrationPolicy {
             sleep(ctx, cache.release(cache.entry((int) id)));
             return 0;
         });
-        for (Rank r : job.ranks()) {
+        for (Endpoint r : job.endpoints()) {
             state(r).releases = new RemoteReleases(job, am, r, RELEASE_HANDLER);
         }
     }
 
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         State s = state(rank);
         RegistrationCache.Lookup l = s.cache.acquire(va, length);
         s.localHolds.computeIfAbsent(new LocalHold(va, length), k -> new ArrayDeque<>()).add(l.entry());
@@ -115,7 +115,7 @@ public final class PinDownCache implements RegistrationPolicy {
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         if (am == null) {
             throw new IllegalStateException(name() + ": remote keys need start(job) first");
         }
@@ -127,7 +127,7 @@ public final class PinDownCache implements RegistrationPolicy {
     }
 
     @Override
-    public void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+    public void completed(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length) {
         State s = state(initiator);
         ArrayDeque<CacheEntry> local = s.localHolds.get(new LocalHold(localVa, length));
         if (local != null && !local.isEmpty()) {
@@ -142,17 +142,17 @@ public final class PinDownCache implements RegistrationPolicy {
     }
 
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         State s = states.get(rank.id());
         return s == null ? 0 : s.cache.pinnedBytes();
     }
 
     /** {@code rank}'s cache (for statistics and tests). */
-    public RegistrationCache cache(Rank rank) {
+    public RegistrationCache cache(Endpoint rank) {
         return state(rank).cache;
     }
 
-    private State state(Rank rank) {
+    private State state(Endpoint rank) {
         State s = states.get(rank.id());
         if (s == null) {
             throw new IllegalStateException(name() + ": rank " + rank.id() + " was not set up");

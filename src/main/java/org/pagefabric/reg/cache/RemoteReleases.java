@@ -1,12 +1,12 @@
 package org.pagefabric.reg.cache;
 
 import java.util.ArrayDeque;
-import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * One rank's outgoing releases of remote cache references: after an operation completes, the
@@ -16,15 +16,15 @@ import org.pagefabric.workload.Rank;
  */
 final class RemoteReleases {
     private final ActiveMessages am;
-    private final Rank source;
+    private final Endpoint source;
     private final int handler;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Completion notEmpty;
 
-    private record Pending(Rank target, int entryId) {
+    private record Pending(Endpoint target, int entryId) {
     }
 
-    RemoteReleases(Job job, ActiveMessages am, Rank source, int handler) {
+    RemoteReleases(JobLayout job, ActiveMessages am, Endpoint source, int handler) {
         this.am = am;
         this.source = source;
         this.handler = handler;
@@ -34,7 +34,7 @@ final class RemoteReleases {
     }
 
     /** Queues the release of entry {@code entryId} of {@code target}'s cache. */
-    void release(Rank target, int entryId) {
+    void release(Endpoint target, int entryId) {
         queue.add(new Pending(target, entryId));
         if (!notEmpty.isDone()) {
             notEmpty.complete();

@@ -9,7 +9,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.reg.PolicyRefusal;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Pins and unpins the buckets of one rank's segment: get_user_pages and the NIC's translations
@@ -25,7 +25,7 @@ final class BucketPins {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     private static final long NO_FRAME = -1;
 
-    private final Rank rank;
+    private final Endpoint rank;
     private final long bucketBytes;
     private final int buckets;
     private final MemoryRegion region;
@@ -35,10 +35,10 @@ final class BucketPins {
     private long pinnedPages;
 
     /** Registers the rank's segment with no translations and prepares its buckets of {@code bucketBytes}. */
-    BucketPins(Rank rank, long bucketBytes, PinCosts costs) {
-        if (bucketBytes < Rank.PAGE || bucketBytes % Rank.PAGE != 0) {
+    BucketPins(Endpoint rank, long bucketBytes, PinCosts costs) {
+        if (bucketBytes < Endpoint.PAGE || bucketBytes % Endpoint.PAGE != 0) {
             throw new IllegalArgumentException("firehose.bucket_size " + bucketBytes + " B is not a whole number of "
-                    + Rank.PAGE + " B pages");
+                    + Endpoint.PAGE + " B pages");
         }
         long n = Math.ceilDiv(rank.segmentLength(), bucketBytes);
         if (n > Integer.MAX_VALUE / 2) {
@@ -48,7 +48,7 @@ final class BucketPins {
         this.bucketBytes = bucketBytes;
         this.buckets = (int) n;
         this.costs = costs;
-        this.frames = new long[Math.toIntExact(rank.segmentLength() / Rank.PAGE)];
+        this.frames = new long[Math.toIntExact(rank.segmentLength() / Endpoint.PAGE)];
         Arrays.fill(frames, NO_FRAME);
         // A region of the pinned kind whose entries start absent: see the class comment.
         this.region = rank.node().nic().keys().register(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS, false);
@@ -82,16 +82,16 @@ final class BucketPins {
 
     /** Bytes pinned now. */
     long pinnedBytes() {
-        return pinnedPages * Rank.PAGE;
+        return pinnedPages * Endpoint.PAGE;
     }
 
     private int firstPage(int b) {
-        return (int) (b * bucketBytes / Rank.PAGE);
+        return (int) (b * bucketBytes / Endpoint.PAGE);
     }
 
     private int pages(int b) {
         long start = b * bucketBytes;
-        return (int) ((Math.min(start + bucketBytes, rank.segmentLength()) - start) / Rank.PAGE);
+        return (int) ((Math.min(start + bucketBytes, rank.segmentLength()) - start) / Endpoint.PAGE);
     }
 
     /**
@@ -103,7 +103,7 @@ final class BucketPins {
     long pin(int b) {
         int first = firstPage(b);
         int pages = pages(b);
-        long va = rank.segment() + (long) first * Rank.PAGE;
+        long va = rank.segment() + (long) first * Endpoint.PAGE;
         Kernel kernel = rank.node().kernel();
         PinResult pin = kernel.getUserPages(rank.process(), va, pages, true);
         if (!pin.complete()) {
@@ -129,10 +129,10 @@ final class BucketPins {
     long unpin(int b) {
         int first = firstPage(b);
         int pages = pages(b);
-        long va = rank.segment() + (long) first * Rank.PAGE;
+        long va = rank.segment() + (long) first * Endpoint.PAGE;
         Nic nic = rank.node().nic();
         // Translations go first, so no DMA can reach a frame once it is unpinned.
-        nic.zap(region, va, (long) pages * Rank.PAGE);
+        nic.zap(region, va, (long) pages * Endpoint.PAGE);
         Kernel kernel = rank.node().kernel();
         long ps = 0;
         for (int i = first; i < first + pages; i++) {

@@ -2,15 +2,15 @@ package org.pagefabric.reg.firehose;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.FirehoseParameters;
 import org.pagefabric.reg.HandshakeCounting;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Firehose (004 §3.2): every node owns F = M / (B (nodes - 1)) firehoses to every other node, each
@@ -82,7 +82,7 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
 
     /** Sets up the rank's bucket table over its segment; nothing is pinned up front. */
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         if (counters == null) {
             counters = FirehoseCounters.declare(rank.node().simulator().statistics());
         }
@@ -97,20 +97,20 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
 
     /** Gives every rank its F firehoses to each other rank and starts the move handlers. */
     @Override
-    public void start(Job job) {
-        int nodes = job.ranks().size();
+    public void start(JobLayout job) {
+        int nodes = job.endpoints().size();
         int perNode = config.firehosesPerNode(nodes);
         ActiveMessages messages = ActiveMessages.attach(job);
         messages.register(MOVE_HANDLER, this::move);
         initiators.clear();
-        for (Rank r : job.ranks()) {
+        for (Endpoint r : job.endpoints()) {
             initiators.add(new Initiator(r, new FirehoseTable(nodes, perNode), messages, MOVE_HANDLER, bookkeepingPs,
                     counters));
         }
     }
 
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         LocalBuckets local = locals.get(rank.id());
         BucketPins pins = local.pins();
         boolean pinned = local.referenceLocal(ctx, pins.bucketOf(va), pins.bucketOf(va + Math.max(length, 1) - 1));
@@ -119,7 +119,7 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         if (initiator == target) {
             throw new IllegalArgumentException("rank " + initiator.id() + ": Firehose has no firehoses to its own node");
         }
@@ -130,7 +130,7 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
 
     /** Returns the local buckets to the victim FIFO and the firehoses to their idle FIFO. */
     @Override
-    public void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+    public void completed(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length) {
         LocalBuckets local = locals.get(initiator.id());
         BucketPins pins = local.pins();
         long last = Math.max(length, 1) - 1;
@@ -150,7 +150,7 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
      * spends the handler's, pins' and unpins' time and replies with the number of buckets it
      * had to pin.
      */
-    private long move(ProcessContext ctx, Rank target, Rank source, long a0, long a1, long a2, long a3) {
+    private long move(ProcessContext ctx, Endpoint target, Endpoint source, long a0, long a1, long a2, long a3) {
         long start = ctx.now();
         LocalBuckets local = locals.get(target.id());
         long unpinnedBefore = local.unpinned();
@@ -188,27 +188,27 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
 
     /** Remote operations {@code initiator} started that needed a firehose move, so far. */
     @Override
-    public long handshakes(Rank initiator) {
+    public long handshakes(Endpoint initiator) {
         return initiator.id() < initiators.size() ? initiators.get(initiator.id()).misses() : 0;
     }
 
     /** The pins of {@code rank}'s buckets, for tests that reach the NIC directly. */
-    BucketPins pins(Rank rank) {
+    BucketPins pins(Endpoint rank) {
         return locals.get(rank.id()).pins();
     }
 
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         return rank.id() < locals.size() && locals.get(rank.id()) != null ? locals.get(rank.id()).pins().pinnedBytes() : 0;
     }
 
     /** The local bucket table of {@code rank}, for audits. */
-    BucketTable buckets(Rank rank) {
+    BucketTable buckets(Endpoint rank) {
         return locals.get(rank.id()).table();
     }
 
     /** The firehose table of {@code rank}, for audits. */
-    FirehoseTable firehoses(Rank rank) {
+    FirehoseTable firehoses(Endpoint rank) {
         return initiators.get(rank.id()).table();
     }
 }

@@ -2,11 +2,11 @@ package org.pagefabric.reg.firehose;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * One rank's side of Firehose as the initiator of remote operations (004 §3.2, steps 1-4): its
@@ -21,7 +21,7 @@ import org.pagefabric.workload.Rank;
  * use, the operation waits until one is released.
  */
 final class Initiator {
-    private final Rank rank;
+    private final Endpoint rank;
     private final FirehoseTable table;
     private final ActiveMessages messages;
     private final int moveHandler;
@@ -35,7 +35,7 @@ final class Initiator {
      * @param moveHandler   the active-message handler that serves move requests
      * @param bookkeepingPs time to build the firehose list and update the table on a miss
      */
-    Initiator(Rank rank, FirehoseTable table, ActiveMessages messages, int moveHandler, long bookkeepingPs,
+    Initiator(Endpoint rank, FirehoseTable table, ActiveMessages messages, int moveHandler, long bookkeepingPs,
               FirehoseCounters counters) {
         this.rank = rank;
         this.table = table;
@@ -61,7 +61,7 @@ final class Initiator {
      *
      * @return whether it was a hit (no move by this operation)
      */
-    boolean acquire(ProcessContext ctx, Rank target, int first, int last) {
+    boolean acquire(ProcessContext ctx, Endpoint target, int first, int last) {
         int node = target.id();
         int span = last - first + 1;
         if (span > table.perNode()) {
@@ -125,7 +125,7 @@ final class Initiator {
      * unused firehoses first, then the idle ones used least recently, whose buckets the target
      * releases first (unpin before pin).
      */
-    private void move(ProcessContext ctx, Rank target, int[] missing, int n) {
+    private void move(ProcessContext ctx, Endpoint target, int[] missing, int n) {
         int node = target.id();
         int victims = Math.max(0, n - table.unused(node));
         int[] released = new int[victims];
@@ -163,7 +163,7 @@ final class Initiator {
     }
 
     /** Drops an operation's references on the firehoses of buckets {@code [first, last]} of {@code target}. */
-    void release(Rank target, int first, int last) {
+    void release(Endpoint target, int first, int last) {
         boolean idle = false;
         for (int b = first; b <= last; b++) {
             int slot = table.find(target.id(), b);

@@ -9,7 +9,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * On-Demand Paging as a registration policy (001): memory is never pinned; the NIC faults and the
@@ -60,7 +60,7 @@ public final class OdpPolicy implements RegistrationPolicy {
     }
 
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         OdpDriver driver = OdpDriver.attach(rank.node(), profile);
         while (regions.size() <= rank.id()) {
             regions.add(new ArrayList<>());
@@ -74,12 +74,12 @@ public final class OdpPolicy implements RegistrationPolicy {
     }
 
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         return access(ctx, rank, va, length, true);
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         return access(ctx, target, va, length, false);
     }
 
@@ -87,14 +87,14 @@ public final class OdpPolicy implements RegistrationPolicy {
      * The region covering the buffer (registered now if none does) and, for the prefetch variant,
      * the buffer prefetched; the time spent is charged to the caller.
      */
-    private Access access(ProcessContext ctx, Rank owner, long va, long length, boolean local) {
+    private Access access(ProcessContext ctx, Endpoint owner, long va, long length, boolean local) {
         OdpDriver driver = OdpDriver.of(owner.node());
         long cost = 0;
         MemoryRegion mr = covering(owner, va, length);
         if (mr == null) {
             // a buffer outside the segment: one region of its own, page aligned, kept from now on
-            long start = va & -Rank.PAGE;
-            long end = Math.ceilDiv(va + Math.max(length, 1), Rank.PAGE) * Rank.PAGE;
+            long start = va & -Endpoint.PAGE;
+            long end = Math.ceilDiv(va + Math.max(length, 1), Endpoint.PAGE) * Endpoint.PAGE;
             mr = driver.register(owner.process(), owner.pd(), start, end - start, ACCESS);
             regions.get(owner.id()).add(mr);
             cost = driver.registerPs();
@@ -109,7 +109,7 @@ public final class OdpPolicy implements RegistrationPolicy {
         return new Access(local ? mr.lkey() : mr.rkey(), cost);
     }
 
-    private MemoryRegion covering(Rank owner, long va, long length) {
+    private MemoryRegion covering(Endpoint owner, long va, long length) {
         for (MemoryRegion mr : regions.get(owner.id())) {
             if (mr.valid() && mr.contains(va, length)) {
                 return mr;
@@ -120,7 +120,7 @@ public final class OdpPolicy implements RegistrationPolicy {
 
     /** Nothing is ever pinned. */
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         return 0;
     }
 }

@@ -24,7 +24,7 @@ import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The Open-MX driver of one rank (003 §2.2, §3): its connections to every peer over the node's
@@ -32,7 +32,7 @@ import org.pagefabric.workload.Rank;
  * bottom-half receive processing, and the library's posted and unexpected receives.
  */
 final class Driver {
-    final Rank rank;
+    final Endpoint rank;
     final OpenMxPolicy policy;
     private final Kernel kernel;
     private final PhysicalMemory memory;
@@ -62,7 +62,7 @@ final class Driver {
     private long processes;
 
     @SuppressWarnings("unchecked")
-    Driver(OpenMxPolicy policy, Rank rank, int ranks) {
+    Driver(OpenMxPolicy policy, Endpoint rank, int ranks) {
         this.policy = policy;
         this.rank = rank;
         this.kernel = rank.node().kernel();

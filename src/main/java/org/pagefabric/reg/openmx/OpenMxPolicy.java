@@ -18,8 +18,8 @@ import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.LatencyHistogram;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The Open-MX stack (seed 003) as a registration policy: two-sided MX messages over the node's
@@ -28,7 +28,7 @@ import org.pagefabric.workload.Rank;
  * {@link PinMode} says. See the package documentation for the model and its limits.
  *
  * <p>Receives match sends by their match information, which is the work request id both sides
- * give ({@link Rank#send} and {@link Rank#receive} with the same id), in posting order per peer.
+ * give ({@link Endpoint#send} and {@link Endpoint#receive} with the same id), in posting order per peer.
  * One-sided operations do not exist in MX: puts and gets are refused.
  */
 public final class OpenMxPolicy implements RegistrationPolicy {
@@ -94,7 +94,7 @@ public final class OpenMxPolicy implements RegistrationPolicy {
 
     /** Builds the rank's driver and pins its eager rings. */
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         if (sim == null) {
             sim = rank.node().simulator();
             String n = name();
@@ -122,24 +122,24 @@ public final class OpenMxPolicy implements RegistrationPolicy {
 
     /** Opens every pair of ranks' Open-MX connections. */
     @Override
-    public void start(Job job) {
+    public void start(JobLayout job) {
         this.transport = job.cluster().transport();
-        int n = job.ranks().size();
+        int n = job.endpoints().size();
         // Ranks sharing a node share its endpoint: each takes its own block of n channels there.
         int[] local = new int[n];
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < i; j++) {
-                if (job.rank(j).node() == job.rank(i).node()) {
+                if (job.endpoint(j).node() == job.endpoint(i).node()) {
                     local[i]++;
                 }
             }
         }
         for (int i = 0; i < n; i++) {
-            Driver d = driver(job.rank(i));
-            d.defaultCore = (interruptCore + 1 + local[i]) % job.rank(i).node().cpu().coreCount();
+            Driver d = driver(job.endpoint(i));
+            d.defaultCore = (interruptCore + 1 + local[i]) % job.endpoint(i).node().cpu().coreCount();
             for (int j = 0; j < n; j++) {
                 if (i != j) {
-                    driver(job.rank(i)).connect(driver(job.rank(j)), job.rank(i).node().endpoint(),
+                    driver(job.endpoint(i)).connect(driver(job.endpoint(j)), job.endpoint(i).node().endpoint(),
                             CHANNEL_BASE + j + n * local[i], CHANNEL_BASE + i + n * local[j]);
                 }
             }
@@ -147,33 +147,33 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     }
 
     @Override
-    public boolean send(ProcessContext ctx, Rank initiator, Rank target, long localVa, long length, long wrId) {
+    public boolean send(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long length, long wrId) {
         driver(initiator).send(ctx, driver(target), localVa, length, wrId);
         return true;
     }
 
     @Override
-    public boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+    public boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId) {
         driver(rank).receive(ctx, driver(source), va, length, wrId);
         return true;
     }
 
     /** Refused: MX has no one-sided operations. */
     @Override
-    public boolean put(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length,
+    public boolean put(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length,
                        long wrId) {
         throw refusal();
     }
 
     /** Refused: MX has no one-sided operations and no memory keys. */
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         throw refusal();
     }
 
     /** Refused: MX has no one-sided operations and no memory keys. */
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         throw refusal();
     }
 
@@ -183,19 +183,19 @@ public final class OpenMxPolicy implements RegistrationPolicy {
 
     /** Pages pinned on the rank's node by its driver: eager rings and user regions. */
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         Driver d = drivers.get(rank.id());
-        return d == null ? 0 : d.pinnedPages * Rank.PAGE;
+        return d == null ? 0 : d.pinnedPages * Endpoint.PAGE;
     }
 
     /** Pinned bytes of the rank's user regions only (eager rings excluded). */
-    public long regionPinnedBytes(Rank rank) {
+    public long regionPinnedBytes(Endpoint rank) {
         Driver d = drivers.get(rank.id());
-        return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Rank.PAGE;
+        return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Endpoint.PAGE;
     }
 
     /** Unpins and undeclares every region the rank's driver holds, as closing the endpoint does. */
-    public void closeEndpoint(Rank rank) {
+    public void closeEndpoint(Endpoint rank) {
         driver(rank).closeRegions();
     }
 
@@ -365,7 +365,7 @@ public final class OpenMxPolicy implements RegistrationPolicy {
         return sim.now();
     }
 
-    private Driver driver(Rank rank) {
+    private Driver driver(Endpoint rank) {
         Driver d = drivers.get(rank.id());
         if (d == null) {
             throw new IllegalStateException("rank " + rank.id() + " was not set up by " + name());

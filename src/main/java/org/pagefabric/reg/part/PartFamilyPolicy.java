@@ -10,7 +10,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * What every policy on PART's hardware shares (000 §III): each rank's segment is registered as
@@ -49,7 +49,7 @@ public abstract class PartFamilyPolicy implements RegistrationPolicy {
     }
 
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         Node node = rank.node();
         if (node.iommu() == null || node.nic().iommuPath() == null) {
             throw new PolicyRefusal("policy " + name + " needs a NIC that reaches memory through the IOMMU"
@@ -63,17 +63,17 @@ public abstract class PartFamilyPolicy implements RegistrationPolicy {
     }
 
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         return new Access(rank.segmentRegion().lkey(), 0);
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         return new Access(target.segmentRegion().rkey(), 0);
     }
 
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         return 0;
     }
 

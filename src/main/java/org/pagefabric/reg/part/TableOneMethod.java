@@ -9,7 +9,7 @@ import org.pagefabric.hw.os.FaultKind;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The methods of 000 Table I that prepare the destination buffer before a transfer on PART's
@@ -75,12 +75,12 @@ public final class TableOneMethod extends PartFamilyPolicy {
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         return new Access(target.segmentRegion().rkey(), prepare(target, va, length));
     }
 
     @Override
-    public boolean receive(ProcessContext ctx, Rank rank, Rank source, long va, long length, long wrId) {
+    public boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId) {
         long ps = prepare(rank, va, length);
         if (ps > 0) {
             ctx.sleep(ps);
@@ -89,7 +89,7 @@ public final class TableOneMethod extends PartFamilyPolicy {
     }
 
     @Override
-    public void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+    public void completed(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length) {
         if (preparation != Preparation.MLOCK) {
             return;
         }
@@ -100,12 +100,12 @@ public final class TableOneMethod extends PartFamilyPolicy {
     }
 
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         return rank.process().lockedPages() * Kernel.PAGE_SIZE;
     }
 
     /** Prepares {@code [va, va + length)} of {@code rank}; returns the time it took. */
-    private long prepare(Rank rank, long va, long length) {
+    private long prepare(Endpoint rank, long va, long length) {
         Kernel k = rank.node().kernel();
         long start = pageDown(va);
         long end = pageUp(va, length);
@@ -130,7 +130,7 @@ public final class TableOneMethod extends PartFamilyPolicy {
         };
     }
 
-    private void unlock(Rank rank, long va) {
+    private void unlock(Endpoint rank, long va) {
         Long len = locked.remove(new Locked(rank.id(), va));
         if (len != null) {
             rank.node().kernel().munlock(rank.process(), pageDown(va), len);

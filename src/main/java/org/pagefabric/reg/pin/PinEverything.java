@@ -9,7 +9,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.NicParameters;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The baseline: every rank pins and registers its whole communication segment once, at start
@@ -39,8 +39,8 @@ public final class PinEverything implements RegistrationPolicy {
     }
 
     @Override
-    public long setUp(Rank rank) {
-        long pages = rank.segmentLength() / Rank.PAGE;
+    public long setUp(Endpoint rank) {
+        long pages = rank.segmentLength() / Endpoint.PAGE;
         if (pages > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("segment of " + rank.segmentLength() + " B is too large to pin at once");
         }
@@ -59,17 +59,17 @@ public final class PinEverything implements RegistrationPolicy {
     }
 
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         return new Access(rank.segmentRegion().lkey(), 0);
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         return new Access(target.segmentRegion().rkey(), 0);
     }
 
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         return rank.segmentRegion() == null ? 0 : rank.segmentLength();
     }
 }

@@ -3,7 +3,7 @@ package org.pagefabric.reg.pin;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * A policy whose memory is registered as {@code pin-all} registers it, and which differs in what
@@ -19,22 +19,22 @@ public abstract class PinnedRegistration implements RegistrationPolicy {
     }
 
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         return registration.setUp(rank);
     }
 
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         return registration.local(ctx, rank, va, length);
     }
 
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         return registration.remote(ctx, initiator, target, va, length);
     }
 
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         return registration.pinnedBytes(rank);
     }
 }

@@ -10,7 +10,7 @@ import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.NicParameters;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Pins and registers, or deregisters and unpins, the pages under buffers of one rank, says what
@@ -27,7 +27,7 @@ public final class RangePinner {
     /** Access rights of every region pinned here: the NIC may read and write it, locally and remotely. */
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
 
-    private final Rank rank;
+    private final Endpoint rank;
     /** Registrations holding each pinned page, by page number. */
     private final Map<Long, Integer> holders = new HashMap<>();
     private final long registerBasePs;
@@ -36,7 +36,7 @@ public final class RangePinner {
     private final long deregisterPerPagePs;
 
     /** A pinner for {@code rank} with registration costs from {@code profile}. */
-    public RangePinner(Profile profile, Rank rank) {
+    public RangePinner(Profile profile, Endpoint rank) {
         this.rank = rank;
         this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
         this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
@@ -99,7 +99,7 @@ public final class RangePinner {
     }
 
     /** The rank. */
-    public Rank rank() {
+    public Endpoint rank() {
         return rank;
     }
 

@@ -3,15 +3,15 @@ package org.pagefabric.reg.rendezvous;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import org.pagefabric.comm.ActiveMessages;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.RendezvousParameters;
 import org.pagefabric.reg.HandshakeCounting;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Rendezvous (004 §3.3, §4.2): nothing is pinned up front. "Upon sending a put, the Rendezvous
@@ -96,7 +96,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
 
     /** Nothing is pinned up front: the rank only gets its pinner and its local pin cache. */
     @Override
-    public long setUp(Rank rank) {
+    public long setUp(Endpoint rank) {
         if (hits == null) {
             var stats = rank.node().simulator().statistics();
             hits = stats.counter(name() + ".hits", "operations",
@@ -109,7 +109,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     }
 
     @Override
-    public void start(Job job) {
+    public void start(JobLayout job) {
         messages = ActiveMessages.attach(job);
         messages.register(PIN_HANDLER, (ctx, target, source, va, length, a2, a3) -> pinForPeer(ctx, target, va, length));
         messages.register(UNPIN_HANDLER, (ctx, target, source, rkey, a1, a2, a3) -> unpinForPeer(ctx, target,
@@ -121,7 +121,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
      * lookup); otherwise it pins and registers the range, charging the time. Returns the remote
      * key, with {@link #PINNED} set if it had to pin.
      */
-    private long pinForPeer(ProcessContext ctx, Rank target, long va, long length) {
+    private long pinForPeer(ProcessContext ctx, Endpoint target, long va, long length) {
         RankState s = state(target);
         if (!unpin) {
             ctx.sleep(lookupPs);
@@ -141,7 +141,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
     }
 
     /** The target's handler: deregisters and unpins the range registered under {@code rkey}, charging the time. */
-    private long unpinForPeer(ProcessContext ctx, Rank target, int rkey) {
+    private long unpinForPeer(ProcessContext ctx, Endpoint target, int rkey) {
         RankState s = state(target);
         PinnedRange range = s.pinnedForPeers.remove(rkey);
         if (range == null) {
@@ -153,7 +153,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
 
     /** The rank's buffer from its local pin cache: pinned now on a miss, found on a hit. */
     @Override
-    public Access local(ProcessContext ctx, Rank rank, long va, long length) {
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         LocalPinCache.Acquired a = state(rank).localCache.acquire(va, length);
         return new Access(a.lkey(), lookupPs + a.costPs());
     }
@@ -163,7 +163,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
      * request and waits for the reply, whether or not the target still holds the range pinned.
      */
     @Override
-    public Access remote(ProcessContext ctx, Rank initiator, Rank target, long va, long length) {
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         RankState s = state(initiator);
         s.handshakes++;
         long reply = messages.request(ctx, initiator, target, PIN_HANDLER, va, length, 0, 0);
@@ -181,7 +181,7 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
      * waits for its reply.
      */
     @Override
-    public void completed(ProcessContext ctx, Rank initiator, Rank target, long localVa, long remoteVa, long length) {
+    public void completed(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length) {
         RankState s = state(initiator);
         long evicted = s.localCache.release(localVa, length);
         if (evicted > 0) {
@@ -203,28 +203,28 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
 
     /** Distinct pages the rank holds pinned: its local pin cache and the ranges it pinned for peers. */
     @Override
-    public long pinnedBytes(Rank rank) {
+    public long pinnedBytes(Endpoint rank) {
         RankState s = states.get(rank.id());
         return s == null ? 0 : s.pinner.pinnedBytes();
     }
 
     @Override
-    public long handshakes(Rank initiator) {
+    public long handshakes(Endpoint initiator) {
         RankState s = states.get(initiator.id());
         return s == null ? 0 : s.handshakes;
     }
 
     /** The local pin cache of {@code rank} (its hits, misses and evictions). */
-    public LocalPinCache localCache(Rank rank) {
+    public LocalPinCache localCache(Endpoint rank) {
         return state(rank).localCache;
     }
 
     /** Ranges {@code rank} holds pinned for its peers now. */
-    public int rangesPinnedForPeers(Rank rank) {
+    public int rangesPinnedForPeers(Endpoint rank) {
         return state(rank).pinnedForPeers.size();
     }
 
-    private RankState state(Rank rank) {
+    private RankState state(Endpoint rank) {
         RankState s = states.get(rank.id());
         if (s == null) {
             throw new IllegalStateException("rank " + rank.id() + " was not set up by " + name());

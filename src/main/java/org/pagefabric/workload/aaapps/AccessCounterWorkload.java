@@ -9,7 +9,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
-import org.pagefabric.workload.Job;
+import org.pagefabric.comm.Job;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**

@@ -8,7 +8,7 @@ import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.workload.AbstractWorkload;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**

@@ -17,8 +17,8 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.Policies;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /** The NIC's DMA path through the IOMMU: translation hits, misses and faults as packets see them. */
 class IommuDmaPathTest {

@@ -11,8 +11,8 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.Policies;
 import org.pagefabric.sim.Simulator;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /** The IOMMU's translation time is spent on the NIC's timed (UD) DMA paths. */
 class IommuDmaTimingTest {

@@ -15,8 +15,8 @@ import org.pagefabric.hw.profile.param.IommuParameters;
 import org.pagefabric.reg.Policies;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /** The IOMMU's translation time is spent on the reliable transport's RC paths too. */
 class RcIommuTimingTest {

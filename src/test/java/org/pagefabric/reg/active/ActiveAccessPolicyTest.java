@@ -15,8 +15,8 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.Policies;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /**
  * End to end over the simulated NIC and IOMMU: puts from two ranks to a third rank's active page
@@ -34,8 +34,8 @@ class ActiveAccessPolicyTest {
         Job job = new Job(sim, PROFILE, 3, 4 * Rank.PAGE, policy);
         Rank target = job.rank(2);
         Rank other = job.rank(1);
-        ActiveDomain domain = policy.domain(target);
-        ActiveDomain otherDomain = policy.domain(other);
+        ActiveDomain domain = policy.domain(target.endpoint());
+        ActiveDomain otherDomain = policy.domain(other.endpoint());
         List<Long> seen = new ArrayList<>();
         List<Long> seenByOther = new ArrayList<>();
         domain.assocPage(target.segment() + Rank.PAGE, Actions.PUT_DATA, r -> {

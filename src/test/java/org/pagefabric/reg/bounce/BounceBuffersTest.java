@@ -12,9 +12,9 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
+import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.Workloads;
 
 class BounceBuffersTest {

@@ -9,8 +9,8 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.Workloads;
 
@@ -30,14 +30,14 @@ class PinDownCachePolicyTest {
         SimProcess.checkNoDeadlock(sim);
         assertTrue(run.verified());
         for (Rank r : job.ranks()) {
-            RegistrationCache c = policy.cache(r);
+            RegistrationCache c = policy.cache(r.endpoint());
             CacheStatistics s = c.statistics();
             assertEquals(1, s.registrations(), "rank " + r.id() + ": one registration, then hits");
             assertEquals(s.gets() - 1, s.hits());
             assertEquals(s.gets(), s.puts(), "rank " + r.id() + ": every reference came back");
             assertEquals(1, c.unused().size());
-            assertEquals(2 * Rank.PAGE, policy.pinnedBytes(r));
+            assertEquals(2 * Rank.PAGE, policy.pinnedBytes(r.endpoint()));
         }
-        assertTrue(policy.cache(job.rank(1)).statistics().gets() > 10, "the target was asked for each remote key");
+        assertTrue(policy.cache(job.rank(1).endpoint()).statistics().gets() > 10, "the target was asked for each remote key");
     }
 }

@@ -14,8 +14,8 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.Policies;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /** The Firehose policy on a small cluster: misses move firehoses, hits are one-sided, victims are reused or unpinned. */
 class FirehosePolicyTest {
@@ -78,11 +78,11 @@ class FirehosePolicyTest {
         assertEquals(1, c.moves().value());
         assertEquals(2, c.pins().value(), "the target bucket and the source bucket");
         assertTrue(took[1] < took[0], "a hit is one-sided: " + took[1] + " vs " + took[0]);
-        BucketTable target = bed.policy().buckets(bed.r(1));
+        BucketTable target = bed.policy().buckets(bed.r(1).endpoint());
         assertEquals(1, target.remoteRefs(3), "an idle firehose keeps its bucket pinned");
         assertEquals(BucketTable.PINNED, target.state(3));
-        assertEquals(1, bed.policy().firehoses(bed.r(0)).idle(1));
-        assertEquals(PAGE, bed.policy().pinnedBytes(bed.r(1)));
+        assertEquals(1, bed.policy().firehoses(bed.r(0).endpoint()).idle(1));
+        assertEquals(PAGE, bed.policy().pinnedBytes(bed.r(1).endpoint()));
         assertTrue(bed.r(1).node().kernel().verifyTag(bed.r(1).process(), bed.r(1).segment() + 3L * PAGE, 8, 0xABCL, 0));
     }
 
@@ -91,7 +91,7 @@ class FirehosePolicyTest {
         Bed bed = bed(2); // F = 2, MAXVICTIM = 1 bucket, at most 3 buckets pinned on the target
         putTo(bed, 0, 1, 2, 0, 3);
         FirehoseCounters c = bed.counters();
-        BucketTable t = bed.policy().buckets(bed.r(1));
+        BucketTable t = bed.policy().buckets(bed.r(1).endpoint());
         // 2 moves the firehose off 0 (0 -> FIFO); 0 takes the firehose off 1 and revives 0 from the
         // FIFO (1 -> FIFO); 3 takes the firehose off 2 and, at the limit, unpins the FIFO's oldest (1).
         assertEquals(5, c.misses().value());
@@ -103,7 +103,7 @@ class FirehosePolicyTest {
         assertTrue(t.inFifo(2));
         assertEquals(1, t.remoteRefs(0));
         assertEquals(1, t.remoteRefs(3));
-        assertEquals(3L * PAGE, bed.policy().pinnedBytes(bed.r(1)));
+        assertEquals(3L * PAGE, bed.policy().pinnedBytes(bed.r(1).endpoint()));
         t.audit();
     }
 
@@ -111,8 +111,8 @@ class FirehosePolicyTest {
     void aPutToABucketWithoutAFirehoseIsRefusedByTheNic() {
         Bed bed = bed(2);
         putTo(bed, 0);
-        BucketPins target = bed.policy().pins(bed.r(1));
-        BucketPins source = bed.policy().pins(bed.r(0));
+        BucketPins target = bed.policy().pins(bed.r(1).endpoint());
+        BucketPins source = bed.policy().pins(bed.r(0).endpoint());
         long refused = bed.r(1).node().nic().refusedTotal() + bed.r(1).node().nic().unmappedPinnedAccesses();
         WorkCompletion[] wc = new WorkCompletion[1];
         // Around the policy: the key is right, but bucket 5 was never pinned.
@@ -152,6 +152,6 @@ class FirehosePolicyTest {
         assertEquals(1, c.hits().value());
         assertEquals(1, c.pendingWaits().value());
         assertTrue(done[1] >= done[0], "the waiter is released by the move's reply");
-        assertEquals(0, bed.policy().firehoses(bed.r(0)).refs(bed.policy().firehoses(bed.r(0)).find(1, 6)));
+        assertEquals(0, bed.policy().firehoses(bed.r(0).endpoint()).refs(bed.policy().firehoses(bed.r(0).endpoint()).find(1, 6)));
     }
 }

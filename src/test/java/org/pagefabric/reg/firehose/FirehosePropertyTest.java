@@ -14,8 +14,8 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /**
  * Random streams of puts and gets between three ranks, each rank with two operations in flight,
@@ -95,10 +95,10 @@ class FirehosePropertyTest {
                         ok[0] &= good;
                         completed[0]++;
                         for (Rank r : job.ranks()) {
-                            assertTrue(policy.pinnedBytes(r) <= limit, "rank " + r.id() + " pins "
-                                    + policy.pinnedBytes(r) + " B, above M + MAXVICTIM = " + limit);
+                            assertTrue(policy.pinnedBytes(r.endpoint()) <= limit, "rank " + r.id() + " pins "
+                                    + policy.pinnedBytes(r.endpoint()) + " B, above M + MAXVICTIM = " + limit);
                             // Reference counts never negative, no referenced bucket unpinned, FIFO consistent.
-                            policy.buckets(r).audit();
+                            policy.buckets(r.endpoint()).audit();
                         }
                     }
                     if (i >= OPS) {
@@ -125,15 +125,15 @@ class FirehosePropertyTest {
     /** Tables agree with themselves and with each other once nothing is in flight. */
     private static void audit(Job job, FirehosePolicy policy) {
         for (Rank t : job.ranks()) {
-            BucketTable table = policy.buckets(t);
+            BucketTable table = policy.buckets(t.endpoint());
             table.audit();
             for (int b = 0; b < table.buckets(); b++) {
                 assertEquals(0, table.localRefs(b), "local references left on bucket " + b + " of rank " + t.id());
                 int firehoses = 0;
                 for (Rank i : job.ranks()) {
-                    if (i != t && policy.firehoses(i).find(t.id(), b) >= 0) {
+                    if (i != t && policy.firehoses(i.endpoint()).find(t.id(), b) >= 0) {
                         firehoses++;
-                        assertEquals(0, policy.firehoses(i).refs(policy.firehoses(i).find(t.id(), b)));
+                        assertEquals(0, policy.firehoses(i.endpoint()).refs(policy.firehoses(i.endpoint()).find(t.id(), b)));
                     }
                 }
                 assertEquals(firehoses, table.remoteRefs(b), "bucket " + b + " of rank " + t.id());

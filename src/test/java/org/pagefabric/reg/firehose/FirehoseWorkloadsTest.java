@@ -12,7 +12,7 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
-import org.pagefabric.workload.Job;
+import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.Workloads;
@@ -60,8 +60,8 @@ class FirehoseWorkloadsTest {
     private static void assertWithinLimit(Outcome o) {
         long limit = o.policy().config().limitBytes();
         for (var r : o.job().ranks()) {
-            assertTrue(o.policy().pinnedBytes(r) <= limit, "rank " + r.id() + ": " + o.policy().pinnedBytes(r));
-            o.policy().buckets(r).audit();
+            assertTrue(o.policy().pinnedBytes(r.endpoint()) <= limit, "rank " + r.id() + ": " + o.policy().pinnedBytes(r.endpoint()));
+            o.policy().buckets(r.endpoint()).audit();
         }
     }
 

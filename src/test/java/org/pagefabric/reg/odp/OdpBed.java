@@ -9,8 +9,8 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.Statistic;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /** A job of ranks under an ODP policy on the odp-connectx profile, and what tests check on it. */
 final class OdpBed {

@@ -23,7 +23,7 @@ import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Rank;
 
 /** The ODP driver on a simulated job: fault flows, RNR, UD drops, races, implicit regions, prefetch. */
 class OdpDriverTest {

@@ -18,7 +18,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Rank;
 
 /**
  * Random interleavings of RDMA writes, reads and sends on ODP memory with invalidations that

@@ -10,8 +10,8 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.ProcessBody;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /** Two ranks under one Open-MX policy, with helpers to stream tagged messages from rank 0 to rank 1. */
 final class OpenMxBed {

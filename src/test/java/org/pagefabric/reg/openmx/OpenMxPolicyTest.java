@@ -34,7 +34,7 @@ class OpenMxPolicyTest {
         assertTrue(ok[0]);
         assertEquals(4L * 2 * PAGES, bed.policy.pinnedPagesTotal(), "sender and receiver region pinned per message");
         assertEquals(bed.policy.pinnedPagesTotal(), bed.policy.unpinnedPagesTotal());
-        assertEquals(0, bed.policy.regionPinnedBytes(bed.a) + bed.policy.regionPinnedBytes(bed.b));
+        assertEquals(0, bed.policy.regionPinnedBytes(bed.a.endpoint()) + bed.policy.regionPinnedBytes(bed.b.endpoint()));
     }
 
     @Test
@@ -43,8 +43,8 @@ class OpenMxPolicyTest {
         OpenMxBed bed = stream(PinMode.PERMANENT, 4, MIB, ok);
         assertTrue(ok[0]);
         assertEquals(2L * PAGES, bed.policy.pinnedPagesTotal());
-        assertEquals(MIB, bed.policy.regionPinnedBytes(bed.a));
-        assertEquals(MIB, bed.policy.regionPinnedBytes(bed.b));
+        assertEquals(MIB, bed.policy.regionPinnedBytes(bed.a.endpoint()));
+        assertEquals(MIB, bed.policy.regionPinnedBytes(bed.b.endpoint()));
     }
 
     @Test
@@ -53,7 +53,7 @@ class OpenMxPolicyTest {
             boolean[] ok = {true};
             OpenMxBed bed = stream(mode, 5, 32 * 1024, ok);
             assertTrue(ok[0], mode.name());
-            assertEquals(0, bed.policy.regionPinnedBytes(bed.a) + bed.policy.regionPinnedBytes(bed.b), mode.name());
+            assertEquals(0, bed.policy.regionPinnedBytes(bed.a.endpoint()) + bed.policy.regionPinnedBytes(bed.b.endpoint()), mode.name());
         }
     }
 
@@ -66,13 +66,13 @@ class OpenMxPolicyTest {
         assertEquals(4L, ((org.pagefabric.sim.stat.Counter) bed.sim.statistics().get("openmx-cache.hits")).value());
         bed.remapReceiver(MIB, MIB);
         assertEquals(1, bed.policy.invalidations());
-        assertEquals(0, bed.policy.regionPinnedBytes(bed.b), "the invalidated region is unpinned");
+        assertEquals(0, bed.policy.regionPinnedBytes(bed.b.endpoint()), "the invalidated region is unpinned");
         bed.message(3, 0, MIB, MIB, ok);
         assertTrue(ok[0], "the data lands in the new mapping");
         assertEquals(3L * PAGES, bed.policy.pinnedPagesTotal(), "the declared region is pinned again on next use");
-        bed.policy.closeEndpoint(bed.a);
-        bed.policy.closeEndpoint(bed.b);
-        assertEquals(0, bed.policy.regionPinnedBytes(bed.a) + bed.policy.regionPinnedBytes(bed.b));
+        bed.policy.closeEndpoint(bed.a.endpoint());
+        bed.policy.closeEndpoint(bed.b.endpoint());
+        assertEquals(0, bed.policy.regionPinnedBytes(bed.a.endpoint()) + bed.policy.regionPinnedBytes(bed.b.endpoint()));
     }
 
     @Test
@@ -92,7 +92,7 @@ class OpenMxPolicyTest {
         }
         assertTrue(ok[0], "every byte delivered");
         assertTrue(bed.policy.overlapMisses() > 0, "overlap misses counted");
-        assertEquals(0, bed.policy.regionPinnedBytes(bed.a) + bed.policy.regionPinnedBytes(bed.b));
+        assertEquals(0, bed.policy.regionPinnedBytes(bed.a.endpoint()) + bed.policy.regionPinnedBytes(bed.b.endpoint()));
         assertEquals(bed.policy.pinnedPagesTotal(), bed.policy.unpinnedPagesTotal());
     }
 
@@ -122,6 +122,6 @@ class OpenMxPolicyTest {
         }).start();
         bed.sim.run();
         assertTrue(refused[0]);
-        assertThrows(PolicyRefusal.class, () -> bed.policy.local(null, bed.a, bed.a.segment(), 8));
+        assertThrows(PolicyRefusal.class, () -> bed.policy.local(null, bed.a.endpoint(), bed.a.segment(), 8));
     }
 }

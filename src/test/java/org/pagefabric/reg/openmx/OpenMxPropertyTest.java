@@ -38,7 +38,7 @@ class OpenMxPropertyTest {
                     declared += 2 * (Math.ceilDiv(size, 4096) + 1) * 4096;
                 }
                 assertTrue(ok[0], mode + " message " + i + " of " + size + " B");
-                long region = bed.policy.regionPinnedBytes(bed.a) + bed.policy.regionPinnedBytes(bed.b);
+                long region = bed.policy.regionPinnedBytes(bed.a.endpoint()) + bed.policy.regionPinnedBytes(bed.b.endpoint());
                 assertTrue(region <= (mode == PinMode.CACHE ? declared : 0), mode + ": pinned " + region);
                 if (rnd.nextInt(3) == 0) {
                     long off = HALF + (rnd.nextLong(HALF) & -4096L);
@@ -46,9 +46,9 @@ class OpenMxPropertyTest {
                     bed.remapReceiver(off, len);
                 }
             }
-            bed.policy.closeEndpoint(bed.a);
-            bed.policy.closeEndpoint(bed.b);
-            assertEquals(0, bed.policy.regionPinnedBytes(bed.a) + bed.policy.regionPinnedBytes(bed.b), mode.name());
+            bed.policy.closeEndpoint(bed.a.endpoint());
+            bed.policy.closeEndpoint(bed.b.endpoint());
+            assertEquals(0, bed.policy.regionPinnedBytes(bed.a.endpoint()) + bed.policy.regionPinnedBytes(bed.b.endpoint()), mode.name());
             assertEquals(bed.policy.pinnedPagesTotal(), bed.policy.unpinnedPagesTotal(), mode.name());
         }
     }

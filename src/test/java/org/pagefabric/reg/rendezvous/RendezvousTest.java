@@ -13,9 +13,9 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
+import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.Workloads;
 
 class RendezvousTest {
@@ -75,7 +75,7 @@ class RendezvousTest {
             for (int i = 0; i < ranges; i++) {
                 src.write(ctx, dst, 0, i * PAGE, 64, i);
                 assertEquals(CompletionStatus.SUCCESS, src.awaitSend(ctx).status());
-                targetPinnedAfterEach[i] = policy.pinnedBytes(dst);
+                targetPinnedAfterEach[i] = policy.pinnedBytes(dst.endpoint());
             }
         }).start();
         sim.run();
@@ -92,11 +92,11 @@ class RendezvousTest {
             assertEquals(0, bytes);
         }
         assertEquals(0, job.rank(1).process().pinnedPages());
-        assertEquals(0, policy.rangesPinnedForPeers(job.rank(1)));
+        assertEquals(0, policy.rangesPinnedForPeers(job.rank(1).endpoint()));
         // the source stays in the local pin cache: one page, pinned once, hit ever after
-        assertEquals(PAGE, policy.pinnedBytes(job.rank(0)));
-        assertEquals(1, policy.localCache(job.rank(0)).misses());
-        assertEquals(after.length - 1, policy.localCache(job.rank(0)).hits());
+        assertEquals(PAGE, policy.pinnedBytes(job.rank(0).endpoint()));
+        assertEquals(1, policy.localCache(job.rank(0).endpoint()).misses());
+        assertEquals(after.length - 1, policy.localCache(job.rank(0).endpoint()).hits());
     }
 
     @Test
@@ -129,8 +129,8 @@ class RendezvousTest {
         sim.run();
         assertTrue(took[0] > took[1], "the first put pins at both ends: " + took[0] + " vs " + took[1] + " ps");
         assertEquals(took[1], took[2]);
-        assertEquals(1, policy.rangesPinnedForPeers(dst));
-        assertEquals(took.length, policy.handshakes(src), "004 §4.2: every put sends the pin request");
+        assertEquals(1, policy.rangesPinnedForPeers(dst.endpoint()));
+        assertEquals(took.length, policy.handshakes(src.endpoint()), "004 §4.2: every put sends the pin request");
         double pinAll = latency(PinEverything.NAME, 8);
         assertTrue(took[1] / 1e6 > pinAll, "a put into a kept range still waits for the handshake: "
                 + took[1] / 1e6 + " us vs pin-all " + pinAll + " us");
@@ -143,7 +143,7 @@ class RendezvousTest {
     void aKeptRangeAnswersEveryRequestItCovers() {
         Simulator sim = new Simulator(1);
         Job job = new Job(sim, PROFILE, 2, 8 * PAGE, new PinEverything(PROFILE));
-        RangePinner pinner = new RangePinner(PROFILE, job.rank(1));
+        RangePinner pinner = new RangePinner(PROFILE, job.rank(1).endpoint());
         long base = job.rank(1).segment();
         KeptRanges kept = new KeptRanges();
         PinnedRange wide = pinner.pin(base, 4 * PAGE).range();
@@ -172,12 +172,12 @@ class RendezvousTest {
                 for (int i = 0; i < sources; i++) {
                     src.write(ctx, dst, i * PAGE, 0, 128, round * sources + i);
                     src.awaitSend(ctx);
-                    cached[i] = policy.localCache(src).pinnedBytes();
+                    cached[i] = policy.localCache(src.endpoint()).pinnedBytes();
                 }
             }
         }).start();
         sim.run();
-        LocalPinCache cache = policy.localCache(src);
+        LocalPinCache cache = policy.localCache(src.endpoint());
         for (long bytes : cached) {
             assertTrue(bytes <= 3 * PAGE, "cache holds " + bytes + " B over its bound");
         }
@@ -193,7 +193,7 @@ class RendezvousTest {
         Simulator sim = new Simulator(1);
         Job job = new Job(sim, PROFILE, 2, 4 * PAGE, new PinEverything(PROFILE));
         Rank r = job.rank(0);
-        RangePinner pinner = new RangePinner(PROFILE, r);
+        RangePinner pinner = new RangePinner(PROFILE, r.endpoint());
         LocalPinCache cache = new LocalPinCache(pinner, PAGE);
         LocalPinCache.Acquired a = cache.acquire(r.segment(), 100);
         LocalPinCache.Acquired b = cache.acquire(r.segment() + 2 * PAGE, 100);

@@ -15,8 +15,8 @@ import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 
 /**
  * The applications' mechanisms on the real NIC and extended IOMMU: incremental checkpointing
@@ -35,7 +35,7 @@ class ActiveAppsOnIommuTest {
         Job job = new Job(sim, PROFILE, 2, PAGES * Rank.PAGE, policy);
         Rank target = job.rank(1);
         Rank source = job.rank(0);
-        IncrementalCheckpoint cp = new IncrementalCheckpoint(policy.domain(target), target.node().kernel(),
+        IncrementalCheckpoint cp = new IncrementalCheckpoint(policy.domain(target.endpoint()), target.node().kernel(),
                 target.process(), target.segment(), PAGES);
         RandomStream rnd = new RandomStream(seed);
         TreeSet<Long>[] written = new TreeSet[2];
@@ -88,14 +88,14 @@ class ActiveAppsOnIommuTest {
             int tt = t;
             for (int p = 0; p < 4; p++) {
                 int pp = p;
-                policy.domain(targets[t]).assocPage(targets[t].segment() + p * (long) Rank.PAGE, Actions.PUT_METADATA,
+                policy.domain(targets[t].endpoint()).assocPage(targets[t].segment() + p * (long) Rank.PAGE, Actions.PUT_METADATA,
                         rec -> {
                             counted[tt][pp]++;
                             return 0;
                         });
             }
         }
-        assertTrue(policy.domain(targets[0]).iuid() != policy.domain(targets[1]).iuid(), "one IUID per process");
+        assertTrue(policy.domain(targets[0].endpoint()).iuid() != policy.domain(targets[1].endpoint()).iuid(), "one IUID per process");
         RandomStream rnd = new RandomStream(seed);
         int[] tgt = new int[40];
         int[] page = new int[40];

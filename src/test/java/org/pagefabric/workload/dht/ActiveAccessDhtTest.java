@@ -15,7 +15,7 @@ import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.active.ActiveDhtScheme;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
+import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workloads;
 

@@ -19,7 +19,7 @@ import org.pagefabric.reg.Policies;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
-import org.pagefabric.workload.Job;
+import org.pagefabric.comm.Job;
 import org.pagefabric.workload.Workloads;
 
 /**

@@ -1,4 +1,4 @@
-package org.pagefabric.comm;
+package org.pagefabric.endpoint;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -24,8 +24,6 @@ import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
-import org.pagefabric.workload.Rank;
 
 /**
  * Active messages between the ranks of a job, as GASNet and the seeds' runtimes use them for
@@ -59,18 +57,18 @@ public final class ActiveMessages {
          *
          * @return the value sent back in the reply
          */
-        long handle(ProcessContext ctx, Rank target, Rank source, long a0, long a1, long a2, long a3);
+        long handle(ProcessContext ctx, Endpoint target, Endpoint source, long a0, long a1, long a2, long a3);
     }
 
-    private final Job job;
+    private final JobLayout job;
     /** Host software time per message at each end, picoseconds. */
     private final long overheadPs;
     private final Handler[] handlers = new Handler[64];
-    private final Endpoint[] endpoints;
+    private final Port[] endpoints;
 
     /** One rank's side: its message region, queue pairs, completion queue and pending requests. */
-    private final class Endpoint {
-        final Rank rank;
+    private final class Port {
+        final Endpoint rank;
         final long base;
         final MemoryRegion region;
         final CompletionQueue cq;
@@ -82,7 +80,7 @@ public final class ActiveMessages {
         long sendsPosted;
         long sendsDone;
 
-        Endpoint(Rank rank, int ranks) {
+        Port(Endpoint rank, int ranks) {
             this.rank = rank;
             Kernel k = rank.node().kernel();
             long bytes = (long) (SEND_SLOTS + RECEIVES_PER_PEER * ranks) * MESSAGE_BYTES;
@@ -105,25 +103,25 @@ public final class ActiveMessages {
 
     private final String label;
 
-    private ActiveMessages(Job job, String label) {
+    private ActiveMessages(JobLayout job, String label) {
         this.job = job;
         this.label = label;
         this.overheadPs = job.cluster().profile().time(ActiveMessageParameters.MESSAGE_OVERHEAD);
-        int n = job.ranks().size();
-        endpoints = new Endpoint[n];
+        int n = job.endpoints().size();
+        endpoints = new Port[n];
         for (int i = 0; i < n; i++) {
-            endpoints[i] = new Endpoint(job.rank(i), n);
+            endpoints[i] = new Port(job.endpoint(i), n);
         }
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++) {
-                Endpoint a = endpoints[i];
-                Endpoint b = endpoints[j];
+                Port a = endpoints[i];
+                Port b = endpoints[j];
                 a.qps[j] = a.rank.node().nic().createQp(a.rank.pd(), QpType.RC, a.cq, a.cq);
                 b.qps[i] = b.rank.node().nic().createQp(b.rank.pd(), QpType.RC, b.cq, b.cq);
                 Nic.connect(a.qps[j], b.qps[i], job.cluster().transport());
             }
         }
-        for (Endpoint e : endpoints) {
+        for (Port e : endpoints) {
             for (int peer = 0; peer < n; peer++) {
                 if (e.qps[peer] != null) {
                     for (int i = 0; i < RECEIVES_PER_PEER; i++) {
@@ -136,7 +134,7 @@ public final class ActiveMessages {
     }
 
     /** Sets up active messages for every rank of {@code job} and starts their servers. */
-    public static ActiveMessages attach(Job job) {
+    public static ActiveMessages attach(JobLayout job) {
         return new ActiveMessages(job, "am");
     }
 
@@ -146,7 +144,7 @@ public final class ActiveMessages {
      *
      * @param label names its components, e.g. {@code barrier}; unique per job
      */
-    public static ActiveMessages attach(Job job, String label) {
+    public static ActiveMessages attach(JobLayout job, String label) {
         return new ActiveMessages(job, label);
     }
 
@@ -162,11 +160,11 @@ public final class ActiveMessages {
      * Sends a request from {@code source} to {@code target}, runs handler {@code id} there, and
      * waits for the reply; returns the handler's value.
      */
-    public long request(ProcessContext ctx, Rank source, Rank target, int id, long a0, long a1, long a2, long a3) {
+    public long request(ProcessContext ctx, Endpoint source, Endpoint target, int id, long a0, long a1, long a2, long a3) {
         if (handlers[id] == null) {
             throw new IllegalArgumentException("no handler " + id);
         }
-        Endpoint e = endpoints[source.id()];
+        Port e = endpoints[source.id()];
         long req = e.nextRequest++;
         Completion reply = new Completion("am" + req);
         e.pending.put(req, reply);
@@ -174,7 +172,7 @@ public final class ActiveMessages {
         return ctx.await(reply);
     }
 
-    private void send(ProcessContext ctx, Endpoint e, int peer, int kind, int handler, long req, long a0, long a1, long a2,
+    private void send(ProcessContext ctx, Port e, int peer, int kind, int handler, long req, long a0, long a1, long a2,
                       long a3) {
         // The library's time comes first: the message is built and posted in one step after it,
         // so processes sharing this endpoint never interleave inside the send slot.
@@ -198,13 +196,13 @@ public final class ActiveMessages {
         e.qps[peer].postSend(WorkRequest.send(req, slot, MESSAGE_BYTES, e.region.lkey()));
     }
 
-    private void postReceive(Endpoint e, int peer, int i) {
+    private void postReceive(Port e, int peer, int i) {
         long id = ((long) peer << 32) | i;
         e.qps[peer].postRecv(WorkRequest.recv(id, e.receiveBuffer(peer, i), MESSAGE_BYTES, e.region.lkey()));
     }
 
     /** The server: takes completions of this rank's active-message queue pairs forever. */
-    private void serve(ProcessContext ctx, Endpoint e) {
+    private void serve(ProcessContext ctx, Port e) {
         while (true) {
             WorkCompletion wc;
             while ((wc = e.cq.poll()) == null) {
@@ -235,7 +233,7 @@ public final class ActiveMessages {
                 continue;
             }
             Handler h = handlers[(int) head];
-            long value = h.handle(ctx, e.rank, job.rank(peer), (long) LONG.get(m, 16), (long) LONG.get(m, 24),
+            long value = h.handle(ctx, e.rank, job.endpoint(peer), (long) LONG.get(m, 16), (long) LONG.get(m, 24),
                     (long) LONG.get(m, 32), (long) LONG.get(m, 40));
             send(ctx, e, peer, REPLY, (int) head, req, value, 0, 0, 0);
         }

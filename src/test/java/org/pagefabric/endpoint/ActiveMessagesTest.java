@@ -1,4 +1,4 @@
-package org.pagefabric.comm;
+package org.pagefabric.endpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +11,7 @@ import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.workload.Job;
+import org.pagefabric.comm.Job;
 
 /** Requests run handlers at their target and their values come back, over the simulated network. */
 class ActiveMessagesTest {
@@ -20,7 +20,7 @@ class ActiveMessagesTest {
         Simulator sim = new Simulator(3);
         var profile = ProfileRegistry.load("default");
         Job job = new Job(sim, profile, 3, 1 << 16, new PinEverything(profile));
-        ActiveMessages am = ActiveMessages.attach(job);
+        ActiveMessages am = ActiveMessages.attach(job.layout());
         List<String> seen = new ArrayList<>();
         am.register(1, (ctx, target, source, a0, a1, a2, a3) -> {
             seen.add(target.id() + "<-" + source.id() + ":" + a0);
@@ -31,12 +31,12 @@ class ActiveMessagesTest {
         long[] took = new long[1];
         new SimProcess(sim, job.rank(0).node(), "client0", ctx -> {
             long t0 = ctx.now();
-            got[0] = am.request(ctx, job.rank(0), job.rank(1), 1, 7, 0, 0, 0);
+            got[0] = am.request(ctx, job.rank(0).endpoint(), job.rank(1).endpoint(), 1, 7, 0, 0, 0);
             took[0] = ctx.now() - t0;
-            got[1] = am.request(ctx, job.rank(0), job.rank(2), 1, 8, 0, 0, 0);
+            got[1] = am.request(ctx, job.rank(0).endpoint(), job.rank(2).endpoint(), 1, 8, 0, 0, 0);
         }).start();
         new SimProcess(sim, job.rank(2).node(), "client2", ctx -> {
-            got[2] = am.request(ctx, job.rank(2), job.rank(0), 1, 9, 0, 0, 0);
+            got[2] = am.request(ctx, job.rank(2).endpoint(), job.rank(0).endpoint(), 1, 9, 0, 0, 0);
         }).start();
         sim.run();
         SimProcess.checkNoDeadlock(sim); // the servers are daemons
@@ -51,13 +51,13 @@ class ActiveMessagesTest {
     private static long warmRoundTrip(org.pagefabric.hw.profile.Profile profile) {
         Simulator sim = new Simulator(3);
         Job job = new Job(sim, profile, 2, 1 << 16, new PinEverything(profile));
-        ActiveMessages am = ActiveMessages.attach(job);
+        ActiveMessages am = ActiveMessages.attach(job.layout());
         am.register(1, (ctx, target, source, a0, a1, a2, a3) -> 0);
         long[] took = new long[3];
         new SimProcess(sim, job.rank(0).node(), "client", ctx -> {
             for (int i = 0; i < took.length; i++) {
                 long t0 = ctx.now();
-                am.request(ctx, job.rank(0), job.rank(1), 1, 0, 0, 0, 0);
+                am.request(ctx, job.rank(0).endpoint(), job.rank(1).endpoint(), 1, 0, 0, 0, 0);
                 took[i] = ctx.now() - t0;
             }
         }).start();

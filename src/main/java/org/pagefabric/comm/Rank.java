@@ -1,0 +1,206 @@
+package org.pagefabric.comm;
+
+import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.hw.nic.CompletionQueue;
+import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Opcode;
+import org.pagefabric.hw.nic.ProtectionDomain;
+import org.pagefabric.hw.nic.QueuePair;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.nic.WorkRequest;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.AllocationHooks;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.process.ProcessContext;
+
+/**
+ * One process of a job as an application sees it: the calls it makes (write, read, send,
+ * receive, await) on its {@link Endpoint}, each asking the job's registration policy for the
+ * keys first and charging the policy's work to the rank.
+ */
+public final class Rank {
+    /** Page size of the memory model. */
+    public static final int PAGE = Endpoint.PAGE;
+
+    private final Endpoint endpoint;
+    private final RegistrationPolicy policy;
+
+    Rank(Endpoint endpoint, RegistrationPolicy policy) {
+        this.endpoint = endpoint;
+        this.policy = policy;
+    }
+
+    /** The endpoint this rank communicates through. */
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /** Rank number. */
+    public int id() {
+        return endpoint.id();
+    }
+
+    /** The node the rank runs on. */
+    public Node node() {
+        return endpoint.node();
+    }
+
+    /** The rank's address space. */
+    public AddressSpace process() {
+        return endpoint.process();
+    }
+
+    /** The rank's protection domain. */
+    public ProtectionDomain pd() {
+        return endpoint.pd();
+    }
+
+    /** First address of the communication segment. */
+    public long segment() {
+        return endpoint.segment();
+    }
+
+    /** Bytes in the communication segment. */
+    public long segmentLength() {
+        return endpoint.segmentLength();
+    }
+
+    /** The rank's C library memory calls with interception hooks (see {@link Endpoint#hooks}). */
+    public AllocationHooks hooks() {
+        return endpoint.hooks();
+    }
+
+    /** The region covering the whole segment, for policies that register it once. */
+    public MemoryRegion segmentRegion() {
+        return endpoint.segmentRegion();
+    }
+
+    /** Time this rank spent in its registration policy so far, picoseconds. */
+    public long policyTimePs() {
+        return endpoint.policyTimePs();
+    }
+
+    /** Ranks in the job this rank belongs to. */
+    public int jobSize() {
+        return endpoint.jobSize();
+    }
+
+    /** The queue pair connected to {@code peer}. */
+    public QueuePair qp(int peer) {
+        return endpoint.qp(peer);
+    }
+
+    /** The registration policy. */
+    public RegistrationPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Posts an RDMA write of {@code length} bytes from segment offset {@code from} to offset
+     * {@code to} of {@code target}'s segment; the policy's work is charged first.
+     */
+    public void write(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
+        Endpoint t = target.endpoint;
+        long localVa = endpoint.segment() + from;
+        long remoteVa = t.segment() + to;
+        endpoint.trackSend(wrId, t, localVa, remoteVa, length);
+        long start = ctx.now();
+        if (policy.put(ctx, endpoint, t, localVa, remoteVa, length, wrId)) {
+            endpoint.chargePolicy(ctx.now() - start);
+            return;
+        }
+        RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
+        RegistrationPolicy.Access remote = policy.remote(ctx, endpoint, t, remoteVa, length);
+        spend(ctx, local.costPs() + remote.costPs());
+        endpoint.qp(t.id()).postSend(WorkRequest.write(wrId, localVa, length, local.key(), remoteVa, remote.key()));
+    }
+
+    /** Posts an RDMA read of {@code length} bytes from {@code target}'s offset {@code from} to local offset {@code to}. */
+    public void read(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
+        Endpoint t = target.endpoint;
+        long localVa = endpoint.segment() + to;
+        long remoteVa = t.segment() + from;
+        endpoint.trackSend(wrId, t, localVa, remoteVa, length);
+        RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
+        RegistrationPolicy.Access remote = policy.remote(ctx, endpoint, t, remoteVa, length);
+        spend(ctx, local.costPs() + remote.costPs());
+        endpoint.qp(t.id()).postSend(WorkRequest.read(wrId, localVa, length, local.key(), remoteVa, remote.key()));
+    }
+
+    /** Posts a send of {@code length} bytes from segment offset {@code from} to {@code target}. */
+    public void send(ProcessContext ctx, Rank target, long from, long length, long wrId) {
+        Endpoint t = target.endpoint;
+        long localVa = endpoint.segment() + from;
+        endpoint.trackSend(wrId, t, localVa, 0, length);
+        long start = ctx.now();
+        if (policy.send(ctx, endpoint, t, localVa, length, wrId)) {
+            endpoint.chargePolicy(ctx.now() - start);
+            return;
+        }
+        RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
+        spend(ctx, local.costPs());
+        endpoint.qp(t.id()).postSend(WorkRequest.send(wrId, localVa, length, local.key()));
+    }
+
+    /** Posts a receive of up to {@code length} bytes at segment offset {@code to}, from {@code source}. */
+    public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
+        Endpoint s = source.endpoint;
+        long va = endpoint.segment() + to;
+        endpoint.trackReceive(wrId, s, va, length);
+        long start = ctx.now();
+        if (policy.receive(ctx, endpoint, s, va, length, wrId)) {
+            endpoint.chargePolicy(ctx.now() - start);
+            return;
+        }
+        RegistrationPolicy.Access local = policy.local(ctx, endpoint, va, length);
+        spend(ctx, local.costPs());
+        endpoint.qp(s.id()).postRecv(WorkRequest.recv(wrId, va, length, local.key()));
+    }
+
+    /** Waits for the next send-queue completion; the policy hears that its operation completed. */
+    public WorkCompletion awaitSend(ProcessContext ctx) {
+        WorkCompletion wc = await(ctx, endpoint.sendCq());
+        Endpoint.Outstanding op = endpoint.reapSend(wc.wrId());
+        if (op != null) {
+            policy.completed(ctx, endpoint, op.target(), op.localVa(), op.remoteVa(), op.length());
+        }
+        return wc;
+    }
+
+    /** Waits for the next receive completion. */
+    public WorkCompletion awaitReceive(ProcessContext ctx) {
+        WorkCompletion wc = await(ctx, endpoint.recvCq());
+        Endpoint.Outstanding op = endpoint.reapReceive(wc.wrId());
+        if (op != null) {
+            policy.completed(ctx, endpoint, op.target(), op.localVa(), 0, op.length());
+        }
+        return wc;
+    }
+
+    /** See {@link Endpoint#completeSend}. */
+    public void completeSend(long wrId, Opcode opcode, CompletionStatus status, long bytes, long nowPs) {
+        endpoint.completeSend(wrId, opcode, status, bytes, nowPs);
+    }
+
+    /** See {@link Endpoint#completeReceive}. */
+    public void completeReceive(long wrId, CompletionStatus status, long bytes, long nowPs) {
+        endpoint.completeReceive(wrId, status, bytes, nowPs);
+    }
+
+    private static WorkCompletion await(ProcessContext ctx, CompletionQueue cq) {
+        WorkCompletion wc;
+        while ((wc = cq.poll()) == null) {
+            ctx.await(cq.notEmpty());
+        }
+        return wc;
+    }
+
+    private void spend(ProcessContext ctx, long ps) {
+        if (ps > 0) {
+            endpoint.chargePolicy(ps);
+            ctx.sleep(ps);
+        }
+    }
+}
