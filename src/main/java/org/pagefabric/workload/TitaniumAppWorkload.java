@@ -142,7 +142,8 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         m.put("puts_onesided_pct", total == 0 ? null : round(100.0 * os / total));
         m.put("put_latency_onesided_us", os == 0 ? null : round(Time.toMicros(Math.round(puts.oneSided().mean()))));
         var stats = job.simulator().statistics();
-        m.put("moves", stats.get("firehose.moves") instanceof org.pagefabric.sim.stat.Counter c ? c.value() : null);
+        long moves = job.policy().count(org.pagefabric.reg.Metric.MOVES);
+        m.put("moves", moves == org.pagefabric.reg.RegistrationPolicy.NOT_COUNTED ? null : moves);
         Double request = mean(stats.get("firehose.move_request"));
         Double handler = mean(stats.get("firehose.move_handler"));
         m.put("move_time_us", mean(stats.get("firehose.move_time")));
