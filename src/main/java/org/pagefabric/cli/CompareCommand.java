@@ -16,7 +16,7 @@ import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.ParallelRuns;
 import org.pagefabric.workload.PointRun;
@@ -104,7 +104,7 @@ final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage()
                     + "; or an experiment id: " + String.join(", ", SpecReader.bundledIds()));
         }
-        List<String> policies = Policies.names();
+        List<String> policies = PolicyRegistry.standard().names();
         int points = policies.size() * sizeList.size();
         List<Map<String, Object>> rows;
         try {
@@ -162,7 +162,7 @@ final class CompareCommand implements Callable<Integer> {
         List<String> ran = new ArrayList<>();
         Map<String, String> refused = new LinkedHashMap<>();
         ExperimentSpec effective = null;
-        for (String policy : Policies.names()) {
+        for (String policy : PolicyRegistry.standard().names()) {
             ExperimentRunner runner;
             try {
                 runner = new ExperimentRunner(base.withPolicies(id, List.of(policy)),

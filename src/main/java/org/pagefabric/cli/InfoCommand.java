@@ -14,7 +14,7 @@ import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.hw.profile.ResolvedSetting;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.Workloads;
 import picocli.CommandLine;
@@ -62,7 +62,7 @@ final class InfoCommand implements Callable<Integer> {
 
     private void overview(PrintWriter out) {
         out.println("profiles:   " + String.join(", ", ProfileRegistry.bundledNames()));
-        out.println("policies:   " + String.join(", ", Policies.names()));
+        out.println("policies:   " + String.join(", ", PolicyRegistry.standard().names()));
         out.println("workloads:  " + String.join(", ", Workloads.names()));
         out.println("parameters: " + ParameterRegistry.all().size() + " (pagefabric info parameters)");
         long runnable = SpecReader.bundledIds().stream().filter(id -> SpecReader.bundled(id).runnable()).count();
@@ -87,10 +87,10 @@ final class InfoCommand implements Callable<Integer> {
 
     private static List<Map<String, Object>> policies() {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (String name : Policies.names()) {
+        for (String name : PolicyRegistry.standard().names()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("policy", name);
-            r.put("description", Policies.description(name));
+            r.put("description", PolicyRegistry.standard().descriptor(name).description());
             rows.add(r);
         }
         return rows;
@@ -154,11 +154,11 @@ final class InfoCommand implements Callable<Integer> {
             out.print(RowFormat.leftTable(rows, List.of("parameter", "value", "from", "source")));
             return true;
         }
-        if (Policies.names().contains(name)) {
-            out.println(name + ": " + Policies.description(name));
+        if (PolicyRegistry.standard().names().contains(name)) {
+            out.println(name + ": " + PolicyRegistry.standard().descriptor(name).description());
             Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
             List<Map<String, Object>> rows = new ArrayList<>();
-            for (Parameter p : Policies.parameters(name)) {
+            for (Parameter p : PolicyRegistry.standard().descriptor(name).parameters()) {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("parameter", p.name());
                 r.put("default", defaults.setting(p).written());

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.Workloads;
 
 /**
@@ -49,7 +49,7 @@ class SpecErrorsTest {
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
                         "bad.yaml:3: workload: unknown workload 'latncy'; valid: " + String.join(", ", Workloads.names())),
                 Arguments.of("unknown policy", "policies: [pin-all]", "policies: [pin-all, pin-none]",
-                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: " + String.join(", ", Policies.names())),
+                        "bad.yaml:4: policies: unknown policy 'pin-none'; valid: " + String.join(", ", PolicyRegistry.standard().names())),
                 Arguments.of("policy twice", "policies: [pin-all]", "policies: [pin-all, pin-all]",
                         "bad.yaml:4: policies: 'pin-all' appears twice"),
                 Arguments.of("policies not a list", "policies: [pin-all]", "policies: pin-all",

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.AllocReuseWorkload;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workloads;
@@ -72,9 +72,9 @@ class StaleRegistrationUnderCacheTest {
     @Test
     void everyCachePolicyIsRegisteredWithADescription() {
         for (MonitorKind m : MonitorKind.values()) {
-            assertTrue(Policies.names().contains(m.policyName()));
-            assertFalse(Policies.description(m.policyName()).isBlank());
-            assertEquals(m.policyName(), Policies.create(m.policyName(), PROFILE).name());
+            assertTrue(PolicyRegistry.standard().names().contains(m.policyName()));
+            assertFalse(PolicyRegistry.standard().descriptor(m.policyName()).description().isBlank());
+            assertEquals(m.policyName(), PolicyRegistry.standard().create(m.policyName(), PROFILE).name());
         }
     }
 

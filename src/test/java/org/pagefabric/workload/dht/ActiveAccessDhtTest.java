@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.active.ActiveDhtScheme;
 import org.pagefabric.sim.Simulator;
@@ -44,7 +44,7 @@ class ActiveAccessDhtTest {
     private static Ran run(Profile profile, String policy, Map<String, Object> given, long seed) {
         Map<String, Object> p = DHT.resolve(given);
         Simulator sim = new Simulator(seed);
-        RegistrationPolicy pol = Policies.create(policy, profile);
+        RegistrationPolicy pol = PolicyRegistry.standard().create(policy, profile);
         Job job = new Job(sim, profile, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
         ActiveDhtScheme scheme = (ActiveDhtScheme) ((DhtSchemeProvider) pol).newDhtScheme();
         DhtInsertWorkload.Outcome out = DHT.launch(job, p, scheme, -1);

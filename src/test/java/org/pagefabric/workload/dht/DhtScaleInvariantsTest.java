@@ -15,7 +15,7 @@ import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
@@ -43,7 +43,7 @@ class DhtScaleInvariantsTest {
     }
 
     private static Job job(Map<String, Object> p, long seed) {
-        RegistrationPolicy pol = Policies.create("am-onload", CRAY);
+        RegistrationPolicy pol = PolicyRegistry.standard().create("am-onload", CRAY);
         return new Job(new Simulator(seed), CRAY, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
     }
 
