@@ -34,16 +34,18 @@ public final class DhtBenchmark {
      * Runs the hashtable at {@code ranks} processes and reports one row.
      *
      * @param profile   profile name or file
-     * @param policy    the scheme's policy (rma, am, ...)
+     * @param scheme    the hashtable's scheme (rma, am, aa, ...)
+     * @param policy    the registration policy it runs under (pin-all, aa-poll, ...)
      * @param ranks     inserting processes
      * @param perNode   processes per node
      * @param inserts   inserts per process
      * @param seed      master seed
      */
-    public static Map<String, Object> run(String profile, String policy, int ranks, int perNode, long inserts,
-                                          long seed) {
+    public static Map<String, Object> run(String profile, String scheme, String policy, int ranks, int perNode,
+                                          long inserts, long seed) {
         var p = ProfileRegistry.resolve(profile);
         Map<String, Object> params = new LinkedHashMap<>();
+        params.put("scheme", scheme);
         params.put("processes", (long) ranks);
         params.put("processes_per_node", (long) perNode);
         params.put("iterations", inserts);
@@ -63,6 +65,7 @@ public final class DhtBenchmark {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("ranks", ranks);
             out.put("nodes", Math.max(2, Math.ceilDiv(ranks, perNode)));
+            out.put("scheme", scheme);
             out.put("policy", policy);
             out.put("inserts", (long) ranks * inserts);
             out.put("wall_s", Math.round(wall * 100) / 100.0);

@@ -244,7 +244,11 @@ final class BenchCommand implements Runnable {
         @Option(names = "--inserts", defaultValue = "10", description = "Inserts per process (default: ${DEFAULT-VALUE}).")
         long inserts;
 
-        @Option(names = "--policy", defaultValue = "rma", description = "Scheme policy (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--scheme", defaultValue = "rma", description = "Hashtable scheme (default: ${DEFAULT-VALUE}).")
+        String scheme;
+
+        @Option(names = "--policy", defaultValue = "pin-all",
+                description = "Registration policy the scheme runs under (default: ${DEFAULT-VALUE}).")
         String policy;
 
         @Option(names = "--profile", defaultValue = "aa-crayxe6", description = "Hardware profile (default: ${DEFAULT-VALUE}).")
@@ -262,7 +266,7 @@ final class BenchCommand implements Runnable {
             List<java.util.Map<String, Object>> rows = new ArrayList<>();
             for (int r : ranks) {
                 try {
-                    rows.add(org.pagefabric.bench.DhtBenchmark.run(profile, policy, r, perNode, inserts, seed));
+                    rows.add(org.pagefabric.bench.DhtBenchmark.run(profile, scheme, policy, r, perNode, inserts, seed));
                 } catch (IllegalArgumentException e) {
                     throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
                 }
@@ -272,7 +276,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         List<String> columns() {
-            return List.of("ranks", "nodes", "policy", "inserts", "wall_s", "heap_MB", "live_MB", "max_heap_MB", "events",
+            return List.of("ranks", "nodes", "scheme", "policy", "inserts", "wall_s", "heap_MB", "live_MB", "max_heap_MB", "events",
                     "events_per_s", "alloc_B_per_event", "inserts_per_s", "verified");
         }
     }

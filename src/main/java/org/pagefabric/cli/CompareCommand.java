@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.Grid;
 import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.hw.profile.Profile;
@@ -20,6 +21,7 @@ import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.ParallelRuns;
 import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.Workloads;
 import picocli.CommandLine;
@@ -162,7 +164,17 @@ final class CompareCommand implements Callable<Integer> {
         List<String> ran = new ArrayList<>();
         Map<String, String> refused = new LinkedHashMap<>();
         ExperimentSpec effective = null;
+        ExperimentSpec asRun;
+        try {
+            asRun = Grid.effective(base, quick, overrides);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         for (String policy : PolicyRegistry.standard().names()) {
+            if (!Grid.runsUnder(asRun, policy)) {
+                refused.put(policy, "gives none of the experiment's schemes the registration it needs");
+                continue;
+            }
             ExperimentRunner runner;
             try {
                 runner = new ExperimentRunner(base.withPolicies(id, List.of(policy)),
@@ -242,7 +254,9 @@ final class CompareCommand implements Callable<Integer> {
         for (Map<String, Object> r : rows) {
             String x = String.valueOf(r.get(xCol));
             xValue.putIfAbsent(x, r.get(xCol));
-            String policy = String.valueOf(r.get("policy"));
+            // a run with a scheme is told apart by scheme and policy: rma and am both run under pin-all
+            String policy = (r.get(StandardParameters.SCHEME) == null ? "" : r.get(StandardParameters.SCHEME)
+                    + ExperimentSpec.Plot.SERIES_JOIN) + r.get("policy");
             double[] acc = byX.computeIfAbsent(x, k -> new LinkedHashMap<>()).computeIfAbsent(policy, k -> new double[4]);
             if (r.get(metric) instanceof Number v) {
                 acc[0] += v.doubleValue();

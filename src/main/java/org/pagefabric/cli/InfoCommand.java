@@ -15,6 +15,8 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.hw.profile.ResolvedSetting;
 import org.pagefabric.reg.PolicyRegistry;
+import org.pagefabric.workload.SchemeDescriptor;
+import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.Workloads;
 import picocli.CommandLine;
@@ -27,13 +29,13 @@ import picocli.CommandLine.Parameters;
  * no second list to keep in sync.
  */
 @Command(name = "info", mixinStandardHelpOptions = true,
-        description = "What exists: profiles, policies, workloads, parameters, or one of them by NAME.")
+        description = "What exists: profiles, policies, schemes, workloads, parameters, or one of them by NAME.")
 final class InfoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "WHAT",
-            description = "profiles, policies, workloads, parameters, experiments, or a NAME (any of those).")
+            description = "profiles, policies, schemes, workloads, parameters, experiments, or a NAME (any of those).")
     String what;
 
     @Override
@@ -44,6 +46,8 @@ final class InfoCommand implements Callable<Integer> {
             case "" -> overview(out);
             case "profiles" -> out.print(RowFormat.leftTable(profiles(), List.of("profile", "extends", "description")));
             case "policies" -> out.print(RowFormat.leftTable(policies(), List.of("policy", "description")));
+            case "schemes" -> out.print(RowFormat.leftTable(schemes(), List.of("scheme", "workloads", "needs",
+                    "description")));
             case "workloads" -> out.print(RowFormat.leftTable(workloads(), List.of("workload", "main_metric", "description")));
             case "parameters" -> out.print(RowFormat.leftTable(parameters(), List.of("parameter", "dimension", "default", "doc")));
             case "experiments" -> out.print(RowFormat.leftTable(experiments(), List.of("experiment", "reproduces", "status", "title")));
@@ -51,7 +55,7 @@ final class InfoCommand implements Callable<Integer> {
                 if (!named(out, w)) {
                     List<String> close = new ArrayList<>(ParameterRegistry.closestNames(w, 3));
                     throw new CommandLine.ParameterException(spec.commandLine(), "nothing is called '" + w
-                            + "'; try: profiles, policies, workloads, parameters"
+                            + "'; try: profiles, policies, schemes, workloads, parameters"
                             + (close.isEmpty() ? "" : ", or " + String.join(", ", close)));
                 }
             }
@@ -63,12 +67,13 @@ final class InfoCommand implements Callable<Integer> {
     private void overview(PrintWriter out) {
         out.println("profiles:   " + String.join(", ", ProfileRegistry.bundledNames()));
         out.println("policies:   " + String.join(", ", PolicyRegistry.standard().names()));
+        out.println("schemes:    " + String.join(", ", SchemeRegistry.standard().names()));
         out.println("workloads:  " + String.join(", ", Workloads.names()));
         out.println("parameters: " + ParameterRegistry.all().size() + " (pagefabric info parameters)");
         long runnable = SpecReader.bundledIds().stream().filter(id -> SpecReader.bundled(id).runnable()).count();
         out.println("experiments: " + SpecReader.bundledIds().size() + ", " + runnable
                 + " reproducible now (pagefabric info experiments)");
-        out.println("Details: pagefabric info profiles|policies|workloads|parameters|experiments|NAME");
+        out.println("Details: pagefabric info profiles|policies|schemes|workloads|parameters|experiments|NAME");
     }
 
     private static List<Map<String, Object>> profiles() {
@@ -91,6 +96,19 @@ final class InfoCommand implements Callable<Integer> {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("policy", name);
             r.put("description", PolicyRegistry.standard().descriptor(name).description());
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    private static List<Map<String, Object>> schemes() {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (SchemeDescriptor d : SchemeRegistry.standard().all()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("scheme", d.name());
+            r.put("workloads", String.join(", ", Workloads.names().stream().filter(d::appliesTo).toList()));
+            r.put("needs", d.needs().phrase());
+            r.put("description", d.description());
             rows.add(r);
         }
         return rows;
@@ -167,6 +185,29 @@ final class InfoCommand implements Callable<Integer> {
             }
             out.println("its costs and settings (profile parameters; override with --set or a profile):");
             out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
+            return true;
+        }
+        if (SchemeRegistry.standard().names().contains(name)) {
+            Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
+            for (SchemeDescriptor d : SchemeRegistry.standard().all()) {
+                if (!d.name().equals(name)) {
+                    continue;
+                }
+                out.println(name + " (" + String.join(", ", Workloads.names().stream().filter(d::appliesTo).toList())
+                        + "): " + d.description());
+                out.println("needs: " + d.needs().phrase() + " ("
+                        + String.join(", ", SchemeRegistry.policiesFor(d, PolicyRegistry.standard())) + ")");
+                List<Map<String, Object>> rows = new ArrayList<>();
+                for (Parameter p : d.parameters()) {
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("parameter", p.name());
+                    r.put("default", defaults.setting(p).written());
+                    r.put("doc", p.doc());
+                    rows.add(r);
+                }
+                out.println("its costs and settings (profile parameters; override with --set or a profile):");
+                out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
+            }
             return true;
         }
         if (Workloads.names().contains(name)) {

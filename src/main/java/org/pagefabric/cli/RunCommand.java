@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code pagefabric run WORKLOAD}: one workload over a range of message sizes, per policy. */
+/** {@code pagefabric run WORKLOAD}: one workload over a range of message sizes, per policy (and scheme). */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run a workload over message sizes under one or more policies.")
 final class RunCommand implements Callable<Integer> {
@@ -34,6 +34,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--policy", paramLabel = "P", description = "Registration policy (repeatable; default: "
             + PinEverything.NAME + ").")
     List<String> policies = new ArrayList<>();
+
+    @Option(names = "--scheme", paramLabel = "S", description = "Application scheme of a workload that has schemes"
+            + " (repeatable; pagefabric info schemes); each runs under the given policies that give it the"
+            + " registration it needs.")
+    List<String> schemes = new ArrayList<>();
 
     @Option(names = "--profile", paramLabel = "R", defaultValue = "default",
             description = "Hardware profile: a bundled name or a YAML file (default: ${DEFAULT-VALUE}).")
@@ -94,6 +99,11 @@ final class RunCommand implements Callable<Integer> {
             if (policies.isEmpty()) {
                 policies.add(PinEverything.NAME);
             }
+            if (!schemes.isEmpty() && w.parameter(StandardParameters.SCHEME) == null) {
+                throw new IllegalArgumentException("--scheme: workload '" + w.name() + "' runs no scheme; those that"
+                        + " do: " + String.join(", ", Workloads.names().stream()
+                        .filter(n -> Workloads.byName(n).parameter(StandardParameters.SCHEME) != null).toList()));
+            }
             experiment = SpecReader.parse("(command line)", specText(w, sizeList), Path.of("").toAbsolutePath());
             int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
             runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
@@ -135,7 +145,8 @@ final class RunCommand implements Callable<Integer> {
     private String specText(Workload w, List<Long> sizeList) {
         StringBuilder b = new StringBuilder();
         b.append("id: run.").append(w.name()).append('\n');
-        b.append("title: \"").append(w.name()).append(" under ").append(String.join(", ", policies)).append(" on ")
+        b.append("title: \"").append(w.name()).append(schemes.isEmpty() ? "" : " (" + String.join(", ", schemes) + ")")
+                .append(" under ").append(String.join(", ", policies)).append(" on ")
                 .append(profile.replace("\"", "")).append("\"\n");
         b.append("workload: ").append(w.name()).append('\n');
         b.append("policies: [").append(String.join(", ", policies)).append("]\n");
@@ -150,10 +161,14 @@ final class RunCommand implements Callable<Integer> {
         if (w.parameter("iterations") != null) {
             grid.append("  iterations: ").append(iterations).append('\n');
         }
+        if (!schemes.isEmpty()) {
+            grid.append("  scheme: [").append(String.join(", ", schemes)).append("]\n");
+        }
         b.append(grid.isEmpty() ? "grid: {}\n" : "grid:\n" + grid);
         b.append("metrics: [").append(w.mainMetric()).append("]\n");
         b.append("plot: {x: ").append(sized ? "size_B" : "policy").append(", y: ").append(w.mainMetric())
-                .append(", series: policy, logx: ").append(sized).append(", logy: ").append(sized).append("}\n");
+                .append(", series: ").append(w.parameter(StandardParameters.SCHEME) != null ? "scheme/policy" : "policy")
+                .append(", logx: ").append(sized).append(", logy: ").append(sized).append("}\n");
         return b.toString();
     }
 
@@ -166,7 +181,11 @@ final class RunCommand implements Callable<Integer> {
             cols.addAll(List.of("latency_us", "pinned_MiB", "hit_rate_pct", "verified"));
             return cols;
         }
-        List<String> cols = new ArrayList<>(List.of("policy", "size_B"));
+        List<String> cols = new ArrayList<>(List.of("policy"));
+        if (w.parameter(StandardParameters.SCHEME) != null) {
+            cols.add(StandardParameters.SCHEME);
+        }
+        cols.add("size_B");
         for (String c : RowFormat.columns(rows)) {
             if (c.contains(".") && !cols.contains(c)) {
                 cols.add(c);

@@ -164,7 +164,7 @@ public record DerivedMetric(String name, String metric, String series, List<Stri
         double sum = 0;
         int n = 0;
         for (Map<String, Object> r : rows) {
-            if (ReferenceComparison.sameSeries(r.get(plot.series()), s) && ReferenceComparison.same(r.get(plot.x()), x)
+            if (ReferenceComparison.sameSeries(plot.seriesOf(r), s) && ReferenceComparison.same(r.get(plot.x()), x)
                     && r.get(m) instanceof Number v) {
                 sum += v.doubleValue();
                 n++;

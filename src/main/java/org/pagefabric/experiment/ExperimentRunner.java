@@ -97,10 +97,7 @@ public final class ExperimentRunner {
      * @throws SpecException for a bad {@code --set} key or value
      */
     public ExperimentRunner(ExperimentSpec spec, Options options) {
-        this.options = Objects.requireNonNull(options, "options");
-        this.spec = Grid.effective(spec, options.quick(), options.overrides());
-        this.points = Grid.expand(this.spec);
-        this.pointFunction = this::row;
+        this(spec, options, null);
     }
 
     /** A runner whose points run through {@code pointFunction} instead of a simulation (tests). */
@@ -108,7 +105,12 @@ public final class ExperimentRunner {
         this.options = Objects.requireNonNull(options, "options");
         this.spec = Grid.effective(spec, options.quick(), options.overrides());
         this.points = Grid.expand(this.spec);
-        this.pointFunction = pointFunction;
+        if (points.isEmpty()) {
+            // only pairing schemes with policies can leave no point: a grid axis has at least one value
+            throw new SpecException(this.spec.file(), 0, "policies", "none of " + String.join(", ",
+                    this.spec.policies()) + " gives the grid's schemes the registration they need");
+        }
+        this.pointFunction = pointFunction == null ? this::row : pointFunction;
     }
 
     /** Runs {@code spec} with {@code options} (no interrupt handling). */

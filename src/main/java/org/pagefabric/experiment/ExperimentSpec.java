@@ -118,12 +118,49 @@ public record ExperimentSpec(String file, String id, String title, String paper,
      *
      * @param x      the column on the x axis
      * @param y      the metric on the y axis
-     * @param series the column whose values are the series (usually {@code policy})
+     * @param series the column whose values are the series (usually {@code policy}), or several
+     *               columns joined by {@link #SERIES_JOIN} ({@code scheme/policy}), whose values,
+     *               joined the same way, name a series ({@code aa/aa-poll})
      * @param logx   logarithmic x axis
      * @param logy   logarithmic y axis
      * @param title  the figure title
      */
     public record Plot(String x, String y, String series, boolean logx, boolean logy, String title) {
+        /** What joins the columns of a series made of several, and their values. */
+        public static final String SERIES_JOIN = "/";
+
+        /** The columns the series is made of, in order. */
+        public List<String> seriesColumns() {
+            return seriesColumns(series);
+        }
+
+        /** The series of {@code row}: its value of each series column, joined; {@code null} if it has none of them. */
+        public Object seriesOf(java.util.Map<String, ?> row) {
+            return seriesOf(series, row);
+        }
+
+        /** The columns a series written as {@code series} is made of. */
+        public static List<String> seriesColumns(String series) {
+            return List.of(series.split(SERIES_JOIN, -1));
+        }
+
+        /**
+         * The series of {@code row} under the series written {@code series}: the column's value,
+         * or the values of several columns joined by {@link #SERIES_JOIN}, absent ones left out.
+         */
+        public static Object seriesOf(String series, java.util.Map<String, ?> row) {
+            if (!series.contains(SERIES_JOIN)) {
+                return row.get(series);
+            }
+            StringBuilder b = new StringBuilder();
+            for (String c : seriesColumns(series)) {
+                Object v = row.get(c);
+                if (v != null && !String.valueOf(v).isEmpty()) {
+                    b.append(b.isEmpty() ? "" : SERIES_JOIN).append(v);
+                }
+            }
+            return b.isEmpty() ? null : b.toString();
+        }
     }
 
     /**

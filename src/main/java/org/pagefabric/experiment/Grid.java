@@ -9,12 +9,21 @@ import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileOverride;
 import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.reg.PolicyRegistry;
+import org.pagefabric.workload.SchemeDescriptor;
+import org.pagefabric.workload.SchemeRegistry;
+import org.pagefabric.workload.StandardParameters;
+import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.WorkloadParameter;
 
 /**
  * Turns a spec into the ordered list of runs: the cartesian product of the grid axes in the
  * order written (the first axis varies slowest), then the policies, then the repetitions
- * (seed, seed+1, ...). The order is a pure function of the spec, so row {@code i} is the same
- * run whatever the thread count. Also applies {@code --quick} and {@code --set} to a spec.
+ * (seed, seed+1, ...). For a workload with schemes a grid point runs only under the policies
+ * that give its scheme the registration it needs ({@link SchemeDescriptor#needs}): the
+ * {@code aa} scheme under {@code aa-poll} and {@code aa-sp}, {@code rma} under {@code pin-all}.
+ * The order is a pure function of the spec, so row {@code i} is the same run whatever the
+ * thread count. Also applies {@code --quick} and {@code --set} to a spec.
  */
 public final class Grid {
     /** The file name errors about {@code --set} values use. */
@@ -110,7 +119,11 @@ public final class Grid {
                 label.append(a.key()).append('=').append(v).append(' ');
             }
             Profile profile = base.withOverrides(overrides);
+            SchemeDescriptor scheme = scheme(spec.workload(), workloadValues);
             for (String policy : spec.policies()) {
+                if (scheme != null && !pairs(scheme, policy)) {
+                    continue;
+                }
                 for (int r = 0; r < spec.repetitions(); r++) {
                     out.add(new ExperimentPoint(out.size(), point, r, spec.seed() + r, policy, workloadValues,
                             profileValues, profile, label + "policy=" + policy + " rep=" + r));
@@ -119,5 +132,51 @@ public final class Grid {
             }
         }
         return out;
+    }
+
+    /**
+     * The scheme a point with these grid values runs: the {@code scheme} value, or the
+     * parameter's default; {@code null} for a workload without schemes.
+     */
+    static SchemeDescriptor scheme(Workload workload, Map<String, Object> values) {
+        WorkloadParameter p = workload.parameter(StandardParameters.SCHEME);
+        if (p == null) {
+            return null;
+        }
+        Object name = values.containsKey(p.name()) ? values.get(p.name()) : p.defaultValue();
+        return SchemeRegistry.standard().descriptor((String) name, workload.name());
+    }
+
+    /** The schemes the grid runs: the {@code scheme} axis's values, or the default one; empty without schemes. */
+    static List<SchemeDescriptor> schemes(Workload workload, List<Axis> grid) {
+        WorkloadParameter p = workload.parameter(StandardParameters.SCHEME);
+        if (p == null) {
+            return List.of();
+        }
+        List<Object> names = List.of(p.defaultValue());
+        for (Axis a : grid) {
+            if (a.key().equals(p.name())) {
+                names = a.values();
+            }
+        }
+        List<SchemeDescriptor> out = new ArrayList<>();
+        for (Object n : names) {
+            out.add(SchemeRegistry.standard().descriptor((String) n, workload.name()));
+        }
+        return out;
+    }
+
+    /** Whether {@code policy} gives {@code scheme} the registration it needs. */
+    static boolean pairs(SchemeDescriptor scheme, String policy) {
+        return scheme.needs().metBy(PolicyRegistry.standard().descriptor(policy));
+    }
+
+    /**
+     * Whether a point of {@code spec} runs under {@code policy}: always for a workload without
+     * schemes, else when the policy gives one of the grid's schemes the registration it needs.
+     */
+    public static boolean runsUnder(ExperimentSpec spec, String policy) {
+        List<SchemeDescriptor> schemes = schemes(spec.workload(), spec.grid());
+        return schemes.isEmpty() || schemes.stream().anyMatch(d -> pairs(d, policy));
     }
 }

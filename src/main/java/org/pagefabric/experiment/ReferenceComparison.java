@@ -312,7 +312,7 @@ public final class ReferenceComparison {
             if (r.get(ref.metric()) instanceof Number v && Double.isFinite(v.doubleValue())) {
                 Object x = r.get(spec.plot().x());
                 xs.add(x);
-                double[] sn = acc.computeIfAbsent(String.valueOf(r.get(spec.plot().series())), k -> new LinkedHashMap<>())
+                double[] sn = acc.computeIfAbsent(String.valueOf(spec.plot().seriesOf(r)), k -> new LinkedHashMap<>())
                         .computeIfAbsent(x, k -> new double[2]);
                 sn[0] += v.doubleValue();
                 sn[1]++;
@@ -349,7 +349,8 @@ public final class ReferenceComparison {
         if (declared.plot() == null) {
             return null;
         }
-        Set<String> free = Set.of(declared.plot().x(), declared.plot().series());
+        Set<String> free = new java.util.HashSet<>(declared.plot().seriesColumns());
+        free.add(declared.plot().x());
         for (Axis a : run.grid()) {
             if (free.contains(a.key()) || free.contains(a.column())) {
                 continue;

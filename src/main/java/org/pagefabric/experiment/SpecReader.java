@@ -28,6 +28,9 @@ import org.pagefabric.hw.profile.ProfileOverride;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
+import org.pagefabric.workload.SchemeDescriptor;
+import org.pagefabric.workload.SchemeRegistry;
+import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
 import org.pagefabric.workload.Workloads;
@@ -208,6 +211,7 @@ public final class SpecReader {
         int repetitions = top.entries().containsKey("repetitions")
                 ? (int) integer(top, "repetitions", 1, MAX_REPETITIONS, "") : 1;
         List<Axis> grid = grid(top.entries().get("grid"), "grid", workload, profile);
+        checkSchemes(top, workload, grid, policies);
         ExperimentSpec.Quick quick = quick(top.entries().get("quick"), workload, profile);
         List<String> metrics = metrics(top, workload);
         ExperimentSpec.Plot plot = plot(top.entries().get("plot"), title, workload, grid, metrics);
@@ -263,6 +267,35 @@ public final class SpecReader {
             }
         }
         return names;
+    }
+
+    /**
+     * For a workload with schemes: every scheme the grid names runs under at least one of the
+     * policies, and every policy gives at least one of them the registration it needs, so that
+     * pairing schemes with policies ({@link Grid#expand}) leaves nothing out by mistake.
+     */
+    private void checkSchemes(MapNode top, Workload workload, List<Axis> grid, List<String> policies) {
+        List<SchemeDescriptor> schemes = Grid.schemes(workload, grid);
+        if (schemes.isEmpty()) {
+            return;
+        }
+        Axis axis = grid.stream().filter(a -> a.key().equals(StandardParameters.SCHEME)).findFirst().orElse(null);
+        for (SchemeDescriptor d : schemes) {
+            if (policies.stream().noneMatch(p -> Grid.pairs(d, p))) {
+                String problem = "scheme '" + d.name() + "' needs " + d.needs().phrase() + "; policies lists none"
+                        + " (those that qualify: " + String.join(", ", SchemeRegistry.policiesFor(d,
+                        PolicyRegistry.standard())) + ")";
+                throw axis != null ? new SpecException(file, axis.line(), "grid.scheme", problem)
+                        : error(top, "policies", problem);
+            }
+        }
+        for (String p : policies) {
+            if (schemes.stream().noneMatch(d -> Grid.pairs(d, p))) {
+                throw error(top, "policies", "policy '" + p + "' gives none of the schemes "
+                        + String.join(", ", schemes.stream().map(SchemeDescriptor::name).toList())
+                        + " the registration it needs");
+            }
+        }
     }
 
     private List<Axis> grid(YamlNode node, String field, Workload workload, Profile profile) {
@@ -450,7 +483,18 @@ public final class SpecReader {
                     + String.join(", ", columns));
         }
         String x = column(m, "x", columns, grid);
-        String series = m.entries().containsKey("series") ? column(m, "series", columns, grid) : "policy";
+        String series;
+        if (m.entries().containsKey("series")) {
+            List<String> parts = new ArrayList<>();
+            for (String c : ExperimentSpec.Plot.seriesColumns(text(m, "series", "plot."))) {
+                parts.add(column(m, "series", c, columns, grid));
+            }
+            series = String.join(ExperimentSpec.Plot.SERIES_JOIN, parts);
+        } else {
+            // a workload with schemes tells its runs apart by scheme and policy together
+            series = workload.parameter(StandardParameters.SCHEME) != null
+                    ? StandardParameters.SCHEME + ExperimentSpec.Plot.SERIES_JOIN + "policy" : "policy";
+        }
         String y = metrics.get(0);
         if (m.entries().containsKey("y")) {
             y = text(m, "y", "plot.");
@@ -464,7 +508,10 @@ public final class SpecReader {
 
     /** A plot axis: a column name, or a profile grid key, which is normalised to its column. */
     private String column(MapNode m, String key, List<String> columns, List<Axis> grid) {
-        String v = text(m, key, "plot.");
+        return column(m, key, text(m, key, "plot."), columns, grid);
+    }
+
+    private String column(MapNode m, String key, String v, List<String> columns, List<Axis> grid) {
         for (Axis a : grid) {
             if (a.key().equals(v)) {
                 return a.column();

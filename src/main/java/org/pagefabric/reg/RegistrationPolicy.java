@@ -1,5 +1,7 @@
 package org.pagefabric.reg;
 
+import java.util.Optional;
+import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.endpoint.Endpoint;
@@ -111,6 +113,14 @@ public interface RegistrationPolicy {
     /** The policy's count of {@code metric} for operations {@code rank} started, or {@link #NOT_COUNTED}. */
     default long count(Metric metric, Endpoint rank) {
         return NOT_COUNTED;
+    }
+
+    /**
+     * The Active Access this policy gives the ranks it set up, for a policy that offers
+     * {@link Capability#ACCESS_LOG}; empty, as by default, for every other policy.
+     */
+    default Optional<ActiveAccess> activeAccess() {
+        return Optional.empty();
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.pagefabric.experiment.ExperimentSpec;
 
 /**
  * The points a plot draws: tidy rows grouped by (series, x), each group reduced to its mean, sample
@@ -62,7 +63,9 @@ public record PlotData(boolean numericX, List<Series> series) {
         requireColumn(spec, "x", spec.x(), rows);
         requireColumn(spec, "y", spec.y(), rows);
         if (spec.hasSeries()) {
-            requireColumn(spec, "series", spec.series(), rows);
+            for (String c : ExperimentSpec.Plot.seriesColumns(spec.series())) {
+                requireColumn(spec, "series", c, rows);
+            }
         }
         boolean numericX = true;
         for (Map<String, Object> row : rows) {
@@ -86,7 +89,7 @@ public record PlotData(boolean numericX, List<Series> series) {
                         + "\", which is not a number");
             }
             Object key = numericX ? (Object) number(x) : String.valueOf(x);
-            String name = spec.hasSeries() ? seriesName(spec.series(), row.get(spec.series())) : AxisLabels.title(spec.y());
+            String name = spec.hasSeries() ? seriesName(spec.series(), ExperimentSpec.Plot.seriesOf(spec.series(), row)) : AxisLabels.title(spec.y());
             groups.computeIfAbsent(name, k -> new LinkedHashMap<>()).computeIfAbsent(key, k -> new ArrayList<>())
                     .add(yv);
         }

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param x      column on the horizontal axis, for example {@code size_B}; numeric columns give a line
  *               chart, non-numeric ones (a breakdown's component names) a grouped bar chart
  * @param y      numeric metric column on the vertical axis, for example {@code latency_us}
- * @param series column whose values name the lines, for example {@code policy}; {@code null} or blank for
+ * @param series column whose values name the lines, for example {@code policy}, or columns joined by
+ *               {@code /} ({@code scheme/policy}) whose values, joined the same way, name them; {@code null} or blank for
  *               a single line named after {@code y}
  * @param logx   logarithmic horizontal axis (base 2 for byte sizes, base 10 otherwise)
  * @param logy   logarithmic vertical axis (base 10)

@@ -11,6 +11,8 @@ public final class StandardParameters {
     public static final String SIZE = "size_B";
     /** Column name of the number of timed iterations. */
     public static final String ITERATIONS = "iterations";
+    /** Column name of the application scheme, for the workloads that have schemes. */
+    public static final String SCHEME = "scheme";
 
     private StandardParameters() {
     }
@@ -30,6 +32,17 @@ public final class StandardParameters {
         // 20 as in `pagefabric run`; the bound keeps per-iteration arrays within an int index.
         return WorkloadParameter.integer(ITERATIONS, 20, "", "timed iterations after the warm-up", 1,
                 Integer.MAX_VALUE - 64);
+    }
+
+    /**
+     * The application-scheme parameter of {@code workload}: one of the schemes the
+     * {@link SchemeRegistry} lists for it, each of which names the registration it needs.
+     *
+     * @param defaultScheme the scheme a run without one uses
+     */
+    public static WorkloadParameter scheme(String workload, String defaultScheme) {
+        return WorkloadParameter.choice(SCHEME, defaultScheme, "application scheme (pagefabric info schemes); the"
+                + " policy must give the registration it needs", SchemeRegistry.standard().names(workload));
     }
 
     /** The message size of resolved parameters. */

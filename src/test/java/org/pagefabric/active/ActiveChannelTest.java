@@ -12,7 +12,6 @@ import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
-import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -33,13 +32,14 @@ class ActiveChannelTest {
     @ValueSource(strings = {"aa-int", "aa-poll", "aa-sp"})
     void flushCompletesOnlyAfterTheLogIsConsumedAndRepliesReachTheSource(String name) {
         Simulator sim = new Simulator(11);
-        ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create(name, PROFILE);
+        var policy = PolicyRegistry.standard().create(name, PROFILE);
+        ActiveAccess aa = policy.activeAccess().orElseThrow();
         Job job = new Job(sim, PROFILE, 2, Rank.PAGE, policy, false);
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
         ActiveChannel channel = new ActiveChannel(job.cluster(), PROFILE);
-        ActiveDomain target = policy.newDomain(dst.endpoint(), true);
-        ActiveDomain replies = policy.newDomain(src.endpoint(), true);
+        ActiveDomain target = aa.newDomain(dst.endpoint(), true);
+        ActiveDomain replies = aa.newDomain(src.endpoint(), true);
         long page = dst.node().kernel().mmap(dst.process(), 0, Rank.PAGE, Prot.READ_WRITE, MapFlags.POPULATE).address();
         long replyPage = src.node().kernel().mmap(src.process(), 0, Rank.PAGE, Prot.READ_WRITE, MapFlags.POPULATE)
                 .address();

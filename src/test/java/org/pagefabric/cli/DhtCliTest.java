@@ -29,7 +29,7 @@ class DhtCliTest {
     @Test
     void benchDhtReportsEveryRankCount() {
         CliTest.Result r = CliTest.run("bench", "dht", "--ranks", "8,64", "--per-node", "4", "--inserts", "3",
-                "--policy", "am-exp");
+                "--scheme", "am-exp");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("am-exp") && r.out().lines().count() == 3, r.out());
     }
@@ -39,5 +39,41 @@ class DhtCliTest {
         CliTest.Result r = CliTest.run("bench", "dht", "--ranks", "8", "--policy", "nope");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("unknown policy 'nope'"), r.err());
+    }
+
+    @Test
+    void benchDhtRefusesAnUnknownSchemeInOneLineNamingTheValidOnes() {
+        CliTest.Result r = CliTest.run("bench", "dht", "--ranks", "8", "--scheme", "nope");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("scheme: 'nope' is not valid; valid values: rma, am, am-exp, am-onload, am-ints, aa"),
+                r.err());
+    }
+
+    @Test
+    void runTakesSchemesAndPairsEachWithThePoliciesThatGiveItsRegistration() {
+        CliTest.Result r = CliTest.run("run", "dht-insert", "--scheme", "rma", "--scheme", "aa", "--policy", "pin-all",
+                "--policy", "aa-poll", "--profile", "aa-crayxe6", "--sizes", "8", "--iterations", "5",
+                "--set", "processes=8", "--set", "processes_per_node=4", "--set", "volume_elements=256",
+                "--format", "csv");
+        assertEquals(0, r.code(), r.err());
+        java.util.List<String> lines = r.out().lines().toList();
+        assertEquals(3, lines.size(), r.out());
+        assertTrue(lines.get(1).contains(",pin-all,") && lines.get(1).contains(",rma,"), lines.get(1));
+        assertTrue(lines.get(2).contains(",aa-poll,") && lines.get(2).contains(",aa,"), lines.get(2));
+    }
+
+    @Test
+    void runRefusesASchemeNoGivenPolicyCanRegisterInOneLine() {
+        CliTest.Result r = CliTest.run("run", "dht-insert", "--scheme", "aa", "--profile", "aa-crayxe6", "--sizes", "8");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("scheme 'aa' needs a policy with an IOMMU access log with handlers; policies"
+                + " lists none (those that qualify: aa-int, aa-poll, aa-sp)"), r.err());
+    }
+
+    @Test
+    void runRefusesSchemesForAWorkloadWithout() {
+        CliTest.Result r = CliTest.run("run", "pingpong", "--scheme", "rma", "--sizes", "8");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("workload 'pingpong' runs no scheme"), r.err());
     }
 }

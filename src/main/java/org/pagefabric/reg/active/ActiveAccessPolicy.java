@@ -2,6 +2,8 @@ package org.pagefabric.reg.active;
 
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Optional;
+import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.ActiveDomain;
 import org.pagefabric.active.ActiveNode;
@@ -15,8 +17,6 @@ import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.Endpoint;
-import org.pagefabric.workload.dht.DhtScheme;
-import org.pagefabric.workload.dht.DhtSchemeProvider;
 
 /**
  * Active Access (002): nothing is pinned; each rank's segment is one IOMMU-translated region
@@ -24,9 +24,10 @@ import org.pagefabric.workload.dht.DhtSchemeProvider;
  * rank gets an {@link ActiveDomain} (an IUID and an access log in its address space) whose
  * handlers are notified by interrupt ({@code aa-int}), polling ({@code aa-poll}) or a
  * scratchpad-polling hyperthread ({@code aa-sp}). Workloads mark pages active through
- * {@link #domain(Endpoint)} and {@link ActiveDomain#assocPage}.
+ * {@link #domain(Endpoint)} and {@link ActiveDomain#assocPage}; applications reach those through
+ * {@link #activeAccess()}.
  */
-public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemeProvider {
+public final class ActiveAccessPolicy implements RegistrationPolicy, ActiveAccess {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
             | AccessFlags.REMOTE_ATOMIC;
 
@@ -34,7 +35,6 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
     private final ActiveCosts costs;
     private final Map<Node, ActiveNode> nodes = new IdentityHashMap<>();
     private final Map<Endpoint, ActiveDomain> domains = new IdentityHashMap<>();
-    private final Map<Node, Endpoint> firstRank = new IdentityHashMap<>();
 
     /** The policy with {@code notification}, costs from {@code profile}. */
     public ActiveAccessPolicy(Profile profile, Notification notification) {
@@ -48,6 +48,7 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
     }
 
     /** How handlers are notified. */
+    @Override
     public Notification notification() {
         return notification;
     }
@@ -66,17 +67,10 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
         MemoryRegion mr = node.nic().registerVirtual(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS);
         rank.setSegmentRegion(mr);
         domains.put(rank, new ActiveDomain(an, rank.process(), rank.pd().id(), notification, false));
-        firstRank.putIfAbsent(node, rank);
         return 0;
     }
 
-    /**
-     * A further domain of {@code rank}'s process (its own IUID and access log), notified as this
-     * policy says. With {@code blockWrites} device writes to its active pages reach only its log
-     * (W=0 for the device: active puts whose handler does the work, 002 §4.1); without, they
-     * reach memory as well (W=1: counting, checkpointing). {@link #domain} is a domain with
-     * writes not blocked.
-     */
+    @Override
     public ActiveDomain newDomain(Endpoint rank, boolean blockWrites) {
         if (!domains.containsKey(rank)) {
             throw new IllegalArgumentException("rank " + rank.id() + " was not set up by policy " + name());
@@ -84,14 +78,8 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
         return new ActiveDomain(activeNode(rank.node()), rank.process(), rank.pd().id(), notification, blockWrites);
     }
 
-    /** The hashtable of 002 §4.1 with active puts, notified as this policy says. */
-    @Override
-    public DhtScheme newDhtScheme() {
-        return new ActiveDhtScheme(this);
-    }
-
     /** The node's Active Access, once a rank on it was set up. */
-    ActiveNode activeNode(Node node) {
+    private ActiveNode activeNode(Node node) {
         ActiveNode an = nodes.get(node);
         if (an == null) {
             throw new IllegalArgumentException("no rank on " + node.name() + " was set up by policy " + name());
@@ -99,22 +87,18 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, DhtSchemePr
         return an;
     }
 
-    /** The first rank set up on {@code node}: the process the hashtable's light processes share. */
-    Endpoint rankOn(Node node) {
-        Endpoint r = firstRank.get(node);
-        if (r == null) {
-            throw new IllegalArgumentException("no rank on " + node.name() + " was set up by policy " + name());
-        }
-        return r;
-    }
-
-    /** The Active Access domain of a rank set up by this policy. */
+    @Override
     public ActiveDomain domain(Endpoint rank) {
         ActiveDomain d = domains.get(rank);
         if (d == null) {
             throw new IllegalArgumentException("rank " + rank.id() + " was not set up by policy " + name());
         }
         return d;
+    }
+
+    @Override
+    public Optional<ActiveAccess> activeAccess() {
+        return Optional.of(this);
     }
 
     @Override

@@ -17,7 +17,7 @@ import org.pagefabric.workload.WorkloadParameter;
  * {@code accesses_per_process} one-word puts to random pages ({@code pages_per_process} per
  * process) of the other processes' data, and the accesses to each page are counted:
  * <ul>
- *   <li>{@code aa-poll} (and the other Active Access variants): the target's IOMMU logs each
+ *   <li>{@code aa} (under aa-poll, aa-int or aa-sp): the target's IOMMU logs each
  *       put's metadata (W=1 WL=1 WLD=0) and its polling thread counts the entry;
  *   <li>{@code rma}: the source follows each put with a blocking remote fetch-and-add on the
  *       page's counter, run by the target NIC's atomic unit;
@@ -38,10 +38,6 @@ public final class AccessCounterWorkload extends AppWorkload {
     static final String PAGES = "pages_per_process";
     static final String ACCESSES_PER_S = "accesses_per_s";
     static final String COUNT_TIME = "count_time_us";
-    private static final List<AppScheme> SCHEMES = List.of(AppScheme.ACTIVE, AppScheme.RMA, AppScheme.AKV,
-            AppScheme.ALLREDUCE, AppScheme.NONE);
-    private static final List<String> POLICIES = List.of("aa-int", "aa-poll", "aa-sp", "rma", "akv", "allreduce",
-            "no-count");
 
     /** The workload with its declared parameters. */
     public AccessCounterWorkload() {
@@ -57,7 +53,7 @@ public final class AccessCounterWorkload extends AppWorkload {
 
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        AppScheme scheme = AppScheme.of(job.policy(), NAME, SCHEMES, POLICIES);
+        AppScheme scheme = scheme(job, params);
         int processes = processes(params);
         int perNode = perNode(params);
         double comp = (Double) params.get(COMP_RATIO);
@@ -69,7 +65,7 @@ public final class AccessCounterWorkload extends AppWorkload {
         Simulator sim = job.simulator();
         State s = new State(processes, pages, scheme);
         AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,
-                notification(job.policy()), processes, perNode, false, true);
+                notification(job), processes, perNode, false, true);
         s.fabric = fabric;
         s.nodes = job.cluster().size();
         s.total = processes * perProcess;

@@ -3,19 +3,21 @@ package org.pagefabric.workload.aaapps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.active.Notification;
-import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.reg.active.ActiveAccessPolicy;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.AbstractWorkload;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.comm.Rank;
+import org.pagefabric.workload.SchemeRegistry;
+import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
  * What the Active Access applications share: {@code processes} light processes,
  * {@code processes_per_node} per node (002 §5.2: 32), traffic as datagrams over the
- * {@link AppFabric} (no queue pairs, so 1024 processes fit one simulation), the scheme taken
- * from the policy, and the traffic metrics the power model needs.
+ * {@link AppFabric} (no queue pairs, so 1024 processes fit one simulation), the {@code scheme}
+ * parameter ({@link AppSchemeProvider}), and the traffic metrics the power model needs.
  */
 abstract class AppWorkload extends AbstractWorkload {
     static final String PROCESSES = "processes";
@@ -29,7 +31,7 @@ abstract class AppWorkload extends AbstractWorkload {
 
     AppWorkload(String name, String description, List<WorkloadParameter> own, String mainMetric,
                 boolean higherIsBetter, List<String> ownMetrics) {
-        super(name, description, 2, withCommon(own), mainMetric, higherIsBetter);
+        super(name, description, 2, withCommon(name, own), mainMetric, higherIsBetter);
         List<String> m = new ArrayList<>(PointRun.METRICS);
         List<String> add = new ArrayList<>(ownMetrics);
         add.addAll(List.of(STALLS, BYTES, NIC_BYTES_MAX));
@@ -37,8 +39,9 @@ abstract class AppWorkload extends AbstractWorkload {
         this.metrics = List.copyOf(m);
     }
 
-    private static List<WorkloadParameter> withCommon(List<WorkloadParameter> own) {
+    private static List<WorkloadParameter> withCommon(String workload, List<WorkloadParameter> own) {
         List<WorkloadParameter> all = new ArrayList<>();
+        all.add(StandardParameters.scheme(workload, "rma"));
         all.add(WorkloadParameter.integer(PROCESSES, 64, "", "processes, each owning its part of the data", 2, 65536));
         all.add(WorkloadParameter.integer(PER_NODE, 32, "", "processes per node (002 §5.2: 32)", 1, 1024));
         all.addAll(own);
@@ -76,9 +79,19 @@ abstract class AppWorkload extends AbstractWorkload {
         return (int) (long) (Long) params.get(PER_NODE);
     }
 
-    /** How an Active Access policy notifies its handlers; polling for the other schemes (unused there). */
-    static Notification notification(RegistrationPolicy policy) {
-        return policy instanceof ActiveAccessPolicy a ? a.notification() : Notification.POLLING;
+    /**
+     * The run's scheme, checked against the job's registration policy.
+     *
+     * @throws org.pagefabric.reg.PolicyRefusal if the policy does not give the scheme the registration it needs
+     */
+    AppScheme scheme(Job job, Map<String, Object> params) {
+        return SchemeRegistry.standard().forRun((String) params.get(StandardParameters.SCHEME), name(),
+                job.policy().name()).create(AppScheme.class);
+    }
+
+    /** How the job's Active Access notifies handlers; polling without Active Access (unused there). */
+    static Notification notification(Job job) {
+        return job.policy().activeAccess().map(ActiveAccess::notification).orElse(Notification.POLLING);
     }
 
     /** The order-sensitive chain of a log: {@code chain} extended by the entry {@code seq} with data digest {@code digest}. */

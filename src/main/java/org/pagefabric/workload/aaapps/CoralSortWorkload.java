@@ -22,7 +22,7 @@ import org.pagefabric.workload.WorkloadParameter;
  * process {@code i} in turn, the offsets of its bucket {@code j} (one 16-byte get) and the
  * bucket's keys in gets of at most {@code chunk_B} (4 KiB: an active get is one PCIe
  * transaction, 002 §3.7). Each get is logged at the target as in {@link LoggedGetsWorkload}:
- * by the target's IOMMU ({@code aa-poll}), by putting the data back ({@code rma}), by a message
+ * by the target's IOMMU ({@code aa}), by putting the data back ({@code rma}), by a message
  * ({@code am}), or not at all ({@code no-ft}).
  *
  * <p>{@code comm_time_s} is the time from the start of the exchange until every key has arrived
@@ -38,9 +38,6 @@ public final class CoralSortWorkload extends AppWorkload {
     static final String CHUNK = "chunk_B";
     static final String COMM_TIME = "comm_time_s";
     private static final long KEY_RANGE = 1L << 62;
-    private static final List<AppScheme> SCHEMES = List.of(AppScheme.NONE, AppScheme.ACTIVE, AppScheme.RMA,
-            AppScheme.AM);
-    private static final List<String> POLICIES = List.of("no-ft", "aa-int", "aa-poll", "aa-sp", "rma", "am");
 
     /** The workload with its declared parameters. */
     public CoralSortWorkload() {
@@ -55,7 +52,7 @@ public final class CoralSortWorkload extends AppWorkload {
 
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        AppScheme scheme = AppScheme.of(job.policy(), NAME, SCHEMES, POLICIES);
+        AppScheme scheme = scheme(job, params);
         int processes = processes(params);
         int perNode = perNode(params);
         long chunk = (Long) params.get(CHUNK);
@@ -72,7 +69,7 @@ public final class CoralSortWorkload extends AppWorkload {
         Simulator sim = job.simulator();
         State s = new State(processes, scheme, keys, sim.masterSeed());
         AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,
-                notification(job.policy()), processes, perNode, true, false);
+                notification(job), processes, perNode, true, false);
         s.fabric = fabric;
         s.nodes = job.cluster().size();
         int chunkWords = (int) (chunk / 8);

@@ -16,7 +16,7 @@ import org.pagefabric.workload.WorkloadParameter;
  * {@code gets_per_process} blocking gets of {@code get_size_B} bytes (one 8-byte integer in the
  * seed) from random other processes, and each get's data is logged at the target it read:
  * <ul>
- *   <li>{@code aa-poll}: the target's IOMMU replicates the data the read reply carries into the
+ *   <li>{@code aa}: the target's IOMMU replicates the data the read reply carries into the
  *       target's access log (R=1 RL=1 RLD=1); its polling thread consumes the entries;
  *   <li>{@code rma}: the source puts the data it fetched back to the target's log;
  *   <li>{@code am}: the source sends it back in a message the target copies into its log when it
@@ -35,9 +35,6 @@ public final class LoggedGetsWorkload extends AppWorkload {
     static final String WORDS = "words_per_process";
     static final String GETS_PER_S = "gets_per_s";
     static final String RUN_TIME = "run_time_us";
-    private static final List<AppScheme> SCHEMES = List.of(AppScheme.NONE, AppScheme.ACTIVE, AppScheme.RMA,
-            AppScheme.AM);
-    private static final List<String> POLICIES = List.of("no-ft", "aa-int", "aa-poll", "aa-sp", "rma", "am");
 
     /** The workload with its declared parameters. */
     public LoggedGetsWorkload() {
@@ -55,7 +52,7 @@ public final class LoggedGetsWorkload extends AppWorkload {
 
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        AppScheme scheme = AppScheme.of(job.policy(), NAME, SCHEMES, POLICIES);
+        AppScheme scheme = scheme(job, params);
         int processes = processes(params);
         int perNode = perNode(params);
         double comp = (Double) params.get(COMP_RATIO);
@@ -74,7 +71,7 @@ public final class LoggedGetsWorkload extends AppWorkload {
         Simulator sim = job.simulator();
         State s = new State(processes, scheme, memWords, sim.masterSeed());
         AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,
-                notification(job.policy()), processes, perNode, true, false);
+                notification(job), processes, perNode, true, false);
         s.fabric = fabric;
         s.nodes = job.cluster().size();
         long interval = fabric.costs().pollIntervalPs();

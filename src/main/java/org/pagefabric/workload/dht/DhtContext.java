@@ -1,7 +1,11 @@
 package org.pagefabric.workload.dht;
 
+import org.pagefabric.active.ActiveAccess;
+import org.pagefabric.comm.Job;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
 
@@ -17,6 +21,7 @@ import org.pagefabric.sim.process.Completion;
  * process on a second node that only owns the volume it inserts into (002 §5.1, Fig. 6c).
  */
 public final class DhtContext {
+    private final Job job;
     private final Simulator sim;
     private final Cluster cluster;
     private final Profile profile;
@@ -41,12 +46,13 @@ public final class DhtContext {
     private long collidingAccesses;
     private long remoteAccesses;
 
-    DhtContext(Simulator sim, Cluster cluster, Profile profile, DhtScheme scheme, int processes, int perNode,
-               long tableCells, long heapCells, long onloadCores, int elementBytes) {
+    DhtContext(Job job, DhtScheme scheme, int processes, int perNode, long tableCells, long heapCells,
+               long onloadCores, int elementBytes) {
         this.elementBytes = elementBytes;
-        this.sim = sim;
-        this.cluster = cluster;
-        this.profile = profile;
+        this.job = job;
+        this.sim = job.simulator();
+        this.cluster = job.cluster();
+        this.profile = cluster.profile();
         this.scheme = scheme;
         this.costs = DhtCosts.of(profile);
         this.processes = processes;
@@ -81,6 +87,29 @@ public final class DhtContext {
     /** The cluster the processes run on. */
     public Cluster cluster() {
         return cluster;
+    }
+
+    /**
+     * The Active Access of the job's registration policy.
+     *
+     * @throws PolicyRefusal if the policy offers none
+     */
+    public ActiveAccess activeAccess() {
+        return job.policy().activeAccess().orElseThrow(() -> new PolicyRefusal("policy '" + job.policy().name()
+                + "' gives no Active Access, which scheme " + scheme.getClass().getSimpleName() + " needs"));
+    }
+
+    /**
+     * The job's first endpoint on node {@code node}: the process whose address space and
+     * protection domain the light hashtable processes of that node share.
+     */
+    public Endpoint endpointOn(int node) {
+        for (Endpoint e : job.layout().endpoints()) {
+            if (e.node() == cluster.node(node)) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException("the job has no endpoint on node " + node);
     }
 
     /** The profile of the run. */

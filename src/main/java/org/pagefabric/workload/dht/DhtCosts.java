@@ -1,5 +1,7 @@
 package org.pagefabric.workload.dht;
 
+import java.util.List;
+import org.pagefabric.hw.profile.Parameter;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.ActiveMessageParameters;
 import org.pagefabric.hw.profile.param.CpuParameters;
@@ -28,6 +30,13 @@ import org.pagefabric.hw.profile.param.PcieParameters;
 public record DhtCosts(long postPs, long completionPs, long atomicPs, long dmaWritePs, long memoryPs, long pollPs,
                        long interruptPs, long pollIntervalPs, long backoffMaxPs, long interruptBatch,
                        long amReceivePs) {
+    /** The profile parameters {@link #of} reads. */
+    public static final List<Parameter> PARAMETERS = List.of(NicParameters.DOORBELL, NicParameters.WQE_PROCESSING,
+            NicParameters.COMPLETION, NicParameters.DMA_READ_START, PcieParameters.LATENCY, MemoryParameters.LATENCY,
+            CpuParameters.POLL_ITERATION, CpuParameters.INTERRUPT, ActiveMessageParameters.POLL_INTERVAL,
+            ActiveMessageParameters.BACKOFF_MAX_INTERVAL, ActiveMessageParameters.INTERRUPT_BATCH,
+            ActiveMessageParameters.RECEIVE_OVERHEAD);
+
     /**
      * What an active-message handler's core spends to take one message out of its receive buffer
      * before the handler's own work: reading the message (one memory access: the NIC wrote it, so

@@ -16,6 +16,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.AbstractWorkload;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
@@ -27,8 +28,8 @@ import org.pagefabric.workload.WorkloadParameter;
  * elements of {@code size_B} bytes into the volumes of other processes, {@code processes_per_node} processes per node.
  * A share {@code collision_rate} of the inserts goes to a table cell the process filled before
  * (a hash collision, handled in the overflow heap); a share {@code comp_ratio} of each process's
- * time is local computation. How an element reaches its volume is the policy's
- * {@link DhtScheme}. After the run every volume is scanned: every inserted element must be
+ * time is local computation. How an element reaches its volume is the {@code scheme}
+ * ({@link DhtScheme}, listed by {@link DhtSchemeProvider}). After the run every volume is scanned: every inserted element must be
  * there exactly once, in the volume and cell its hash names.
  *
  * <p>Scale: volumes are sparse and processes are light, the job connects no queue pairs (the
@@ -68,7 +69,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     public DhtInsertWorkload() {
         super(NAME, "distributed hashtable inserts (002 §4.1, §5.2.1): inserts/s over processes, collisions and"
                 + " computation, every element verified in its volume", 2, List.of(
-                StandardParameters.size(8), StandardParameters.iterations(),
+                StandardParameters.size(8), StandardParameters.iterations(), StandardParameters.scheme(NAME, "rma"),
                 WorkloadParameter.integer(PROCESSES, 64, "", "inserting processes, one volume each", 1,
                         DhtHash.MAX_VOLUMES - 1),
                 WorkloadParameter.integer(PER_NODE, 32, "", "processes per node (002 §5.2: 32)", 1, 1024),
@@ -129,11 +130,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
 
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        RegistrationPolicy policy = job.policy();
-        if (!(policy instanceof DhtSchemeProvider provider)) {
-            throw new PolicyRefusal("policy '" + policy.name() + "' has no hashtable scheme; " + NAME
-                    + " runs under: " + String.join(", ", schemePolicies(job.cluster().profile())));
-        }
+        DhtScheme scheme = newScheme(job, params);
         int processes = (int) (long) (Long) params.get(PROCESSES);
         int perNode = (int) (long) (Long) params.get(PER_NODE);
         double comp = (Double) params.get(COMP_RATIO);
@@ -141,7 +138,6 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to insert; valid: 0 to below 1");
         }
         long onload = (Long) params.get(ONLOAD);
-        DhtScheme scheme = provider.newDhtScheme();
         long onloadUsed = -1;
         if (scheme.usesOnloadCores()) {
             int maxCores = processes == 1 ? 0 : perNode - 1;
@@ -228,7 +224,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         Simulator sim = new Simulator(job.simulator().masterSeed());
         RegistrationPolicy policy = PolicyRegistry.standard().create(job.policy().name(), profile);
         Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
-        DhtScheme scheme = ((DhtSchemeProvider) policy).newDhtScheme();
+        DhtScheme scheme = newScheme(trial, p);
         return new Trial(sim, scheme, launch(trial, p, scheme, c));
     }
 
@@ -298,14 +294,14 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return (strict ? rate < bestRate : rate <= bestRate) ? o.start + span : Time.NEVER;
     }
 
-    private static List<String> schemePolicies(Profile profile) {
-        List<String> names = new ArrayList<>();
-        for (String n : PolicyRegistry.standard().names()) {
-            if (PolicyRegistry.standard().create(n, profile) instanceof DhtSchemeProvider) {
-                names.add(n);
-            }
-        }
-        return names;
+    /**
+     * A fresh instance of the run's scheme, checked against the job's registration policy.
+     *
+     * @throws PolicyRefusal if the policy does not give the scheme the registration it needs
+     */
+    static DhtScheme newScheme(Job job, Map<String, Object> params) {
+        return SchemeRegistry.standard().forRun((String) params.get(StandardParameters.SCHEME), NAME,
+                job.policy().name()).create(DhtScheme.class);
     }
 
     /** Builds the run on {@code job} and starts its processes; the caller runs the simulation. */
@@ -324,8 +320,8 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             throw new IllegalArgumentException(StandardParameters.SIZE + ": " + elementBytes + " B per element; valid: 8 (one"
                     + " word) to " + capacity + " (one packet of this profile's transport.mtu)");
         }
-        DhtContext dht = new DhtContext(sim, job.cluster(), job.cluster().profile(), scheme, processes, perNode, table,
-                heap, Math.max(0, onloadCores), elementBytes);
+        DhtContext dht = new DhtContext(job, scheme, processes, perNode, table, heap, Math.max(0, onloadCores),
+                elementBytes);
         dht.attachFabric();
         scheme.setUp(dht);
         Outcome out = new Outcome(dht, perProcess, onloadCores);

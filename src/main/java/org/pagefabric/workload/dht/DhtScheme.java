@@ -17,7 +17,7 @@ import org.pagefabric.sim.process.ProcessContext;
  * applied exactly once: the workload checks each volume's content against what was inserted.
  *
  * <p>A scheme instance serves one run; it may keep per-rank state sized in {@link #setUp}.
- * Implementations are provided by registration policies through {@link DhtSchemeProvider}.
+ * Implementations are listed, with the registration each needs, by {@link DhtSchemeProvider}.
  */
 public interface DhtScheme {
     /** Prepares the scheme for a run: per-rank state, per-node servers, datagram handling. */

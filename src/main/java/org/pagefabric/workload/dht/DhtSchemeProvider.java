@@ -1,11 +1,47 @@
 package org.pagefabric.workload.dht;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.pagefabric.hw.profile.Parameter;
+import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.reg.Capability;
+import org.pagefabric.workload.RegistrationNeed;
+import org.pagefabric.workload.SchemeDescriptor;
+import org.pagefabric.workload.SchemeProvider;
+
 /**
- * A registration policy that can run the distributed hashtable: it hands the {@code dht-insert}
- * workload a fresh {@link DhtScheme} for each run. Policies without it are refused by the
- * workload with a one-line error.
+ * The communication schemes of the distributed hashtable (002 §5.2): the baselines over memory
+ * pinned as {@code pin-all} pins it, and active puts under any policy with an access log.
  */
-public interface DhtSchemeProvider {
-    /** A new scheme for one run. */
-    DhtScheme newDhtScheme();
+public final class DhtSchemeProvider implements SchemeProvider {
+    /** Policy the baselines run under: 002 §5.2 compares them over pinned memory. */
+    private static final RegistrationNeed PINNED = RegistrationNeed.policy("pin-all");
+
+    @Override
+    public List<SchemeDescriptor> schemes() {
+        List<Parameter> aa = new ArrayList<>(DhtCosts.PARAMETERS);
+        aa.addAll(ParameterRegistry.matching("aa."));
+        return List.of(
+                scheme("rma", "RMA hashtable (002 Listing 2): remote compare-and-swap and fetch-and-op on the target"
+                        + " NIC, puts and flushes", PINNED, DhtCosts.PARAMETERS, RmaScheme::new),
+                scheme("am", "active messages (002 §5.2): processes poll for messages every am.poll_interval and run"
+                        + " the handlers", PINNED, DhtCosts.PARAMETERS, () -> new PollingAmScheme(false)),
+                scheme("am-exp", "active messages with exponential back-off polling (002 §5.2): an empty poll doubles"
+                        + " the interval up to am.backoff.max_interval", PINNED, DhtCosts.PARAMETERS,
+                        () -> new PollingAmScheme(true)),
+                scheme("am-onload", "active messages handled by C cores per node that only poll (002 §5.2,"
+                        + " onload_cores); the other cores insert", PINNED, DhtCosts.PARAMETERS, OnloadAmScheme::new),
+                scheme("am-ints", "active messages handled on NIC interrupts every am.interrupt.batch messages"
+                        + " (002 §5.2)", PINNED, DhtCosts.PARAMETERS, InterruptAmScheme::new),
+                scheme("aa", "active puts (002 §4.1, Listing 3): the target's IOMMU logs each put and the volume"
+                        + " owner's handler inserts it; the policy's notification runs the handler",
+                        RegistrationNeed.offering(Capability.ACCESS_LOG), aa, ActiveDhtScheme::new));
+    }
+
+    private static SchemeDescriptor scheme(String name, String description, RegistrationNeed needs,
+                                           List<Parameter> parameters, Supplier<DhtScheme> factory) {
+        return new SchemeDescriptor(name, description, Set.of(DhtInsertWorkload.NAME), needs, parameters, factory);
+    }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.PolicyRefusal;
-import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.SchemePoint;
 
 /**
  * The applications under every scheme: counts equal the accesses made, every log holds exactly
@@ -21,13 +21,14 @@ import org.pagefabric.workload.PointRun;
 class AaAppsWorkloadTest {
     private static final Profile PROFILE = ProfileRegistry.load("aa-crayxe6");
 
-    private static Map<String, Object> run(Profile profile, String policy, org.pagefabric.workload.Workload w,
+    /** The row of {@code series}, written as experiments write it: scheme/policy. */
+    private static Map<String, Object> run(Profile profile, String series, org.pagefabric.workload.Workload w,
                                            Map<String, ?> params, long seed) {
-        return PointRun.run(profile, policy, w, params, seed);
+        return SchemePoint.run(profile, series, w, params, seed);
     }
 
     @ParameterizedTest
-    @CsvSource({"aa-poll,1", "aa-sp,2", "aa-int,3", "rma,4", "akv,5", "allreduce,6", "no-count,7", "allreduce,8"})
+    @CsvSource({"aa/aa-poll,1", "aa/aa-sp,2", "aa/aa-int,3", "rma/pin-all,4", "akv/pin-all,5", "allreduce/pin-all,6", "no-count/pin-all,7", "allreduce/pin-all,8"})
     void countsEqualTheAccessesMade(String policy, long seed) {
         // 7 processes on nodes of 3: a process count that is not a power of two (the Allreduce folds the extras in)
         var row = run(PROFILE, policy, new AccessCounterWorkload(), Map.of("processes", 7, "processes_per_node", 3,
@@ -37,16 +38,16 @@ class AaAppsWorkloadTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"no-ft,1", "aa-poll,2", "rma,3", "am,4", "aa-poll,5"})
+    @CsvSource({"no-ft/pin-all,1", "aa/aa-poll,2", "rma/pin-all,3", "am/pin-all,4", "aa/aa-poll,5"})
     void everyLogHoldsExactlyItsGetsInOrder(String policy, long seed) {
         var row = run(PROFILE, policy, new LoggedGetsWorkload(), Map.of("processes", 6, "processes_per_node", 2,
                 "gets_per_process", 50, "get_size_B", 64), seed);
         assertEquals(true, row.get("verified"), row.toString());
-        assertEquals(policy.equals("no-ft") ? 0L : 300L, row.get("logged_entries"));
+        assertEquals(policy.startsWith("no-ft/") ? 0L : 300L, row.get("logged_entries"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"no-ft", "aa-poll", "rma", "am"})
+    @ValueSource(strings = {"no-ft/pin-all", "aa/aa-poll", "rma/pin-all", "am/pin-all"})
     void sortIsSortedAndAPermutation(String policy) {
         var row = run(PROFILE, policy, new CoralSortWorkload(), Map.of("processes", 5, "processes_per_node", 2,
                 "data_MiB", 1, "chunk_B", 1024), 3);
@@ -59,27 +60,27 @@ class AaAppsWorkloadTest {
     void aFullLogHoldsAccessesBackAndLosesNone(long seed) {
         // room for two 4 KiB entries: sixteen processes reading one target's log run into backpressure
         Profile small = PROFILE.withOverrides(Map.of("aa.access_log.size", "8 KiB"), "test");
-        var gets = run(small, "aa-poll", new CoralSortWorkload(), Map.of("processes", 16, "processes_per_node", 4,
+        var gets = run(small, "aa/aa-poll", new CoralSortWorkload(), Map.of("processes", 16, "processes_per_node", 4,
                 "data_MiB", 1), seed);
         assertEquals(true, gets.get("verified"), gets.toString());
         assertTrue((Long) gets.get("log_stalls") > 0, "the log filled: " + gets);
         Profile tiny = PROFILE.withOverrides(Map.of("aa.access_log.size", "64 B"), "test");
-        var puts = run(tiny, "aa-poll", new AccessCounterWorkload(), Map.of("processes", 16, "processes_per_node", 8,
+        var puts = run(tiny, "aa/aa-poll", new AccessCounterWorkload(), Map.of("processes", 16, "processes_per_node", 8,
                 "accesses_per_process", 40), seed);
         assertEquals(true, puts.get("verified"), puts.toString());
         assertTrue((Long) puts.get("log_stalls") > 0, "the log filled: " + puts);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"aa-poll", "rma", "am"})
+    @ValueSource(strings = {"aa/aa-poll", "rma/pin-all", "am/pin-all"})
     void loggingCostsBytesOnlyWhenDataGoesBack(String policy) {
-        var base = run(PROFILE, "no-ft", new LoggedGetsWorkload(), Map.of("processes", 8, "processes_per_node", 4,
+        var base = run(PROFILE, "no-ft/pin-all", new LoggedGetsWorkload(), Map.of("processes", 8, "processes_per_node", 4,
                 "gets_per_process", 40), 1);
         var row = run(PROFILE, policy, new LoggedGetsWorkload(), Map.of("processes", 8, "processes_per_node", 4,
                 "gets_per_process", 40), 1);
         long b = (Long) base.get("bytes_communicated");
         long r = (Long) row.get("bytes_communicated");
-        if (policy.equals("aa-poll")) {
+        if (policy.startsWith("aa/")) {
             assertEquals(b, r, "the IOMMU logs at the target: no byte more on the network");
         } else {
             assertTrue(r > b, "the data travels back: " + r + " vs " + b);
@@ -88,7 +89,7 @@ class AaAppsWorkloadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"aa-poll", "allreduce"})
+    @ValueSource(strings = {"aa/aa-poll", "allreduce/pin-all"})
     void sameSeedSameRow(String policy) {
         Map<String, Object> p = Map.of("processes", 8, "processes_per_node", 4, "accesses_per_process", 30);
         assertEquals(run(PROFILE, policy, new AccessCounterWorkload(), p, 9),
@@ -96,10 +97,18 @@ class AaAppsWorkloadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"pin-all", "am", "no-ft"})
-    void counterRefusesPoliciesWithoutACountingScheme(String policy) {
-        PolicyRefusal e = assertThrows(PolicyRefusal.class, () -> run(PROFILE, policy, new AccessCounterWorkload(),
+    @ValueSource(strings = {"am", "no-ft", "nope"})
+    void counterRefusesSchemesItDoesNotRunInOneLineNamingItsOwn(String scheme) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> run(PROFILE,
+                scheme + "/pin-all", new AccessCounterWorkload(), Map.of("processes", 4, "processes_per_node", 2), 1));
+        assertEquals("scheme: '" + scheme + "' is not valid; valid values: aa, rma, akv, allreduce, no-count", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"aa/pin-all", "rma/aa-poll", "akv/firehose"})
+    void counterRefusesAPolicyWithoutTheRegistrationItsSchemeNeeds(String series) {
+        PolicyRefusal e = assertThrows(PolicyRefusal.class, () -> run(PROFILE, series, new AccessCounterWorkload(),
                 Map.of("processes", 4, "processes_per_node", 2), 1));
-        assertTrue(e.getMessage().contains("runs under: aa-int, aa-poll"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("scheme '" + SchemePoint.scheme(series) + "' needs "), e.getMessage());
     }
 }

@@ -11,7 +11,7 @@ import org.pagefabric.active.Actions;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
-import org.pagefabric.reg.active.ActiveAccessPolicy;
+import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
@@ -31,11 +31,12 @@ class ActiveAppsOnIommuTest {
     @ValueSource(longs = {1, 2, 3, 4})
     void checkpointCopiesExactlyThePagesWrittenSinceTheLastOne(long seed) {
         Simulator sim = new Simulator(seed);
-        ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create("aa-poll", PROFILE);
+        var policy = PolicyRegistry.standard().create("aa-poll", PROFILE);
+        ActiveAccess aa = policy.activeAccess().orElseThrow();
         Job job = new Job(sim, PROFILE, 2, PAGES * Rank.PAGE, policy);
         Rank target = job.rank(1);
         Rank source = job.rank(0);
-        IncrementalCheckpoint cp = new IncrementalCheckpoint(policy.domain(target.endpoint()), target.node().kernel(),
+        IncrementalCheckpoint cp = new IncrementalCheckpoint(aa.domain(target.endpoint()), target.node().kernel(),
                 target.process(), target.segment(), PAGES);
         RandomStream rnd = new RandomStream(seed);
         TreeSet<Long>[] written = new TreeSet[2];
@@ -77,7 +78,8 @@ class ActiveAppsOnIommuTest {
     @ValueSource(longs = {5, 6, 7})
     void countersSeeExactlyTheirOwnPagesAccessesAndIuidsIsolate(long seed) {
         Simulator sim = new Simulator(seed);
-        ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create("aa-poll", PROFILE);
+        var policy = PolicyRegistry.standard().create("aa-poll", PROFILE);
+        ActiveAccess aa = policy.activeAccess().orElseThrow();
         // ranks 1 and 3 share node 1; rank 0 writes to both
         Job job = new Job(sim, PROFILE, 2, 4, 4 * Rank.PAGE, policy);
         Rank source = job.rank(0);
@@ -88,14 +90,14 @@ class ActiveAppsOnIommuTest {
             int tt = t;
             for (int p = 0; p < 4; p++) {
                 int pp = p;
-                policy.domain(targets[t].endpoint()).assocPage(targets[t].segment() + p * (long) Rank.PAGE, Actions.PUT_METADATA,
+                aa.domain(targets[t].endpoint()).assocPage(targets[t].segment() + p * (long) Rank.PAGE, Actions.PUT_METADATA,
                         rec -> {
                             counted[tt][pp]++;
                             return 0;
                         });
             }
         }
-        assertTrue(policy.domain(targets[0].endpoint()).iuid() != policy.domain(targets[1].endpoint()).iuid(), "one IUID per process");
+        assertTrue(aa.domain(targets[0].endpoint()).iuid() != aa.domain(targets[1].endpoint()).iuid(), "one IUID per process");
         RandomStream rnd = new RandomStream(seed);
         int[] tgt = new int[40];
         int[] page = new int[40];

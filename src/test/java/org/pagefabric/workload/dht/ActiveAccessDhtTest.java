@@ -12,11 +12,10 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.reg.active.ActiveDhtScheme;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
-import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.SchemePoint;
 import org.pagefabric.workload.Workloads;
 
 /**
@@ -42,11 +41,11 @@ class ActiveAccessDhtTest {
     }
 
     private static Ran run(Profile profile, String policy, Map<String, Object> given, long seed) {
-        Map<String, Object> p = DHT.resolve(given);
+        Map<String, Object> p = DHT.resolve(SchemePoint.with("aa/" + policy, given));
         Simulator sim = new Simulator(seed);
         RegistrationPolicy pol = PolicyRegistry.standard().create(policy, profile);
         Job job = new Job(sim, profile, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
-        ActiveDhtScheme scheme = (ActiveDhtScheme) ((DhtSchemeProvider) pol).newDhtScheme();
+        ActiveDhtScheme scheme = (ActiveDhtScheme) DhtInsertWorkload.newScheme(job, p);
         DhtInsertWorkload.Outcome out = DHT.launch(job, p, scheme, -1);
         sim.run();
         SimProcess.checkNoDeadlock(sim);
@@ -99,8 +98,8 @@ class ActiveAccessDhtTest {
 
     @Test
     void activeAccessIssuesOneRemoteAccessPerInsertAndIsDeterministic() {
-        Map<String, Object> a = PointRun.run(CRAY, "aa-poll", DHT, params(8, 4, 0.5, 256, 50), 9);
-        Map<String, Object> b = PointRun.run(CRAY, "aa-poll", DHT, params(8, 4, 0.5, 256, 50), 9);
+        Map<String, Object> a = SchemePoint.run(CRAY, "aa/aa-poll", DHT, params(8, 4, 0.5, 256, 50), 9);
+        Map<String, Object> b = SchemePoint.run(CRAY, "aa/aa-poll", DHT, params(8, 4, 0.5, 256, 50), 9);
         assertEquals(1.0, a.get("remote_accesses_per_insert"), "Listing 3: one put per insert, collisions or not");
         assertEquals(a.get("inserts_per_s"), b.get("inserts_per_s"));
         assertEquals(Boolean.TRUE, a.get("verified"));
@@ -108,8 +107,8 @@ class ActiveAccessDhtTest {
 
     @Test
     void scratchpadNotificationIsNoSlowerThanPollingMemory() {
-        Map<String, Object> poll = PointRun.run(CRAY, "aa-poll", DHT, params(16, 8, 0.05, 256, 100), 2);
-        Map<String, Object> sp = PointRun.run(CRAY, "aa-sp", DHT, params(16, 8, 0.05, 256, 100), 2);
+        Map<String, Object> poll = SchemePoint.run(CRAY, "aa/aa-poll", DHT, params(16, 8, 0.05, 256, 100), 2);
+        Map<String, Object> sp = SchemePoint.run(CRAY, "aa/aa-sp", DHT, params(16, 8, 0.05, 256, 100), 2);
         assertTrue((Double) sp.get("inserts_per_s") >= (Double) poll.get("inserts_per_s"),
                 "a 15 ns scratchpad check in place of a 70 ns memory read cannot slow handlers down");
     }
@@ -120,10 +119,10 @@ class ActiveAccessDhtTest {
         Profile cheap = CRAY.withOverrides(Map.of("am.receive_overhead", "0 ns"), "test");
         Profile dear = CRAY.withOverrides(Map.of("am.receive_overhead", "1 us"), "test");
         Map<String, Object> p = params(16, 8, 0.05, 4096, 200);
-        double amCheap = (Double) PointRun.run(cheap, "am", DHT, p, 3).get("inserts_per_s");
-        double amDear = (Double) PointRun.run(dear, "am", DHT, p, 3).get("inserts_per_s");
-        double aaCheap = (Double) PointRun.run(cheap, "aa-sp", DHT, p, 3).get("inserts_per_s");
-        double aaDear = (Double) PointRun.run(dear, "aa-sp", DHT, p, 3).get("inserts_per_s");
+        double amCheap = (Double) SchemePoint.run(cheap, "am/pin-all", DHT, p, 3).get("inserts_per_s");
+        double amDear = (Double) SchemePoint.run(dear, "am/pin-all", DHT, p, 3).get("inserts_per_s");
+        double aaCheap = (Double) SchemePoint.run(cheap, "aa/aa-sp", DHT, p, 3).get("inserts_per_s");
+        double aaDear = (Double) SchemePoint.run(dear, "aa/aa-sp", DHT, p, 3).get("inserts_per_s");
         assertTrue(amDear < 0.8 * amCheap, "1 us per received message must slow AM down: " + amCheap + " -> " + amDear);
         assertEquals(aaCheap, aaDear, "AA never runs the AM receive path");
         assertTrue(aaDear > amDear, "with a receive path to pay, AM falls behind AA");
@@ -138,8 +137,8 @@ class ActiveAccessDhtTest {
                 "iommu.iotlb.l2.entries", "0"), "test");
         Profile large = CRAY.withOverrides(Map.of("iommu.iotlb.l1.entries", "512", "iommu.iotlb.l1.ways", "full",
                 "iommu.iotlb.l2.entries", "0"), "test");
-        double few = (Double) PointRun.run(small, "aa-poll", DHT, p, 4).get("inserts_per_s");
-        double many = (Double) PointRun.run(large, "aa-poll", DHT, p, 4).get("inserts_per_s");
+        double few = (Double) SchemePoint.run(small, "aa/aa-poll", DHT, p, 4).get("inserts_per_s");
+        double many = (Double) SchemePoint.run(large, "aa/aa-poll", DHT, p, 4).get("inserts_per_s");
         assertTrue(many > 1.5 * few, "walks on the IOMMU's serial path must cost the inserts: " + few + " vs " + many);
     }
 

@@ -20,7 +20,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.comm.Job;
-import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.SchemePoint;
 import org.pagefabric.workload.Workloads;
 
 /** The hashtable under every baseline scheme: correctness, scheme behaviours, determinism, scale. */
@@ -42,12 +42,13 @@ class DhtInsertWorkloadTest {
     private record Ran(Simulator sim, DhtInsertWorkload.Outcome out) {
     }
 
-    private static Ran run(String policy, Map<String, Object> given, long seed, long onload) {
-        Map<String, Object> p = DHT.resolve(given);
+    /** Runs a baseline scheme under pin-all. */
+    private static Ran run(String scheme, Map<String, Object> given, long seed, long onload) {
+        Map<String, Object> p = DHT.resolve(SchemePoint.with(scheme + "/pin-all", given));
         Simulator sim = new Simulator(seed);
-        RegistrationPolicy pol = PolicyRegistry.standard().create(policy, CRAY);
+        RegistrationPolicy pol = PolicyRegistry.standard().create("pin-all", CRAY);
         Job job = new Job(sim, CRAY, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
-        DhtInsertWorkload.Outcome out = DHT.launch(job, p, ((DhtSchemeProvider) pol).newDhtScheme(), onload);
+        DhtInsertWorkload.Outcome out = DHT.launch(job, p, DhtInsertWorkload.newScheme(job, p), onload);
         sim.run();
         SimProcess.checkNoDeadlock(sim);
         return new Ran(sim, out);
@@ -80,10 +81,10 @@ class DhtInsertWorkloadTest {
 
     @Test
     void rmaCollisionsCostFiveOrSixRemoteAccessesAndMessagesOne() {
-        Map<String, Object> row = PointRun.run(CRAY, "rma", DHT, params(8, 4, 0.5, 1024, 50), 1);
+        Map<String, Object> row = SchemePoint.run(CRAY, "rma/pin-all", DHT, params(8, 4, 0.5, 1024, 50), 1);
         double rma = (Double) row.get("remote_accesses_per_insert");
         assertTrue(rma > 5 && rma <= 6, "Listing 2: 5 on a chain's first collision, 6 after; got " + rma);
-        Map<String, Object> am = PointRun.run(CRAY, "am", DHT, params(8, 4, 0.5, 1024, 50), 1);
+        Map<String, Object> am = SchemePoint.run(CRAY, "am/pin-all", DHT, params(8, 4, 0.5, 1024, 50), 1);
         assertEquals(1.0, am.get("remote_accesses_per_insert"));
         assertTrue((Double) am.get("inserts_per_s") > 0);
     }
@@ -124,38 +125,48 @@ class DhtInsertWorkloadTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"rma", "am-exp", "am-ints"})
-    void sameSeedSameRow(String policy) {
-        Map<String, Object> a = PointRun.run(CRAY, policy, DHT, params(8, 4, 0.25, 512, 30), 11);
-        Map<String, Object> b = PointRun.run(CRAY, policy, DHT, params(8, 4, 0.25, 512, 30), 11);
+    void sameSeedSameRow(String scheme) {
+        Map<String, Object> a = SchemePoint.run(CRAY, scheme + "/pin-all", DHT, params(8, 4, 0.25, 512, 30), 11);
+        Map<String, Object> b = SchemePoint.run(CRAY, scheme + "/pin-all", DHT, params(8, 4, 0.25, 512, 30), 11);
         assertEquals(a, b);
     }
 
     @Test
-    void aPolicyWithoutASchemeIsRefusedNamingTheOnesThatWork() {
+    void aPolicyWithoutTheRegistrationASchemeNeedsIsRefusedNamingTheOnesThatHaveIt() {
         PolicyRefusal e = assertThrows(PolicyRefusal.class,
-                () -> PointRun.run(CRAY, "pin-all", DHT, params(4, 2, 0, 64, 1), 1));
-        assertTrue(e.getMessage().contains("rma") && e.getMessage().contains("am-onload"), e.getMessage());
+                () -> SchemePoint.run(CRAY, "aa/pin-all", DHT, params(4, 2, 0, 64, 1), 1));
+        assertTrue(e.getMessage().contains("aa-poll") && e.getMessage().contains("aa-sp"), e.getMessage());
+        PolicyRefusal f = assertThrows(PolicyRefusal.class,
+                () -> SchemePoint.run(CRAY, "rma/firehose", DHT, params(4, 2, 0, 64, 1), 1));
+        assertTrue(f.getMessage().contains("needs policy pin-all"), f.getMessage());
+    }
+
+    @Test
+    void anUnknownSchemeIsOneLineNamingTheValidOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SchemePoint.run(CRAY, "akv/pin-all", DHT, params(4, 2, 0, 64, 1), 1));
+        assertEquals("scheme: 'akv' is not valid; valid values: rma, am, am-exp, am-onload, am-ints, aa", e.getMessage());
     }
 
     @Test
     void onloadRefusesAsManyHandlerCoresAsProcessesPerNode() {
         Map<String, Object> p = params(8, 4, 0, 64, 1);
         p.put("onload_cores", 4L);
-        assertThrows(IllegalArgumentException.class, () -> PointRun.run(CRAY, "am-onload", DHT, p, 1));
+        assertThrows(IllegalArgumentException.class, () -> SchemePoint.run(CRAY, "am-onload/pin-all", DHT, p, 1));
     }
 
     @Test
     void bestOnloadKeepsTheFastestC() {
         Map<String, Object> p = params(8, 4, 0.05, 256, 20);
         p.put("onload_cores", "best");
-        Map<String, Object> row = PointRun.run(CRAY, "am-onload", DHT, p, 1);
+        Map<String, Object> row = SchemePoint.run(CRAY, "am-onload/pin-all", DHT, p, 1);
         long best = (Long) row.get("best_onload_cores");
         assertTrue(best >= 1 && best <= 3);
         Map<String, Object> q = params(8, 4, 0.05, 256, 20);
         double bestRate = (Double) row.get("inserts_per_s");
         for (long c = 1; c <= 3; c++) {
             q.put("onload_cores", c);
-            assertTrue((Double) PointRun.run(CRAY, "am-onload", DHT, q, 1).get("inserts_per_s") <= bestRate);
+            assertTrue((Double) SchemePoint.run(CRAY, "am-onload/pin-all", DHT, q, 1).get("inserts_per_s") <= bestRate);
         }
     }
 

@@ -39,11 +39,12 @@ class DhtScaleInvariantsTest {
         p.put("volume_elements", 4096L);
         p.put("iterations", inserts);
         p.put("onload_cores", "best");
+        p.put("scheme", "am-onload");
         return DHT.resolve(p);
     }
 
     private static Job job(Map<String, Object> p, long seed) {
-        RegistrationPolicy pol = PolicyRegistry.standard().create("am-onload", CRAY);
+        RegistrationPolicy pol = PolicyRegistry.standard().create("pin-all", CRAY);
         return new Job(new Simulator(seed), CRAY, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
     }
 
@@ -64,7 +65,7 @@ class DhtScaleInvariantsTest {
     void theBoundsOnTheEndNeverExceedTheEnd(long c) {
         Map<String, Object> p = params(40, 8, 0.1 * c, 60);
         Job j = job(p, c);
-        DhtScheme scheme = ((DhtSchemeProvider) j.policy()).newDhtScheme();
+        DhtScheme scheme = DhtInsertWorkload.newScheme(j, p);
         DhtInsertWorkload.Outcome o = DHT.launch(j, p, scheme, c);
         Simulator sim = j.simulator();
         long[] bounds = new long[200];
@@ -90,7 +91,7 @@ class DhtScaleInvariantsTest {
     void theLossDeadlineIsWhereTheRateFallsToTheBest() {
         Map<String, Object> p = params(16, 4, 0.05, 10);
         Job j = job(p, 1);
-        DhtInsertWorkload.Outcome o = DHT.launch(j, p, ((DhtSchemeProvider) j.policy()).newDhtScheme(), 2);
+        DhtInsertWorkload.Outcome o = DHT.launch(j, p, DhtInsertWorkload.newScheme(j, p), 2);
         double best = 3.0e7;
         long deadline = DhtInsertWorkload.lossDeadline(o, best, false);
         long span = deadline - o.start;
@@ -107,7 +108,7 @@ class DhtScaleInvariantsTest {
                 id: test.dht
                 title: hashtable rows and threads
                 workload: dht-insert
-                policies: [rma, am-exp, am-onload, am-ints]
+                policies: [pin-all]
                 profile: aa-crayxe6
                 seed: 5
                 repetitions: 2
@@ -118,6 +119,7 @@ class DhtScaleInvariantsTest {
                   volume_elements: 1024
                   iterations: 25
                   onload_cores: best
+                  scheme: [rma, am-exp, am-onload, am-ints]
                 """, null);
         ExperimentResult one = ExperimentRunner.run(spec, new ExperimentRunner.Options(1, false, false, Map.of()));
         ExperimentResult two = ExperimentRunner.run(spec, new ExperimentRunner.Options(2, false, false, Map.of()));

@@ -1,9 +1,6 @@
-package org.pagefabric.reg.am;
+package org.pagefabric.workload.dht;
 
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.dht.DhtContext;
-import org.pagefabric.workload.dht.DhtFabric;
-import org.pagefabric.workload.dht.DhtScheme;
 
 /**
  * AM-Onload (002 §5.2): on every node the last C cores only run active-message handlers,

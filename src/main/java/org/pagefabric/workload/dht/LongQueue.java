@@ -1,4 +1,4 @@
-package org.pagefabric.reg.am;
+package org.pagefabric.workload.dht;
 
 import java.util.Arrays;
 

@@ -1,11 +1,6 @@
-package org.pagefabric.reg.am;
+package org.pagefabric.workload.dht;
 
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.dht.DhtContext;
-import org.pagefabric.workload.dht.DhtFabric;
-import org.pagefabric.workload.dht.DhtHash;
-import org.pagefabric.workload.dht.DhtScheme;
-import org.pagefabric.workload.dht.Volume;
 
 /**
  * Traditional RMA (002 §4.1, Listing 2): the inserting process works on the remote volume with

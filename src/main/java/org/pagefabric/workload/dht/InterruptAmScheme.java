@@ -1,9 +1,6 @@
-package org.pagefabric.reg.am;
+package org.pagefabric.workload.dht;
 
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.dht.DhtContext;
-import org.pagefabric.workload.dht.DhtCosts;
-import org.pagefabric.workload.dht.DhtScheme;
 
 /**
  * AM-Ints (002 §5.2): the NIC interrupts the volume owner's core once every

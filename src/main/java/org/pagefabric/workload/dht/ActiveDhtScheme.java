@@ -1,9 +1,9 @@
-package org.pagefabric.reg.active;
+package org.pagefabric.workload.dht;
 
 import org.pagefabric.active.Actions;
+import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.active.ActiveChannel;
 import org.pagefabric.active.ActiveDomain;
-import org.pagefabric.active.ActiveNode;
 import org.pagefabric.active.Notification;
 import org.pagefabric.hw.iommu.aa.AccessRecord;
 import org.pagefabric.hw.os.MapFlags;
@@ -11,20 +11,17 @@ import org.pagefabric.hw.os.Prot;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.endpoint.Endpoint;
-import org.pagefabric.workload.dht.DhtContext;
-import org.pagefabric.workload.dht.DhtHash;
-import org.pagefabric.workload.dht.DhtScheme;
 
 /**
  * The Active Access hashtable of 002 §4.1 (Listing 3): an insert is one plain put of the element
  * to its cell, {@code v.elems[hash(elem)]}, in the target volume's table. Every hashtable process
  * has its own IUID and access log, and its table's pages are marked W=0 (for the device), WL=1,
  * WLD=1 with that IUID: the target IOMMU logs each put with its data and writes nothing to the
- * table, and the process's handler, run on its node per the policy's notification, performs
+ * table, and the process's handler, run on its node per the notification of the registration
+ * policy's {@link ActiveAccess}, performs
  * the insert locally ({@link DhtContext#applyLocally}) with local synchronization only.
  *
- * <p>How a put travels: as one datagram of the hashtable's fabric ({@link
- * org.pagefabric.workload.dht.DhtFabric#message}, one remote access per insert, the same
+ * <p>How a put travels: as one datagram of the hashtable's fabric ({@link DhtFabric#message}, one remote access per insert, the same
  * network, NIC posting and DMA costs as the baselines' messages), and on reaching the target
  * node's host it enters the node's IOMMU through {@link ActiveChannel#ingressPut}: translation
  * (IOTLB, walk), the PTE's bits, the access log, backpressure when the log is full, and the
@@ -38,11 +35,10 @@ import org.pagefabric.workload.dht.DhtScheme;
  * {@code aa-poll}, the scratchpad for {@code aa-sp}). Once every process has issued its
  * inserts, entries below an interrupt batch are processed at once (the end of the run).
  */
-public final class ActiveDhtScheme implements DhtScheme {
+final class ActiveDhtScheme implements DhtScheme {
     // a cell is an element word and a next-pointer word (Listing 2: elems[pos].elem and .ptr)
     private static final int CELL_BYTES = 16;
 
-    private final ActiveAccessPolicy policy;
     private DhtContext dht;
     private ActiveChannel channel;
     private ActiveDomain[] domains;
@@ -51,10 +47,6 @@ public final class ActiveDhtScheme implements DhtScheme {
     private long[] cursor;
     private boolean allIssued;
     private Counter misrouted;
-
-    ActiveDhtScheme(ActiveAccessPolicy policy) {
-        this.policy = policy;
-    }
 
     @Override
     public void setUp(DhtContext dht) {
@@ -67,12 +59,12 @@ public final class ActiveDhtScheme implements DhtScheme {
         this.cursor = new long[n];
         this.misrouted = dht.simulator().statistics().counter("dht_aa.misrouted", "entries",
                 "logged inserts whose element belongs to another volume than the handler's");
+        ActiveAccess aa = dht.activeAccess();
         long table = tableCells(dht);
         for (int r = 0; r < n; r++) {
             var node = dht.cluster().node(dht.nodeOf(r));
-            Endpoint rank = policy.rankOn(node);
-            ActiveNode an = policy.activeNode(node);
-            ActiveDomain d = new ActiveDomain(an, rank.process(), rank.pd().id(), policy.notification(), true);
+            Endpoint rank = dht.endpointOn(dht.nodeOf(r));
+            ActiveDomain d = aa.newDomain(rank, true);
             long bytes = table * CELL_BYTES;
             long base = node.kernel().mmap(rank.process(), 0, bytes, Prot.READ_WRITE, MapFlags.POPULATE).address();
             int owner = r;
@@ -140,17 +132,17 @@ public final class ActiveDhtScheme implements DhtScheme {
     }
 
     /** The domain of hashtable process {@code rank}. */
-    public ActiveDomain domain(int rank) {
+    ActiveDomain domain(int rank) {
         return domains[rank];
     }
 
     /** The channel the puts enter their IOMMUs through. */
-    public ActiveChannel channel() {
+    ActiveChannel channel() {
         return channel;
     }
 
     /** Logged inserts that reached a handler of the wrong volume (must stay 0). */
-    public long misrouted() {
+    long misrouted() {
         return misrouted.value();
     }
 }
