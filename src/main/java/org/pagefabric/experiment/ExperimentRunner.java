@@ -269,7 +269,8 @@ public final class ExperimentRunner {
      * identity and workload-parameter columns, the profile axes' values, then the metrics.
      */
     Map<String, Object> row(ExperimentPoint p) {
-        Map<String, Object> run = PointRun.run(p.profile(), p.policy(), spec.workload(), p.workloadValues(), p.seed());
+        Map<String, Object> run = CandidateSearch.row(p.profile(), p.policy(), spec.workload(), p.workloadValues(),
+                p.seed());
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("experiment", spec.id());
         row.put("point", p.point());

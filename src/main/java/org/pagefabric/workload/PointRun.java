@@ -67,6 +67,16 @@ public final class PointRun {
      */
     public static Map<String, Object> run(Profile profile, String policyName, Workload workload,
                                           Map<String, ?> params, long seed) {
+        return start(profile, policyName, workload, params, seed).finish();
+    }
+
+    /**
+     * Builds the point and starts its workload without running the simulation: for a caller
+     * that runs it in slices (a search that may stop a hopeless candidate), or to its end with
+     * {@link Started#finish()}. Parameters as {@link #run(Profile, String, Workload, Map, long)}.
+     */
+    public static Started start(Profile profile, String policyName, Workload workload, Map<String, ?> params,
+                                long seed) {
         Map<String, Object> values = workload.resolve(params);
         Simulator sim = new Simulator(seed);
         RegistrationPolicy policy = PolicyRegistry.standard().create(policyName, profile);
@@ -74,8 +84,72 @@ public final class PointRun {
                 policy, workload.connectsRanks());
         LatencyHistogram lat = sim.statistics().latency("workload.latency", "latency of each timed operation");
         Workload.Run run = workload.start(job, values, lat);
-        sim.run();
-        SimProcess.checkNoDeadlock(sim);
+        return new Started(profile, workload, values, seed, job, lat, run);
+    }
+
+    /**
+     * A point whose workload has started and whose simulation has not run yet (or has run part
+     * of the way).
+     */
+    public static final class Started {
+        private final Profile profile;
+        private final Workload workload;
+        private final Map<String, Object> values;
+        private final long seed;
+        private final Job job;
+        private final LatencyHistogram lat;
+        private final Workload.Run run;
+        private final long startedAt;
+
+        private Started(Profile profile, Workload workload, Map<String, Object> values, long seed, Job job,
+                        LatencyHistogram lat, Workload.Run run) {
+            this.profile = profile;
+            this.workload = workload;
+            this.values = values;
+            this.seed = seed;
+            this.job = job;
+            this.lat = lat;
+            this.run = run;
+            this.startedAt = job.simulator().now();
+        }
+
+        /** The point's simulation. */
+        public Simulator simulator() {
+            return job.simulator();
+        }
+
+        /** What the workload reports. */
+        public Workload.Run run() {
+            return run;
+        }
+
+        /** The simulated time at which the workload started. */
+        public long startedAt() {
+            return startedAt;
+        }
+
+        /** Ends the point without a row: closes its processes (a search's stopped candidate). */
+        public void abandon() {
+            SimProcess.closeAll(job.simulator());
+        }
+
+        /**
+         * Runs the rest of the simulation and returns the row.
+         *
+         * @throws org.pagefabric.sim.SimulationException if processes wait with no event pending
+         */
+        public Map<String, Object> finish() {
+            Simulator sim = job.simulator();
+            sim.run();
+            SimProcess.checkNoDeadlock(sim);
+            return row(profile, workload, values, seed, job, lat, run);
+        }
+    }
+
+    private static Map<String, Object> row(Profile profile, Workload workload, Map<String, Object> values, long seed,
+                                           Job job, LatencyHistogram lat, Workload.Run run) {
+        Simulator sim = job.simulator();
+        RegistrationPolicy policy = job.policy();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("workload", workload.name());
         row.put("policy", policy.name());

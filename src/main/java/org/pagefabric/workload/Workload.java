@@ -77,6 +77,17 @@ public interface Workload {
      */
     Run start(Job job, Map<String, Object> params, LatencyHistogram latencies);
 
+    /**
+     * A parameter of this point (resolved values) that the workload leaves to a search by the
+     * experiment layer, which runs every candidate and keeps the best; {@code null}, as by
+     * default, when the point is one run.
+     *
+     * @throws IllegalArgumentException if the values leave the search no candidate
+     */
+    default SearchedParameter search(Map<String, Object> params) {
+        return null;
+    }
+
     /** The declared parameter called {@code name}, or {@code null}. */
     default WorkloadParameter parameter(String name) {
         for (WorkloadParameter p : parameters()) {

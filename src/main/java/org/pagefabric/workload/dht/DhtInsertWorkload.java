@@ -4,22 +4,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
-import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.AbstractWorkload;
+import org.pagefabric.workload.BoundedRun;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.SchemeRegistry;
+import org.pagefabric.workload.SearchedParameter;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.StandardParameters;
-import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
@@ -128,11 +126,29 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return METRICS;
     }
 
+    /**
+     * {@code onload_cores: best} (stored as 0) under a scheme that dedicates handler cores
+     * (AM-Onload): 002 §5.2.1 runs every C from 1 to {@code processes_per_node - 1} and keeps
+     * the one with the highest insert rate, the smallest C among equals. The experiment layer
+     * runs that search; this workload runs one C. Its runs bound their end while they run
+     * ({@link Outcome#bestReachable}), so the search can stop a C that can no longer win.
+     */
+    @Override
+    public SearchedParameter search(Map<String, Object> params) {
+        if ((Long) params.get(ONLOAD) != 0 || !schemeOf(params).usesOnloadCores()) {
+            return null;
+        }
+        int maxCores = maxOnloadCores(params, 0);
+        List<Object> candidates = new ArrayList<>();
+        for (long c = 1; c <= maxCores; c++) {
+            candidates.add(c);
+        }
+        return new SearchedParameter(ONLOAD, candidates, INSERTS_PER_S, true, ONLOAD_USED);
+    }
+
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         DhtScheme scheme = newScheme(job, params);
-        int processes = (int) (long) (Long) params.get(PROCESSES);
-        int perNode = (int) (long) (Long) params.get(PER_NODE);
         double comp = (Double) params.get(COMP_RATIO);
         if (comp >= 1) {
             throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to insert; valid: 0 to below 1");
@@ -140,141 +156,31 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         long onload = (Long) params.get(ONLOAD);
         long onloadUsed = -1;
         if (scheme.usesOnloadCores()) {
-            int maxCores = processes == 1 ? 0 : perNode - 1;
-            if (maxCores < 1 || onload > maxCores) {
-                throw new IllegalArgumentException(ONLOAD + ": " + onload + " handler cores leave no inserting core on"
-                        + " nodes of " + perNode + " processes; valid: best (0) or 1 to " + Math.max(1, maxCores)
-                        + " with processes_per_node >= 2");
+            maxOnloadCores(params, onload);
+            if (onload == 0) {
+                throw new IllegalArgumentException(ONLOAD + ": best (0) is a search over every C, which an experiment"
+                        + " runs (pagefabric run or reproduce); a single run takes one C");
             }
-            onloadUsed = onload != 0 ? onload : bestOnloadCores(job, params, maxCores, true).cores();
+            onloadUsed = onload;
         }
-        Outcome out = launch(job, params, scheme, onloadUsed);
-        out.bestMode = scheme.usesOnloadCores() && onload == 0;
-        return out;
+        return launch(job, params, scheme, onloadUsed);
     }
 
     /**
-     * 002 §5.2.1: AM-Onload runs every C and keeps the one with the highest insert rate (the
-     * smallest C among equals). Each trial is a simulation of its own, stopped only once its
-     * clock proves that it cannot win. Its rate is inserts / span, and {@link Trial#leastEnd}
-     * bounds its end from below: the time already simulated; that time plus the most inserts
-     * any of its processes has not begun times the least time an insert costs a process
-     * ({@link DhtScheme#minInsertPs}); and the scheme's own bound on when its handlers can have
-     * applied what is still unapplied ({@link DhtScheme#appliedNoEarlierThan}). Trials run
-     * best-first, in decreasing order of the rate their bound allows before they start (then by
-     * C), so that a good C is found early and the others are stopped soon; the bound is checked
-     * every 1/64 of the span at which a trial would only tie the best. The choice is the one an
-     * exhaustive search makes (order and stops change only which tails are not simulated).
-     */
-    BestSearch bestOnloadCores(Job job, Map<String, Object> params, int maxCores, boolean cut) {
-        Long[] order = new Long[maxCores];
-        double[] optimistic = new double[maxCores + 1];
-        for (long c = 1; c <= maxCores; c++) {
-            order[(int) c - 1] = c;
-            if (cut) {
-                Trial t = trial(job, params, c);
-                optimistic[(int) c] = t.out().rateAtSpan(t.leastEnd() - t.out().start);
-                SimProcess.closeAll(t.sim());
-            }
-        }
-        java.util.Arrays.sort(order, (x, y) -> {
-            int byBound = Double.compare(optimistic[(int) (long) y], optimistic[(int) (long) x]);
-            return byBound != 0 ? byBound : Long.compare(x, y);
-        });
-        long best = Long.MAX_VALUE;
-        double bestRate = -1;
-        int cutTrials = 0;
-        for (long c : order) {
-            Trial t = trial(job, params, c);
-            Outcome o = t.out();
-            // A smaller C wins a tie, so it must be strictly slower to lose.
-            boolean strict = c < best;
-            long deadline = cut && bestRate > 0 ? lossDeadline(o, bestRate, strict) : Time.NEVER;
-            boolean lost = false;
-            if (deadline == Time.NEVER) {
-                t.sim().run();
-            } else {
-                lost = t.runUntilLost(deadline, bestRate, strict);
-            }
-            if (lost) {
-                cutTrials++;
-                SimProcess.closeAll(t.sim());
-                continue;
-            }
-            if (!o.finished()) {
-                SimProcess.checkNoDeadlock(t.sim());
-                throw new IllegalStateException("AM-Onload trial with C=" + c + " ended before every element"
-                        + " was applied");
-            }
-            SimProcess.checkNoDeadlock(t.sim());
-            SimProcess.closeAll(t.sim());
-            double rate = o.insertsPerSecond();
-            if (rate > bestRate || rate == bestRate && c < best) {
-                bestRate = rate;
-                best = c;
-            }
-        }
-        return new BestSearch(best, bestRate, cutTrials);
-    }
-
-    private Trial trial(Job job, Map<String, Object> params, long c) {
-        Profile profile = job.cluster().profile();
-        Map<String, Object> p = new LinkedHashMap<>(params);
-        p.put(ONLOAD, c);
-        Simulator sim = new Simulator(job.simulator().masterSeed());
-        RegistrationPolicy policy = PolicyRegistry.standard().create(job.policy().name(), profile);
-        Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
-        DhtScheme scheme = newScheme(trial, p);
-        return new Trial(sim, scheme, launch(trial, p, scheme, c));
-    }
-
-    /** One AM-Onload trial of the search over C. */
-    private record Trial(Simulator sim, DhtScheme scheme, Outcome out) {
-        /** The earliest the run can end, from what the clock shows now (see {@link #bestOnloadCores}). */
-        long leastEnd() {
-            long now = sim.now();
-            long least = now;
-            long unstarted = out.mostUnstartedInserts();
-            long perInsert = scheme.minInsertPs(out.dht);
-            if (perInsert > 0 && unstarted > 0 && unstarted <= (Long.MAX_VALUE / 4 - now) / perInsert) {
-                least = Math.max(least, now + unstarted * perInsert);
-            }
-            return Math.max(least, scheme.appliedNoEarlierThan(out.dht.unapplied()));
-        }
-
-        /**
-         * Runs in slices until the trial finishes (false) or its least end proves its rate
-         * cannot beat {@code bestRate} (true; left unfinished).
-         */
-        boolean runUntilLost(long deadline, double bestRate, boolean strict) {
-            long slice = Math.max(1, (deadline - out.start) / 64);
-            long t = out.start;
-            while (true) {
-                t = Math.min(deadline, t + slice);
-                sim.runUntil(t);
-                if (out.finished() || sim.pendingEvents() == 0) {
-                    return false;
-                }
-                if (t >= deadline) {
-                    // Unfinished at the deadline: it ends later, so its rate cannot win.
-                    return true;
-                }
-                double most = out.rateAtSpan(leastEnd() - out.start);
-                if (strict ? most < bestRate : most <= bestRate) {
-                    return true;
-                }
-            }
-        }
-    }
-
-    /**
-     * The outcome of the search over C.
+     * The most handler cores a node of these processes can dedicate, {@code processes_per_node - 1}.
      *
-     * @param cores     the C with the highest insert rate (the smallest among equals)
-     * @param rate      its inserts per second
-     * @param cutTrials trials stopped early because they could no longer win
+     * @throws IllegalArgumentException if that is none, or fewer than {@code asked}
      */
-    record BestSearch(long cores, double rate, int cutTrials) {
+    private static int maxOnloadCores(Map<String, Object> params, long asked) {
+        int processes = (int) (long) (Long) params.get(PROCESSES);
+        int perNode = (int) (long) (Long) params.get(PER_NODE);
+        int maxCores = processes == 1 ? 0 : perNode - 1;
+        if (maxCores < 1 || asked > maxCores) {
+            throw new IllegalArgumentException(ONLOAD + ": " + asked + " handler cores leave no inserting core on"
+                    + " nodes of " + perNode + " processes; valid: best (0) or 1 to " + Math.max(1, maxCores)
+                    + " with processes_per_node >= 2");
+        }
+        return maxCores;
     }
 
     /**
@@ -292,6 +198,12 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         long span = (long) Math.ceil(spanPs) + (strict ? 2 : 1);
         double rate = o.rateAtSpan(span);
         return (strict ? rate < bestRate : rate <= bestRate) ? o.start + span : Time.NEVER;
+    }
+
+    /** The scheme {@code params} name, as a fresh instance (to ask what it does, not to run it). */
+    private static DhtScheme schemeOf(Map<String, Object> params) {
+        return SchemeRegistry.standard().descriptor((String) params.get(StandardParameters.SCHEME), NAME)
+                .create(DhtScheme.class);
     }
 
     /**
@@ -324,7 +236,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                 elementBytes);
         dht.attachFabric();
         scheme.setUp(dht);
-        Outcome out = new Outcome(dht, perProcess, onloadCores);
+        Outcome out = new Outcome(dht, perProcess);
         int inserters = 0;
         for (int r = 0; r < processes; r++) {
             if (scheme.inserts(r)) {
@@ -396,12 +308,14 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return out;
     }
 
-    /** What a run reports; read once the simulation has ended. */
-    static final class Outcome implements Workload.Run {
+    /**
+     * What a run reports; read once the simulation has ended, or, for the search over
+     * AM-Onload's C, while it runs: its rate is inserts / span, and {@link #leastEnd} bounds the
+     * span's end from below.
+     */
+    static final class Outcome implements BoundedRun {
         final DhtContext dht;
         final long perProcess;
-        final long onloadCores;
-        boolean bestMode;
         final long[] expectedCount;
         final long[] expectedDigest;
         /** Inserts each process has begun (for the AM-Onload search's bound). */
@@ -412,10 +326,9 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         long start;
         long issuedEnd;
 
-        Outcome(DhtContext dht, long perProcess, long onloadCores) {
+        Outcome(DhtContext dht, long perProcess) {
             this.dht = dht;
             this.perProcess = perProcess;
-            this.onloadCores = onloadCores;
             this.expectedCount = new long[dht.ranks()];
             this.expectedDigest = new long[dht.ranks()];
             this.started = new long[dht.ranks()];
@@ -445,6 +358,45 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         /** Every inserter has issued everything and every element is applied: the rate is final. */
         boolean finished() {
             return finishedInserters == inserters && dht.allApplied().isDone();
+        }
+
+        /**
+         * The earliest the run can end, from what the clock shows now: the time already
+         * simulated; that time plus the most inserts any process has not begun times the least
+         * time an insert costs a process ({@link DhtScheme#minInsertPs}); and the scheme's own
+         * bound on when its handlers can have applied what is still unapplied
+         * ({@link DhtScheme#appliedNoEarlierThan}).
+         */
+        long leastEnd() {
+            DhtScheme scheme = dht.scheme();
+            long now = dht.simulator().now();
+            long least = now;
+            long unstarted = mostUnstartedInserts();
+            long perInsert = scheme.minInsertPs(dht);
+            if (perInsert > 0 && unstarted > 0 && unstarted <= (Long.MAX_VALUE / 4 - now) / perInsert) {
+                least = Math.max(least, now + unstarted * perInsert);
+            }
+            return Math.max(least, scheme.appliedNoEarlierThan(dht.unapplied()));
+        }
+
+        @Override
+        public double searchValue() {
+            return insertsPerSecond();
+        }
+
+        @Override
+        public boolean settled() {
+            return finished();
+        }
+
+        @Override
+        public double bestReachable() {
+            return rateAtSpan(leastEnd() - start);
+        }
+
+        @Override
+        public long hopelessAfter(double value, boolean winsTies) {
+            return lossDeadline(this, value, winsTies);
         }
 
         @Override
@@ -479,7 +431,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
             m.put(ACCESSES_PER_COLLIDING, dht.collidingInserts() == 0 ? null
                     : round(dht.collidingAccesses() / (double) dht.collidingInserts()));
             m.put(INSERT_TIME, round(Time.toMicros(end() - start)));
-            m.put(ONLOAD_USED, bestMode ? onloadCores : null);
+            m.put(ONLOAD_USED, null); // the search over C reports its choice here
             return m;
         }
 

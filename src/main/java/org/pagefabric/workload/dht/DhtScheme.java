@@ -64,8 +64,8 @@ public interface DhtScheme {
 
     /**
      * Whether the scheme dedicates {@link DhtContext#onloadCores()} cores per node to handlers
-     * (AM-Onload); the workload then checks {@code onload_cores} and, for {@code best}, tries
-     * every value.
+     * (AM-Onload); the workload then checks {@code onload_cores} and, for {@code best}, asks
+     * the experiment layer to try every value ({@link DhtInsertWorkload#search}).
      */
     default boolean usesOnloadCores() {
         return false;

@@ -2,10 +2,12 @@ package org.pagefabric.workload.dht;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -21,6 +23,7 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.SchemePoint;
+import org.pagefabric.workload.SearchedParameter;
 import org.pagefabric.workload.Workloads;
 
 /** The hashtable under every baseline scheme: correctness, scheme behaviours, determinism, scale. */
@@ -156,18 +159,21 @@ class DhtInsertWorkloadTest {
     }
 
     @Test
-    void bestOnloadKeepsTheFastestC() {
-        Map<String, Object> p = params(8, 4, 0.05, 256, 20);
-        p.put("onload_cores", "best");
-        Map<String, Object> row = SchemePoint.run(CRAY, "am-onload/pin-all", DHT, p, 1);
-        long best = (Long) row.get("best_onload_cores");
-        assertTrue(best >= 1 && best <= 3);
-        Map<String, Object> q = params(8, 4, 0.05, 256, 20);
-        double bestRate = (Double) row.get("inserts_per_s");
-        for (long c = 1; c <= 3; c++) {
-            q.put("onload_cores", c);
-            assertTrue((Double) SchemePoint.run(CRAY, "am-onload/pin-all", DHT, q, 1).get("inserts_per_s") <= bestRate);
-        }
+    void bestOnloadIsASearchTheWorkloadLeavesToTheExperiment() {
+        Map<String, Object> p = DHT.resolve(SchemePoint.with("am-onload/pin-all", params(8, 4, 0.05, 256, 20)));
+        SearchedParameter s = DHT.search(p);
+        assertEquals("onload_cores", s.parameter());
+        assertEquals(List.of(1L, 2L, 3L), s.candidates());
+        assertEquals("inserts_per_s", s.metric());
+        assertEquals("best_onload_cores", s.chosenColumn());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SchemePoint.run(CRAY, "am-onload/pin-all", DHT, params(8, 4, 0.05, 256, 20), 1));
+        assertTrue(e.getMessage().startsWith("onload_cores: best (0) is a search over every C"), e.getMessage());
+        Map<String, Object> one = new LinkedHashMap<>(p);
+        one.put("onload_cores", 2L);
+        assertNull(DHT.search(one), "one C is one run");
+        assertNull(DHT.search(DHT.resolve(SchemePoint.with("am/pin-all", params(8, 4, 0.05, 256, 20)))),
+                "a scheme without handler cores ignores onload_cores");
     }
 
     @Test

@@ -23,9 +23,9 @@ import org.pagefabric.comm.Job;
 import org.pagefabric.workload.Workloads;
 
 /**
- * What the hashtable's speed-ups rely on: the AM-Onload search over C that stops hopeless
- * trials picks the C an exhaustive search picks, and a hashtable experiment's rows are the
- * same bytes whatever the thread count.
+ * What the hashtable's speed-ups rely on: the bounds an AM-Onload run gives the search over C
+ * (which {@code CandidateSearchTest} checks against an exhaustive search) never exceed the run's
+ * real end, and a hashtable experiment's rows are the same bytes whatever the thread count.
  */
 class DhtScaleInvariantsTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
@@ -46,18 +46,6 @@ class DhtScaleInvariantsTest {
     private static Job job(Map<String, Object> p, long seed) {
         RegistrationPolicy pol = PolicyRegistry.standard().create("pin-all", CRAY);
         return new Job(new Simulator(seed), CRAY, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
-    }
-
-    @ParameterizedTest
-    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
-    void stoppingLosingTrialsPicksWhatTheExhaustiveSearchPicks(long seed) {
-        Map<String, Object> p = params(32, 8, 0.05 * seed, 30 + 10 * seed);
-        DhtInsertWorkload.BestSearch all = DHT.bestOnloadCores(job(p, seed), p, 7, false);
-        DhtInsertWorkload.BestSearch cut = DHT.bestOnloadCores(job(p, seed), p, 7, true);
-        assertEquals(all.cores(), cut.cores(), "same argmax over C");
-        assertEquals(all.rate(), cut.rate(), "the winner ran to its end");
-        assertEquals(0, all.cutTrials());
-        assertTrue(cut.cutTrials() > 0, "some of the 7 trials were hopeless before their end");
     }
 
     @ParameterizedTest
