@@ -18,7 +18,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
-import org.pagefabric.workload.dht.DhtCosts;
+import org.pagefabric.workload.rma.RmaCosts;
 
 /**
  * The remote operations of the Active Access applications at the scale of 002 §5.2 (up to 1024
@@ -100,7 +100,7 @@ final class AppFabric extends Component {
 
     private final Cluster cluster;
     private final Hooks hooks;
-    private final DhtCosts costs;
+    private final RmaCosts costs;
     private final ActiveCosts aa;
     private final AppScheme scheme;
     private final Notification notification;
@@ -158,7 +158,7 @@ final class AppFabric extends Component {
         super(sim, "aa_apps");
         this.cluster = cluster;
         this.hooks = hooks;
-        this.costs = DhtCosts.of(profile);
+        this.costs = RmaCosts.of(profile);
         this.aa = ActiveCosts.of(profile);
         this.scheme = scheme;
         this.notification = notification;
@@ -211,7 +211,7 @@ final class AppFabric extends Component {
     }
 
     /** Costs read from the profile. */
-    DhtCosts costs() {
+    RmaCosts costs() {
         return costs;
     }
 

@@ -9,7 +9,7 @@ import org.pagefabric.reg.Capability;
 import org.pagefabric.workload.RegistrationNeed;
 import org.pagefabric.workload.SchemeDescriptor;
 import org.pagefabric.workload.SchemeProvider;
-import org.pagefabric.workload.dht.DhtCosts;
+import org.pagefabric.workload.rma.RmaCosts;
 
 /**
  * How the Active Access applications (002 §5.2.2-§5.2.5) count or log what remote processes do
@@ -25,7 +25,7 @@ public final class AppSchemeProvider implements SchemeProvider {
 
     @Override
     public List<SchemeDescriptor> schemes() {
-        List<Parameter> aa = new ArrayList<>(DhtCosts.PARAMETERS);
+        List<Parameter> aa = new ArrayList<>(RmaCosts.PARAMETERS);
         aa.addAll(ParameterRegistry.matching("aa."));
         return List.of(
                 new SchemeDescriptor("aa", "Active Access: the target's IOMMU logs each counted put's metadata or"
@@ -33,18 +33,18 @@ public final class AppSchemeProvider implements SchemeProvider {
                         ALL, RegistrationNeed.offering(Capability.ACCESS_LOG), aa, () -> AppScheme.ACTIVE),
                 new SchemeDescriptor("rma", "traditional RMA: a remote fetch-and-add on the page's counter, or the"
                         + " source puts a get's data back to the target to be logged", ALL, PINNED,
-                        DhtCosts.PARAMETERS, () -> AppScheme.RMA),
+                        RmaCosts.PARAMETERS, () -> AppScheme.RMA),
                 new SchemeDescriptor("am", "active messages: the source sends a get's data back in a message the"
-                        + " target handles when it polls (002 §5.2.3-§5.2.4)", LOGGING, PINNED, DhtCosts.PARAMETERS,
+                        + " target handles when it polls (002 §5.2.3-§5.2.4)", LOGGING, PINNED, RmaCosts.PARAMETERS,
                         () -> AppScheme.AM),
                 new SchemeDescriptor("akv", "access counter in an active key-value store (002 §5.2.2 A-KV,"
                         + " Comet-like): each access is a message the target process handles when it polls, counting"
-                        + " it", COUNTING, PINNED, DhtCosts.PARAMETERS, () -> AppScheme.AKV),
+                        + " it", COUNTING, PINNED, RmaCosts.PARAMETERS, () -> AppScheme.AKV),
                 new SchemeDescriptor("allreduce", "accesses counted at the source and summed with an Allreduce at the"
-                        + " end (002 §5.2.2)", COUNTING, PINNED, DhtCosts.PARAMETERS, () -> AppScheme.ALLREDUCE),
+                        + " end (002 §5.2.2)", COUNTING, PINNED, RmaCosts.PARAMETERS, () -> AppScheme.ALLREDUCE),
                 new SchemeDescriptor("no-count", "the access counter's baseline without counting (002 §5.2.2"
-                        + " No-Cnt)", COUNTING, PINNED, DhtCosts.PARAMETERS, () -> AppScheme.NONE),
+                        + " No-Cnt)", COUNTING, PINNED, RmaCosts.PARAMETERS, () -> AppScheme.NONE),
                 new SchemeDescriptor("no-ft", "gets without logging, no fault tolerance (002 §5.2.3-§5.2.4 No-FT)",
-                        LOGGING, PINNED, DhtCosts.PARAMETERS, () -> AppScheme.NONE));
+                        LOGGING, PINNED, RmaCosts.PARAMETERS, () -> AppScheme.NONE));
     }
 }

@@ -21,7 +21,7 @@ import org.pagefabric.endpoint.Endpoint;
  * policy's {@link ActiveAccess}, performs
  * the insert locally ({@link DhtContext#applyLocally}) with local synchronization only.
  *
- * <p>How a put travels: as one datagram of the hashtable's fabric ({@link DhtFabric#message}, one remote access per insert, the same
+ * <p>How a put travels: as one datagram of the hashtable's fabric ({@link org.pagefabric.workload.rma.DatagramRma#message}, one remote access per insert, the same
  * network, NIC posting and DMA costs as the baselines' messages), and on reaching the target
  * node's host it enters the node's IOMMU through {@link ActiveChannel#ingressPut}: translation
  * (IOTLB, walk), the PTE's bits, the access log, backpressure when the log is full, and the

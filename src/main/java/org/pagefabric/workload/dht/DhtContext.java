@@ -8,6 +8,8 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
+import org.pagefabric.workload.rma.DatagramRma;
+import org.pagefabric.workload.rma.RmaCosts;
 
 /**
  * What a {@link DhtScheme} sees of one hashtable run: the processes and where they run, the
@@ -21,12 +23,15 @@ import org.pagefabric.sim.process.Completion;
  * process on a second node that only owns the volume it inserts into (002 §5.1, Fig. 6c).
  */
 public final class DhtContext {
+    /** The datagram channel the hashtable uses on every node. */
+    static final int CHANNEL = 7;
+
     private final Job job;
     private final Simulator sim;
     private final Cluster cluster;
     private final Profile profile;
     private final DhtScheme scheme;
-    private final DhtCosts costs;
+    private final RmaCosts costs;
     private final int processes;
     private final int ranks;
     private final int perNode;
@@ -37,7 +42,7 @@ public final class DhtContext {
     private final long[] cpuDebt;
     private final long[] coreBusyUntil;
     private final Completion allApplied = new Completion("dht.allApplied");
-    private DhtFabric fabric;
+    private DatagramRma fabric;
     private long expected;
     private long applied;
     private long lastAppliedAt;
@@ -54,7 +59,7 @@ public final class DhtContext {
         this.cluster = job.cluster();
         this.profile = cluster.profile();
         this.scheme = scheme;
-        this.costs = DhtCosts.of(profile);
+        this.costs = RmaCosts.of(profile);
         this.processes = processes;
         this.ranks = Math.max(processes, 2);
         this.perNode = processes == 1 ? 1 : perNode;
@@ -68,8 +73,36 @@ public final class DhtContext {
         this.coreBusyUntil = new long[ranks];
     }
 
+    /**
+     * Opens the hashtable's datagram channel: atomics and puts on the volumes, puts acknowledged
+     * so that RMA's flushes can wait for them, messages handed to the scheme.
+     */
     void attachFabric() {
-        this.fabric = new DhtFabric(this);
+        this.fabric = new DatagramRma(null, "dht_fabric", cluster, costs, new VolumeTarget(), CHANNEL, ranks, perNode,
+                elementBytes, true);
+    }
+
+    /** What the hashtable's remote operations do at their target. */
+    private final class VolumeTarget implements DatagramRma.Target {
+        @Override
+        public long atomic(int target, int source, int op, long address, long a, long b) {
+            Volume v = volumes[target];
+            return switch (op) {
+                case DatagramRma.CAS -> v.cas(address, a, b);
+                case DatagramRma.FETCH_ADD -> v.fetchAndAdd(address, a);
+                default -> v.swap(address, a);
+            };
+        }
+
+        @Override
+        public void putLanded(int target, int source, long address, long value) {
+            volumes[target].write(address, value);
+        }
+
+        @Override
+        public void messageLanded(int target, int source, long elem, long unused, int length) {
+            scheme.onMessage(source, target, elem);
+        }
     }
 
     void expect(long total) {
@@ -123,12 +156,12 @@ public final class DhtContext {
     }
 
     /** Costs from the profile. */
-    public DhtCosts costs() {
+    public RmaCosts costs() {
         return costs;
     }
 
-    /** The fabric for remote operations and messages. */
-    public DhtFabric fabric() {
+    /** The fabric for remote operations and messages: puts carry one element and are acknowledged. */
+    public DatagramRma fabric() {
         return fabric;
     }
 

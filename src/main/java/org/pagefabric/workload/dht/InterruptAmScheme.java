@@ -1,6 +1,7 @@
 package org.pagefabric.workload.dht;
 
 import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.rma.RmaCosts;
 
 /**
  * AM-Ints (002 §5.2): the NIC interrupts the volume owner's core once every
@@ -11,7 +12,7 @@ import org.pagefabric.sim.process.ProcessContext;
  */
 final class InterruptAmScheme implements DhtScheme {
     private DhtContext dht;
-    private DhtCosts costs;
+    private RmaCosts costs;
     private LongQueue[] pending;
     private boolean draining;
     private long interrupts;

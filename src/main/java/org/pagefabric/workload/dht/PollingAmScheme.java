@@ -1,11 +1,12 @@
 package org.pagefabric.workload.dht;
 
 import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.rma.RmaCosts;
 
 /**
  * Active messages handled by the computing processes themselves (002 §5.2: AM and AM-Exp). An
  * insert is one message to the volume's owner; the owner finds it when it next polls its receive
- * buffer, extracts the payload ({@link DhtCosts#amExtractPs}) and runs the handler (the local
+ * buffer, extracts the payload ({@link RmaCosts#amExtractPs}) and runs the handler (the local
  * insert): 002 §5.2.1 names both as what the computing processes pay in AM and not in AA. AM polls every {@code am.poll_interval};
  * AM-Exp doubles the interval after an empty poll, up to {@code am.backoff.max_interval}, and
  * returns to the shortest one when a poll finds messages. Processes that have finished their
@@ -14,7 +15,7 @@ import org.pagefabric.sim.process.ProcessContext;
 final class PollingAmScheme implements DhtScheme {
     private final boolean backoff;
     private DhtContext dht;
-    private DhtCosts costs;
+    private RmaCosts costs;
     private LongQueue[] inbox;
     private long[] nextPoll;
     private long[] interval;

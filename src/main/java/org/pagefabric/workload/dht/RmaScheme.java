@@ -1,6 +1,7 @@
 package org.pagefabric.workload.dht;
 
 import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.workload.rma.DatagramRma;
 
 /**
  * Traditional RMA (002 §4.1, Listing 2): the inserting process works on the remote volume with
@@ -19,20 +20,20 @@ final class RmaScheme implements DhtScheme {
 
     @Override
     public void insert(ProcessContext ctx, int rank, int target, long elem) {
-        DhtFabric f = dht.fabric();
+        DatagramRma f = dht.fabric();
         Volume v = dht.volume(target);
         long pos = DhtHash.position(elem);
-        if (f.atomic(ctx, rank, target, DhtFabric.CAS, Volume.address(pos, Volume.ELEM), 0, elem) != 0) {
+        if (f.atomic(ctx, rank, target, DatagramRma.CAS, Volume.address(pos, Volume.ELEM), 0, elem) != 0) {
             v.countCollision();
-            long free = f.atomic(ctx, rank, target, DhtFabric.FETCH_ADD, Volume.address(0, Volume.NEXT_FREE), 1, 0);
+            long free = f.atomic(ctx, rank, target, DatagramRma.FETCH_ADD, Volume.address(0, Volume.NEXT_FREE), 1, 0);
             if (free >= v.capacity()) {
                 // The heap is full: Listing 2 would resize; the element is lost and verification says so.
                 v.countOverflow();
             } else {
                 f.put(ctx, rank, target, Volume.address(free, Volume.ELEM), elem);
                 f.flush(ctx, rank);
-                long prev = f.atomic(ctx, rank, target, DhtFabric.SWAP, Volume.address(pos, Volume.LAST_PTR), free, 0);
-                if (f.atomic(ctx, rank, target, DhtFabric.CAS, Volume.address(pos, Volume.PTR), 0, free) != 0) {
+                long prev = f.atomic(ctx, rank, target, DatagramRma.SWAP, Volume.address(pos, Volume.LAST_PTR), free, 0);
+                if (f.atomic(ctx, rank, target, DatagramRma.CAS, Volume.address(pos, Volume.PTR), 0, free) != 0) {
                     f.put(ctx, rank, target, Volume.address(prev, Volume.PTR), free);
                     f.flush(ctx, rank);
                 }

@@ -1,4 +1,4 @@
-package org.pagefabric.workload.dht;
+package org.pagefabric.workload.rma;
 
 import java.util.List;
 import org.pagefabric.hw.profile.Parameter;
@@ -10,9 +10,10 @@ import org.pagefabric.hw.profile.param.NicParameters;
 import org.pagefabric.hw.profile.param.PcieParameters;
 
 /**
- * The costs the hashtable schemes use, all read from the profile (picoseconds): the host side of
- * posting and completing an operation, the NIC's atomic unit and DMA writes, memory accesses of
- * handlers, polling and interrupts.
+ * The costs of 002's applications on their emulated RMA ({@link DatagramRma}) and of their
+ * schemes, all read from the profile (picoseconds): the host side of posting and completing an
+ * operation, the NIC's atomic unit and DMA writes, memory accesses of handlers, polling and
+ * interrupts, and the active-message runtime.
  *
  * @param postPs          CPU doorbell write plus the NIC fetching the request
  * @param completionPs    the NIC writing a completion the CPU then reads
@@ -27,7 +28,7 @@ import org.pagefabric.hw.profile.param.PcieParameters;
  * @param amReceivePs     the active-message runtime's own work per message received (header, dispatch, payload
  *                        copy, slot release), beyond reading the message
  */
-public record DhtCosts(long postPs, long completionPs, long atomicPs, long dmaWritePs, long memoryPs, long pollPs,
+public record RmaCosts(long postPs, long completionPs, long atomicPs, long dmaWritePs, long memoryPs, long pollPs,
                        long interruptPs, long pollIntervalPs, long backoffMaxPs, long interruptBatch,
                        long amReceivePs) {
     /** The profile parameters {@link #of} reads. */
@@ -48,9 +49,9 @@ public record DhtCosts(long postPs, long completionPs, long atomicPs, long dmaWr
     }
 
     /** The costs of {@code p}. */
-    public static DhtCosts of(Profile p) {
+    public static RmaCosts of(Profile p) {
         long wqe = p.time(NicParameters.WQE_PROCESSING);
-        return new DhtCosts(p.time(NicParameters.DOORBELL) + wqe, p.time(NicParameters.COMPLETION),
+        return new RmaCosts(p.time(NicParameters.DOORBELL) + wqe, p.time(NicParameters.COMPLETION),
                 wqe + p.time(NicParameters.DMA_READ_START), wqe + p.time(PcieParameters.LATENCY),
                 p.time(MemoryParameters.LATENCY), p.time(CpuParameters.POLL_ITERATION),
                 p.time(CpuParameters.INTERRUPT), p.time(ActiveMessageParameters.POLL_INTERVAL),
