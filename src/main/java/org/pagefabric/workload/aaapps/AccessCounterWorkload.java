@@ -93,17 +93,17 @@ public final class AccessCounterWorkload extends AppWorkload {
                     s.expected[target * pages + page]++;
                     long t0 = ctx.now();
                     switch (scheme) {
-                        case AKV -> fabric.akv(ctx, rank, target, page, value, 8);
+                        case AKV -> fabric.akv(ctx, rank, target, page, value);
                         case RMA -> {
-                            fabric.put(ctx, rank, target, page, value, 8);
+                            fabric.put(ctx, rank, target, page, value);
                             fabric.fetchAdd(ctx, rank, target, page);
                         }
                         case ALLREDUCE -> {
-                            fabric.put(ctx, rank, target, page, value, 8);
+                            fabric.put(ctx, rank, target, page, value);
                             local[target * pages + page]++;
                             ctx.sleep(memoryPs);
                         }
-                        default -> fabric.put(ctx, rank, target, page, value, 8);
+                        default -> fabric.put(ctx, rank, target, page, value);
                     }
                     last = ctx.now() - t0;
                     latencies.record(last);

@@ -1,33 +1,26 @@
 package org.pagefabric.workload.aaapps;
 
-import java.util.Arrays;
 import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.Notification;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.hw.iommu.aa.AccessLog;
-import org.pagefabric.hw.net.Packet;
-import org.pagefabric.hw.net.SinkVerdict;
-import org.pagefabric.hw.net.TransportEndpoint;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
-import org.pagefabric.sim.IntDeque;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.workload.rma.DatagramRma;
 import org.pagefabric.workload.rma.RmaCosts;
+import org.pagefabric.workload.rma.Slots;
 
 /**
  * The remote operations of the Active Access applications at the scale of 002 §5.2 (up to 1024
- * processes, 32 per node), carried as datagrams over the cluster's simulated network as 002
- * emulates RMA: a put or a message is one-way, a get or an atomic a request and a reply, and data
- * longer than a packet travels as several datagrams whose payload holds the real words. The
- * target NIC DMA-reads what a get returns and DMA-writes puts and messages; its atomic unit runs
- * one fetch-and-add at a time. Processes are light: process {@code r} runs on node
- * {@code r / processesPerNode}.
+ * processes, 32 per node): the RMA of {@link DatagramRma} (gets, one-way puts, fetch-and-add,
+ * messages, multi-datagram transfers) and what the applications' schemes add on top of it.
+ * Processes are light: process {@code r} runs on node {@code r / processesPerNode}.
  *
  * <p>Under {@link AppScheme#ACTIVE} every process has an access log of {@code aa.access_log.size}
  * bytes, entries of {@link AccessLog#footprint} bytes each: the target's IOMMU appends an entry
@@ -39,9 +32,10 @@ import org.pagefabric.workload.rma.RmaCosts;
  * ({@code hw.iommu.aa}), exercised through the NIC's IOMMU path by the tests; here an access
  * reaches the log whole, as the reply's data does.
  *
- * <p>Under {@link AppScheme#RMA} a logged get's data goes back to the target in a put (DMA-written
- * into its log, acknowledged, waited for by {@link #flushLogs}); under {@link AppScheme#AM} in a
- * message that the target process copies into its log when it polls ({@link #pollInbox}).
+ * <p>Under {@link AppScheme#RMA} a logged get's data goes back to the target in an acknowledged
+ * transfer (DMA-written into its log, waited for by {@link #flushLogs}); under {@link AppScheme#AM}
+ * in a message that the target process copies into its log when it polls ({@link #pollInbox}).
+ * An Allreduce's vectors travel as transfers of their own ({@link #sendVector}).
  */
 final class AppFabric extends Component {
     /** The datagram channel the applications use on every node. */
@@ -56,26 +50,18 @@ final class AppFabric extends Component {
     static final int INBOX_AKV = 2;
     private static final int MAX_ROUNDS = 64;
 
-    private static final int GET_REQ = 1;
-    private static final int GET_REPLY = 2;
-    private static final int PUT = 3;
-    private static final int FAA = 4;
-    private static final int FAA_REPLY = 5;
-    private static final int AKV = 6;
-    private static final int LOG_PIECE = 7;
-    private static final int LOG_ACK = 8;
-    private static final int VEC = 9;
+    /** Transfer kinds on the {@link DatagramRma}. */
+    private static final int LOGGED_DATA = 0;
+    private static final int VECTOR = 1;
 
-    private static final int EV_READ = 1;
-    private static final int EV_REPLY = 2;
-    private static final int EV_GET_DONE = 3;
-    private static final int EV_PUT = 4;
-    private static final int EV_FAA = 5;
-    private static final int EV_AKV = 6;
-    private static final int EV_LOGGED = 7;
-    private static final int EV_VEC_DONE = 8;
-    private static final int EV_DRAIN = 9;
-    private static final int EV_DRAINED = 10;
+    private static final int EV_LOGGED = 1;
+    private static final int EV_VEC_DONE = 2;
+    private static final int EV_DRAIN = 3;
+    private static final int EV_DRAINED = 4;
+    /** Kind of a held access: a get whose reply waits for room in the log. */
+    private static final int HELD_READ = 1;
+    /** Kind of a held access: a counted put. */
+    private static final int HELD_PUT = 2;
 
     /** What the application does with what the fabric delivers. */
     interface Hooks {
@@ -98,7 +84,6 @@ final class AppFabric extends Component {
         long akv(int target, int source, long page, long value);
     }
 
-    private final Cluster cluster;
     private final Hooks hooks;
     private final RmaCosts costs;
     private final ActiveCosts aa;
@@ -107,20 +92,7 @@ final class AppFabric extends Component {
     private final boolean logGets;
     private final boolean countPuts;
     private final int processes;
-    private final int perNode;
-    private final int wordsPerDatagram;
-    private final long readPs;
-
-    private final Completion[] done;
-    private final long[][] getDest;
-    private final int[] getDestIndex;
-    private final int[] getLeft;
-    private final long[] atomicFreeAt;
-    private final long[] outstandingLogs;
-    private final boolean[] flushing;
-    private final long[] nodeBytes;
-    private long bytes;
-    private long datagrams;
+    private final DatagramRma rma;
 
     // Active Access logs, per process
     private final int[] logUsed;
@@ -130,24 +102,18 @@ final class AppFabric extends Component {
     private final int[] freeing;
     private long lastHandledAt;
     private final Counter stalls;
+    private boolean retrying;
 
     // logged gets sent back (RMA, AM): reassembly per (target, source)
     private final long[] pendingDigest;
     private final int[] pendingLeft;
     private final EntryQueue[] inbox;
+    private final Slots landings = new Slots();
 
     // Allreduce vectors, per (process, round)
     private final long[][][] vecRecv;
     private final int[][] vecLeft;
     private final Completion[][] vecDone;
-
-    private int[] slotA = new int[64];
-    private int[] slotB = new int[64];
-    private long[] slotX = new long[64];
-    private long[] slotY = new long[64];
-    private long[] slotZ = new long[64];
-    private final IntDeque freeSlots = new IntDeque();
-    private int slotsUsed;
 
     /**
      * @param logGets   whether gets are logged at the target (logged gets, sort)
@@ -156,7 +122,6 @@ final class AppFabric extends Component {
     AppFabric(Simulator sim, Cluster cluster, Profile profile, Hooks hooks, AppScheme scheme,
               Notification notification, int processes, int perNode, boolean logGets, boolean countPuts) {
         super(sim, "aa_apps");
-        this.cluster = cluster;
         this.hooks = hooks;
         this.costs = RmaCosts.of(profile);
         this.aa = ActiveCosts.of(profile);
@@ -165,23 +130,11 @@ final class AppFabric extends Component {
         this.logGets = logGets;
         this.countPuts = countPuts;
         this.processes = processes;
-        this.perNode = perNode;
         int capacity = cluster.node(0).endpoint().datagramCapacity();
         if (capacity < 8) {
             throw new IllegalArgumentException("transport.mtu leaves " + capacity + " B per datagram; the applications"
                     + " need at least one 8-byte word");
         }
-        this.wordsPerDatagram = capacity / 8;
-        // A get's reply: the NIC fetches the request and DMA-reads host memory (as its atomic unit does).
-        this.readPs = costs.atomicPs();
-        this.done = new Completion[processes];
-        this.getDest = new long[processes][];
-        this.getDestIndex = new int[processes];
-        this.getLeft = new int[processes];
-        this.atomicFreeAt = new long[cluster.size()];
-        this.outstandingLogs = new long[processes];
-        this.flushing = new boolean[processes];
-        this.nodeBytes = new long[cluster.size()];
         boolean active = scheme == AppScheme.ACTIVE;
         this.logUsed = new int[active ? processes : 0];
         this.log = new EntryQueue[active ? processes : 0];
@@ -205,9 +158,8 @@ final class AppFabric extends Component {
         this.vecRecv = new long[vectors ? processes : 0][][];
         this.vecLeft = new int[vectors ? processes : 0][];
         this.vecDone = new Completion[vectors ? processes : 0][];
-        for (int n = 0; n < cluster.size(); n++) {
-            cluster.node(n).endpoint().openDatagram(CHANNEL, this::arrive);
-        }
+        // puts are one-way: nothing flushes them, only the logging transfers of RMA are waited for
+        this.rma = new DatagramRma(this, "rma", cluster, costs, new Arrivals(), CHANNEL, processes, perNode, 8, false);
     }
 
     /** Costs read from the profile. */
@@ -217,12 +169,12 @@ final class AppFabric extends Component {
 
     /** The node of process {@code rank}. */
     int nodeOf(int rank) {
-        return rank / perNode;
+        return rma.nodeOf(rank);
     }
 
     /** The words one datagram carries. */
     int wordsPerDatagram() {
-        return wordsPerDatagram;
+        return rma.wordsPerDatagram();
     }
 
     /**
@@ -231,98 +183,40 @@ final class AppFabric extends Component {
      */
     void get(ProcessContext ctx, int rank, int target, int region, int wordIndex, int words, long[] dest,
              int destIndex, long seq) {
-        Completion c = completion(rank);
-        c.reset();
-        getDest[rank] = dest;
-        getDestIndex[rank] = destIndex;
-        getLeft[rank] = words;
-        ctx.sleep(costs.postPs());
-        Packet p = datagram(rank, target, GET_REQ, 16);
-        p.address = (long) region << 56 | wordIndex;
-        p.offset = words;
-        p.contentTag = seq;
-        send(p);
-        ctx.await(c);
-        getDest[rank] = null;
-        ctx.sleep(costs.completionPs());
+        rma.get(ctx, rank, target, region, wordIndex, words, dest, destIndex, seq);
     }
 
     /** A non-blocking put of one word to {@code page} of process {@code target} (an access to its data structure). */
-    void put(ProcessContext ctx, int rank, int target, long page, long value, int length) {
-        ctx.sleep(costs.postPs());
-        Packet p = datagram(rank, target, PUT, length);
-        p.address = page;
-        p.offset = value;
-        send(p);
+    void put(ProcessContext ctx, int rank, int target, long page, long value) {
+        rma.put(ctx, rank, target, page, value);
     }
 
     /** A blocking remote fetch-and-add of 1 on {@code target}'s counter of {@code page}; returns the old count. */
     long fetchAdd(ProcessContext ctx, int rank, int target, long page) {
-        Completion c = completion(rank);
-        c.reset();
-        ctx.sleep(costs.postPs());
-        Packet p = datagram(rank, target, FAA, 16);
-        p.address = page;
-        send(p);
-        long old = ctx.await(c);
-        ctx.sleep(costs.completionPs());
-        return old;
+        return rma.atomic(ctx, rank, target, DatagramRma.FETCH_ADD, page, 1, 0);
     }
 
     /** An active message of one access to the target's key-value store (A-KV); the process goes on at once. */
-    void akv(ProcessContext ctx, int rank, int target, long page, long value, int length) {
-        ctx.sleep(costs.postPs());
-        Packet p = datagram(rank, target, AKV, length);
-        p.address = page;
-        p.offset = value;
-        send(p);
+    void akv(ProcessContext ctx, int rank, int target, long page, long value) {
+        rma.message(ctx, rank, target, page, value);
     }
 
     /**
-     * Sends a get's data back to {@code target} to be logged there: a put (RMA) or a message (AM)
-     * of {@code words} words from {@code src} at {@code from}; non-blocking.
+     * Sends a get's data back to {@code target} to be logged there: an acknowledged transfer
+     * (RMA) or a message (AM) of {@code words} words from {@code src} at {@code from}; non-blocking.
      */
     void sendBack(ProcessContext ctx, int rank, int target, long seq, long[] src, int from, int words) {
-        ctx.sleep(costs.postPs());
-        if (scheme == AppScheme.RMA) {
-            outstandingLogs[rank]++;
-        }
-        for (int off = 0; off < words; off += wordsPerDatagram) {
-            int n = Math.min(wordsPerDatagram, words - off);
-            Packet p = datagram(rank, target, LOG_PIECE, n * 8);
-            p.address = seq;
-            p.offset = off;
-            p.contentTag = words;
-            pack(p, src, from + off, n);
-            send(p);
-        }
+        rma.sendWords(ctx, rank, target, LOGGED_DATA, seq, src, from, words, scheme == AppScheme.RMA);
     }
 
-    /** Waits until every put that sent a get's data back has been placed in its target's log (RMA). */
+    /** Waits until every transfer that sent a get's data back has been placed in its target's log (RMA). */
     void flushLogs(ProcessContext ctx, int rank) {
-        if (outstandingLogs[rank] == 0) {
-            return;
-        }
-        Completion c = completion(rank);
-        c.reset();
-        flushing[rank] = true;
-        ctx.await(c);
-        flushing[rank] = false;
-        ctx.sleep(costs.completionPs());
+        rma.flush(ctx, rank);
     }
 
     /** Sends {@code vec} to {@code target} as round {@code round} of an allreduce; non-blocking. */
     void sendVector(ProcessContext ctx, int rank, int target, int round, long[] vec) {
-        ctx.sleep(costs.postPs());
-        for (int off = 0; off < vec.length; off += wordsPerDatagram) {
-            int n = Math.min(wordsPerDatagram, vec.length - off);
-            Packet p = datagram(rank, target, VEC, n * 8);
-            p.address = round;
-            p.offset = off;
-            p.contentTag = vec.length;
-            pack(p, vec, off, n);
-            send(p);
-        }
+        rma.sendWords(ctx, rank, target, VECTOR, round, vec, 0, vec.length, false);
     }
 
     /** Waits for the vector of round {@code round} sent to {@code rank}, of {@code length} words. */
@@ -372,17 +266,17 @@ final class AppFabric extends Component {
 
     /** Payload bytes of every datagram sent. */
     long bytes() {
-        return bytes;
+        return rma.bytes();
     }
 
     /** Datagrams sent. */
     long datagrams() {
-        return datagrams;
+        return rma.datagrams();
     }
 
     /** Payload bytes sent plus received by node {@code n}'s NIC. */
     long nodeBytes(int n) {
-        return nodeBytes[n];
+        return rma.nodeBytes(n);
     }
 
     /** An order-sensitive digest of {@code n} words from {@code from}, position counted from {@code position}. */
@@ -392,14 +286,6 @@ final class AppFabric extends Component {
             d += RandomStream.mix64(words[from + k] + (position + k + 1) * 0x9E3779B97F4A7C15L);
         }
         return d;
-    }
-
-    private Completion completion(int rank) {
-        Completion c = done[rank];
-        if (c == null) {
-            c = done[rank] = new Completion("aa_apps.rank" + rank);
-        }
-        return c;
     }
 
     private void vector(int rank, int round, int length) {
@@ -418,194 +304,107 @@ final class AppFabric extends Component {
         }
     }
 
-    private Packet datagram(int source, int target, int op, int length) {
-        TransportEndpoint ep = cluster.node(nodeOf(source)).endpoint();
-        Packet p = ep.newDatagram(nodeOf(target), CHANNEL);
-        p.opcode = op;
-        p.messageId = source;
-        p.key = target;
-        p.length = length;
-        return p;
-    }
-
-    private void send(Packet p) {
-        bytes += p.length;
-        datagrams++;
-        nodeBytes[p.src] += p.length;
-        nodeBytes[p.dst] += p.length;
-        cluster.node(p.src).endpoint().sendDatagram(p);
-    }
-
-    private static void pack(Packet p, long[] src, int from, int n) {
-        byte[] b = p.bytes;
-        for (int k = 0; k < n; k++) {
-            long v = src[from + k];
-            for (int i = 0; i < 8; i++) {
-                b[8 * k + i] = (byte) (v >>> (8 * i));
-            }
+    /** What reaches a process's memory, under the run's scheme. */
+    private final class Arrivals implements DatagramRma.Target {
+        @Override
+        public long[] memory(int target, int region) {
+            return hooks.memory(target, region);
         }
-        p.hasBytes = true;
-    }
 
-    private static long word(Packet p, int k) {
-        long v = 0;
-        for (int i = 7; i >= 0; i--) {
-            v = (v << 8) | (p.bytes[8 * k + i] & 0xFF);
+        @Override
+        public long atomic(int target, int source, int op, long page, long a, long b) {
+            return hooks.fetchAdd(target, page);
         }
-        return v;
-    }
 
-    private SinkVerdict arrive(Packet p) {
-        int source = (int) p.messageId;
-        int target = p.key;
-        switch (p.opcode) {
-            case GET_REQ -> later(readPs, EV_READ, slot(source, target, p.address, p.offset, p.contentTag));
-            case GET_REPLY -> {
-                // replies travel back: key is the process that asked
-                long[] dest = getDest[target];
-                int n = p.length / 8;
-                int at = getDestIndex[target] + (int) p.offset;
-                for (int k = 0; k < n; k++) {
-                    dest[at + k] = word(p, k);
+        @Override
+        public void putLanded(int target, int source, long page, long value) {
+            if (scheme == AppScheme.ACTIVE && countPuts) {
+                if (!reserve(target, 0)) {
+                    stalled[target].add((long) HELD_PUT << 32 | source, page, value, 8);
+                    return;
                 }
-                getLeft[target] -= n;
-                if (getLeft[target] == 0) {
-                    later(costs.dmaWritePs(), EV_GET_DONE, target);
-                }
+                logPut(source, target, page, value);
             }
-            case PUT -> later(costs.dmaWritePs(), EV_PUT, slot(source, target, p.address, p.offset, p.length));
-            case FAA -> {
-                int node = nodeOf(target);
-                long start = Math.max(sim.now(), atomicFreeAt[node]);
-                atomicFreeAt[node] = start + costs.atomicPs();
-                sim.scheduleAt(atomicFreeAt[node], Band.HARDWARE, this, EV_FAA, slot(source, target, p.address, 0, 0));
+            hooks.putLanded(target, source, page, value);
+        }
+
+        @Override
+        public void messageLanded(int target, int source, long page, long value, int length) {
+            inbox[target].add((long) INBOX_AKV << 32 | source, page, value, length);
+        }
+
+        @Override
+        public long replyDelay(int target, int source, long address, int words, long seq) {
+            if (scheme != AppScheme.ACTIVE || !logGets) {
+                return DatagramRma.REPLY_NOW;
             }
-            case FAA_REPLY -> completion(target).complete(p.offset);
-            case AKV -> later(costs.dmaWritePs(), EV_AKV, slot(source, target, p.address, p.offset, p.length));
-            case LOG_PIECE -> logPiece(p, source, target);
-            case LOG_ACK -> {
-                if (--outstandingLogs[target] == 0 && flushing[target]) {
-                    completion(target).complete(0);
-                }
+            if (!reserve(target, words * 8)) {
+                stalled[target].add((long) HELD_READ << 32 | source, address, seq, words);
+                return DatagramRma.HOLD;
             }
-            case VEC -> {
-                int round = (int) p.address;
-                vector(target, round, (int) p.contentTag);
+            logRead(source, target, address, words, seq);
+            return aa.logAccessPs(); // the IOMMU writes the entry as the reply passes
+        }
+
+        @Override
+        public void wordsArrived(int kind, int target, int source, long tag, int offset, int total,
+                                 DatagramRma.Piece piece) {
+            int n = piece.words();
+            if (kind == VECTOR) {
+                int round = (int) tag;
+                vector(target, round, total);
                 long[] v = vecRecv[target][round];
-                int n = p.length / 8;
                 for (int k = 0; k < n; k++) {
-                    v[(int) p.offset + k] = word(p, k);
+                    v[offset + k] = piece.word(k);
                 }
                 vecLeft[target][round] -= n;
                 if (vecLeft[target][round] == 0) {
-                    later(costs.dmaWritePs(), EV_VEC_DONE, (long) target * MAX_ROUNDS + round);
+                    schedule(costs.dmaWritePs(), EV_VEC_DONE, (long) target * MAX_ROUNDS + round);
                 }
+                return;
             }
-            default -> throw new IllegalStateException("unknown application datagram opcode " + p.opcode);
+            int pair = target * processes + source;
+            if (pendingLeft[pair] == 0) {
+                pendingLeft[pair] = total;
+                pendingDigest[pair] = 0;
+            }
+            long d = 0;
+            for (int k = 0; k < n; k++) {
+                d += RandomStream.mix64(piece.word(k) + (offset + k + 1) * 0x9E3779B97F4A7C15L);
+            }
+            pendingDigest[pair] += d;
+            pendingLeft[pair] -= n;
+            if (pendingLeft[pair] == 0) {
+                schedule(costs.dmaWritePs(), EV_LOGGED, landings.take(source, target, 0, tag, pendingDigest[pair],
+                        (long) total * 8));
+            }
         }
-        return SinkVerdict.ACCEPT;
-    }
-
-    private void logPiece(Packet p, int source, int target) {
-        int pair = target * processes + source;
-        int n = p.length / 8;
-        if (pendingLeft[pair] == 0) {
-            pendingLeft[pair] = (int) p.contentTag;
-            pendingDigest[pair] = 0;
-        }
-        long d = 0;
-        for (int k = 0; k < n; k++) {
-            d += RandomStream.mix64(word(p, k) + ((int) p.offset + k + 1) * 0x9E3779B97F4A7C15L);
-        }
-        pendingDigest[pair] += d;
-        pendingLeft[pair] -= n;
-        if (pendingLeft[pair] == 0) {
-            later(costs.dmaWritePs(), EV_LOGGED, slot(source, target, p.address, pendingDigest[pair], (long) p.contentTag * 8));
-        }
-    }
-
-    private void later(long delay, int type, long arg) {
-        sim.schedule(delay, Band.HARDWARE, this, type, arg);
     }
 
     @Override
     public void handle(int type, long arg) {
         switch (type) {
-            case EV_GET_DONE -> completion((int) arg).complete(0);
             case EV_VEC_DONE -> vecDone[(int) (arg / MAX_ROUNDS)][(int) (arg % MAX_ROUNDS)].complete();
             case EV_DRAIN -> drain((int) arg);
             case EV_DRAINED -> drained((int) arg);
-            default -> slotEvent(type, (int) arg);
-        }
-    }
-
-    private void slotEvent(int type, int s) {
-        int source = slotA[s];
-        int target = slotB[s];
-        long x = slotX[s];
-        long y = slotY[s];
-        long z = slotZ[s];
-        switch (type) {
-            case EV_READ -> {
-                if (scheme == AppScheme.ACTIVE && logGets) {
-                    int words = (int) y;
-                    if (!reserve(target, words * 8)) {
-                        stalled[target].add((long) EV_READ << 32 | source, x, z, words);
-                        freeSlots.addLast(s);
-                        return;
-                    }
-                    logRead(source, target, x, words, z);
-                    later(aa.logAccessPs(), EV_REPLY, s); // the IOMMU writes the entry as the reply passes
-                    return;
-                }
-                reply(source, target, x, (int) y);
-            }
-            case EV_REPLY -> reply(source, target, x, (int) y);
-            case EV_PUT -> {
-                if (scheme == AppScheme.ACTIVE && countPuts) {
-                    if (!reserve(target, 0)) {
-                        stalled[target].add((long) EV_PUT << 32 | source, x, y, (int) z);
-                        break;
-                    }
-                    logPut(source, target, x, y);
-                }
-                hooks.putLanded(target, source, x, y);
-            }
-            case EV_FAA -> {
-                long old = hooks.fetchAdd(target, x);
-                Packet p = datagram(target, source, FAA_REPLY, 8);
-                p.key = source;
-                p.offset = old;
-                send(p);
-            }
-            case EV_AKV -> inbox[target].add((long) INBOX_AKV << 32 | source, x, y, (int) z);
-            case EV_LOGGED -> {
-                if (scheme == AppScheme.RMA) {
-                    hooks.logged(target, source, x, y);
-                    Packet p = datagram(target, source, LOG_ACK, 0);
-                    p.key = source;
-                    send(p);
-                } else {
-                    inbox[target].add((long) INBOX_LOG << 32 | source, x, y, (int) z);
-                }
-            }
+            case EV_LOGGED -> logged((int) arg);
             default -> throw new IllegalStateException("unknown application fabric event " + type);
         }
-        freeSlots.addLast(s);
     }
 
-    /** Sends the reply of a get: the words read, in datagrams, back to the process that asked. */
-    private void reply(int source, int target, long address, int words) {
-        long[] mem = hooks.memory(target, (int) (address >>> 56));
-        int at = (int) (address & ((1L << 56) - 1));
-        for (int off = 0; off < words; off += wordsPerDatagram) {
-            int n = Math.min(wordsPerDatagram, words - off);
-            Packet p = datagram(target, source, GET_REPLY, n * 8);
-            p.key = source;
-            p.messageId = target;
-            p.offset = off;
-            pack(p, mem, at + off, n);
-            send(p);
+    /** A get's data sent back has been DMA-written at its target: in the log (RMA) or the inbox (AM). */
+    private void logged(int s) {
+        int source = landings.source(s);
+        int target = landings.target(s);
+        long seq = landings.x(s);
+        long digest = landings.y(s);
+        int bytes = (int) landings.z(s);
+        landings.release(s);
+        if (scheme == AppScheme.RMA) {
+            hooks.logged(target, source, seq, digest);
+            rma.acknowledge(target, source);
+        } else {
+            inbox[target].add((long) INBOX_LOG << 32 | source, seq, digest, bytes);
         }
     }
 
@@ -618,8 +417,6 @@ final class AppFabric extends Component {
         logUsed[target] += need;
         return true;
     }
-
-    private boolean retrying;
 
     private void logRead(int source, int target, long address, int words, long seq) {
         long[] mem = hooks.memory(target, (int) (address >>> 56));
@@ -642,7 +439,7 @@ final class AppFabric extends Component {
                 case POLLING -> aa.logAccessPs();
                 case INTERRUPT -> costs.interruptPs();
             };
-            later(check, EV_DRAIN, target);
+            schedule(check, EV_DRAIN, target);
         }
     }
 
@@ -663,7 +460,7 @@ final class AppFabric extends Component {
         }
         freeing[target] = freed;
         lastHandledAt = Math.max(lastHandledAt, sim.now() + cost);
-        later(cost, EV_DRAINED, target);
+        schedule(cost, EV_DRAINED, target);
     }
 
     private void drained(int target) {
@@ -673,18 +470,18 @@ final class AppFabric extends Component {
         EntryQueue q = stalled[target];
         retrying = true;
         while (!q.isEmpty()) {
-            int type = (int) (q.a() >>> 32);
+            int kind = (int) (q.a() >>> 32);
             int source = (int) q.a();
             long x = q.b();
             long y = q.c();
             int n = q.bytes();
-            if (!reserve(target, type == EV_READ ? n * 8 : 0)) {
+            if (!reserve(target, kind == HELD_READ ? n * 8 : 0)) {
                 break;
             }
             q.remove();
-            if (type == EV_READ) {
+            if (kind == HELD_READ) {
                 logRead(source, target, x, n, y);
-                later(aa.logAccessPs(), EV_REPLY, slot(source, target, x, n, y));
+                rma.replyAfter(aa.logAccessPs(), source, target, x, n, y);
             } else {
                 logPut(source, target, x, y);
                 hooks.putLanded(target, source, x, y);
@@ -694,28 +491,5 @@ final class AppFabric extends Component {
         if (!log[target].isEmpty()) {
             notifyPoller(target);
         }
-    }
-
-    private int slot(int a, int b, long x, long y, long z) {
-        int s;
-        if (!freeSlots.isEmpty()) {
-            s = freeSlots.pollFirst();
-        } else {
-            if (slotsUsed == slotA.length) {
-                int n = slotA.length * 2;
-                slotA = Arrays.copyOf(slotA, n);
-                slotB = Arrays.copyOf(slotB, n);
-                slotX = Arrays.copyOf(slotX, n);
-                slotY = Arrays.copyOf(slotY, n);
-                slotZ = Arrays.copyOf(slotZ, n);
-            }
-            s = slotsUsed++;
-        }
-        slotA[s] = a;
-        slotB[s] = b;
-        slotX[s] = x;
-        slotY[s] = y;
-        slotZ[s] = z;
-        return s;
     }
 }
