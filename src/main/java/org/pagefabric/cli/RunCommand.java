@@ -11,7 +11,6 @@ import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
@@ -25,6 +24,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run a workload over message sizes under one or more policies.")
 final class RunCommand implements Callable<Integer> {
+    /** The policy without --policy: pin everything up front, the baseline every paper compares with. */
+    static final String DEFAULT_POLICY = "pin-all";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -32,7 +34,7 @@ final class RunCommand implements Callable<Integer> {
     String workload;
 
     @Option(names = "--policy", paramLabel = "P", description = "Registration policy (repeatable; default: "
-            + PinEverything.NAME + ").")
+            + DEFAULT_POLICY + ").")
     List<String> policies = new ArrayList<>();
 
     @Option(names = "--profile", paramLabel = "R", defaultValue = "default",
@@ -92,7 +94,7 @@ final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
             if (policies.isEmpty()) {
-                policies.add(PinEverything.NAME);
+                policies.add(DEFAULT_POLICY);
             }
             experiment = SpecReader.parse("(command line)", specText(w, sizeList), Path.of("").toAbsolutePath());
             int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();

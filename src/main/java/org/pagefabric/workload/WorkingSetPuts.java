@@ -5,6 +5,8 @@ import org.pagefabric.comm.Rank;
 import java.util.Map;
 import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.RandomStream;
 
 /**
@@ -89,19 +91,12 @@ final class WorkingSetPuts {
     }
 
     /**
-     * Marks the start of the timed puts: the policy's hit and miss counters (and the moves that
+     * Marks the start of the timed puts: the policy's counts (hits and misses, the moves that
      * unpinned, the unpin times) restart, so that {@code hit_rate_pct} and {@code unpin_pct}
      * describe the timed puts only, not the warm-up's first touches.
      */
     void startTimedPhase() {
-        String policy = source.policy().name();
-        for (String counter : new String[] {policy + ".hits", policy + ".misses", policy + ".unpin_moves",
-            policy + ".unpin_time"}) {
-            org.pagefabric.sim.stat.Statistic s = source.node().simulator().statistics().get(counter);
-            if (s != null) {
-                s.reset();
-            }
-        }
+        source.policy().resetCounts();
     }
 
     /** Warm-up puts: enough to step once through the larger of the working set and the source area. */
@@ -128,16 +123,13 @@ final class WorkingSetPuts {
      * under a policy that reports neither.
      */
     Map<String, Object> extraMetrics() {
-        var stats = source.node().simulator().statistics();
-        String policy = source.policy().name();
+        RegistrationPolicy policy = source.policy();
         Map<String, Object> m = new java.util.LinkedHashMap<>();
-        if (stats.get(policy + ".unpin_moves") instanceof org.pagefabric.sim.stat.Counter c && puts > 0) {
-            m.put("unpin_pct", Math.round(100_000.0 * c.value() / puts) / 1000.0);
-        } else {
-            m.put("unpin_pct", null);
-        }
-        m.put("unpin_us", stats.get(policy + ".unpin_time") instanceof org.pagefabric.sim.stat.Accumulator a
-                && a.count() > 0 ? Math.round(a.mean() * 1000.0) / 1000.0 : null);
+        long unpinMoves = policy.count(Metric.UNPIN_MOVES);
+        m.put("unpin_pct", unpinMoves == RegistrationPolicy.NOT_COUNTED || puts <= 0 ? null
+                : Math.round(100_000.0 * unpinMoves / puts) / 1000.0);
+        double unpinUs = policy.mean(Metric.UNPIN_TIME);
+        m.put("unpin_us", Double.isNaN(unpinUs) ? null : Math.round(unpinUs * 1000.0) / 1000.0);
         return m;
     }
 

@@ -221,6 +221,14 @@ public final class Rendezvous implements RegistrationPolicy {
         };
     }
 
+    @Override
+    public void resetCounts() {
+        if (hits != null) {
+            hits.reset();
+            misses.reset();
+        }
+    }
+
     /** Every remote operation of a rendezvous policy hand-shakes with its target. */
     @Override
     public long count(Metric metric, Endpoint initiator) {

@@ -1,4 +1,4 @@
-package org.pagefabric.bench.jmh;
+package org.pagefabric.reg.firehose;
 
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -12,14 +12,14 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.pagefabric.reg.firehose.FirehoseTableDriver;
 
 /**
  * Nanoseconds per firehose-table hit and per move against the table's size F, from 1 Ki to
  * 1 Mi firehoses (F = 14 628 per remote node on 004's 8 nodes): both should stay flat, as the
  * table is a primitive open-addressing hash plus intrusive FIFO links. Hits walk the buckets
  * with a large odd stride, so successive lookups touch unrelated slots (no cache-friendly
- * sequential walk). With {@code -prof gc}, {@code gc.alloc.rate.norm} is 0.
+ * sequential walk). With {@code -prof gc}, {@code gc.alloc.rate.norm} is 0. It lives beside the
+ * table it measures, which nothing outside this package reaches.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
