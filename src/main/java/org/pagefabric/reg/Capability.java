@@ -19,7 +19,7 @@ public enum Capability {
     /** Lets a workload place its processes and receive interrupts on cores ({@link InterruptPlacement}). */
     INTERRUPT_PLACEMENT("placement of processes and receive interrupts on cores"),
     /** Registers through a node's on-demand-paging driver, which it offers ({@link OnDemandPaging}). */
-    ON_DEMAND_PAGING("on-demand paging (ODP) with a fault-phase breakdown"),
+    ON_DEMAND_PAGING("on-demand paging (ODP)"),
     /** Reports how each node handled its network page faults ({@link FaultTrace}). */
     FAULT_TRACE("a trace of network page-fault handling"),
     /** Needs a NIC that reaches memory through an IOMMU over the process page table ({@code nic.iommu: true}). */

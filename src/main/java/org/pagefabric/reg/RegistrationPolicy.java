@@ -123,11 +123,11 @@ public interface RegistrationPolicy {
     }
 
     /**
-     * Restarts every job-wide count and mean the policy publishes ({@link #count(Metric)},
-     * {@link #mean}), so that what a workload reads afterwards describes its timed part only, not
-     * the warm-up before it. Counts per rank and the policy's state are left alone.
+     * Restarts the job-wide count or mean of {@code metric} from zero, so that what a workload
+     * reads of it afterwards describes its timed part only, not the warm-up before it; nothing if
+     * the policy does not publish it. Counts per rank and the policy's state are left alone.
      */
-    default void resetCounts() {
+    default void reset(Metric metric) {
     }
 
     /**

@@ -1,8 +1,11 @@
 package org.pagefabric.workload;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.reg.FaultPhases;
@@ -27,9 +30,9 @@ final class FaultTally {
 
     private FaultTally(List<FaultPhases> drivers) {
         long n = 0;
-        for (int i = 0; i < drivers.size(); i++) {
-            FaultPhases d = drivers.get(i);
-            if (d == null || drivers.subList(0, i).stream().anyMatch(e -> e == d)) { // a node's driver once
+        Set<FaultPhases> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (FaultPhases d : drivers) {
+            if (d == null || !seen.add(d)) { // ranks sharing a node share its driver
                 continue;
             }
             n += d.resolvedFaults();

@@ -26,6 +26,9 @@ final class WorkingSetPuts {
     static final String SOURCE_AREA = "source_area_MiB";
     /** Column name of the warm-up switch. */
     static final String WARM_UP = "warm_up";
+    /** The policy's metrics that restart with the timed puts. */
+    private static final java.util.List<Metric> TIMED = java.util.List.of(Metric.HITS, Metric.MISSES, Metric.UNPIN_MOVES,
+            Metric.UNPIN_TIME);
     private static final long MIB = 1L << 20;
     /** Content tag of the source area. */
     private static final long TAG = 0xF1E4_05E0_0000_0000L;
@@ -91,12 +94,14 @@ final class WorkingSetPuts {
     }
 
     /**
-     * Marks the start of the timed puts: the policy's counts (hits and misses, the moves that
-     * unpinned, the unpin times) restart, so that {@code hit_rate_pct} and {@code unpin_pct}
-     * describe the timed puts only, not the warm-up's first touches.
+     * Marks the start of the timed puts: the policy's hits and misses, the moves that unpinned
+     * and the unpin times restart, so that {@code hit_rate_pct} and {@code unpin_pct} describe the
+     * timed puts only, not the warm-up's first touches. Moves go on counting the warm-up's.
      */
     void startTimedPhase() {
-        source.policy().resetCounts();
+        for (Metric m : TIMED) {
+            source.policy().reset(m);
+        }
     }
 
     /** Warm-up puts: enough to step once through the larger of the working set and the source area. */

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
@@ -69,7 +68,7 @@ class WorkloadParametersTest {
     @Test
     void pointRowIsIdentityThenParametersThenMetrics() {
         var profile = ProfileRegistry.load("default");
-        Map<String, Object> row = PointRun.run(profile, PinEverything.NAME, Workloads.byName("pingpong"),
+        Map<String, Object> row = PointRun.run(profile, "pin-all", Workloads.byName("pingpong"),
                 Map.of("size_B", 64, "iterations", 2), 3);
         List<String> expected = new ArrayList<>(PointRun.IDENTITY);
         expected.addAll(List.of("size_B", "iterations"));
@@ -78,6 +77,6 @@ class WorkloadParametersTest {
         assertEquals(64L, row.get("size_B"));
         assertEquals(true, row.get("verified"));
         // The size/iterations overload that `pagefabric run` uses gives the same row.
-        assertEquals(row, PointRun.run(profile, PinEverything.NAME, Workloads.byName("pingpong"), 64, 2, 3));
+        assertEquals(row, PointRun.run(profile, "pin-all", Workloads.byName("pingpong"), 64, 2, 3));
     }
 }

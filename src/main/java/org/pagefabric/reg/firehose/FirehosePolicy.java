@@ -203,19 +203,17 @@ public final class FirehosePolicy implements RegistrationPolicy {
     }
 
     @Override
-    public void resetCounts() {
+    public void reset(Metric metric) {
         if (counters == null) {
             return;
         }
-        for (Metric m : Metric.values()) {
-            Counter c = counter(m);
-            if (c != null) {
-                c.reset();
-            }
-            Accumulator a = accumulator(m);
-            if (a != null) {
-                a.reset();
-            }
+        Counter c = counter(metric);
+        if (c != null) {
+            c.reset();
+        }
+        Accumulator a = accumulator(metric);
+        if (a != null) {
+            a.reset();
         }
     }
 

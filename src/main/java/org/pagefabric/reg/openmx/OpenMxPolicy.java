@@ -410,17 +410,16 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     }
 
     @Override
-    public void resetCounts() {
+    public void reset(Metric metric) {
         if (sim == null) {
             return;
         }
-        for (Metric m : Metric.values()) {
-            Counter c = counter(m);
-            if (c != null) {
-                c.reset();
-            }
+        Counter c = counter(metric);
+        if (c != null) {
+            c.reset();
+        } else if (metric == Metric.HANDSHAKE_RTT) {
+            handshakes.reset();
         }
-        handshakes.reset();
     }
 
     private Counter counter(Metric metric) {

@@ -222,9 +222,10 @@ public final class Rendezvous implements RegistrationPolicy {
     }
 
     @Override
-    public void resetCounts() {
-        if (hits != null) {
+    public void reset(Metric metric) {
+        if (hits != null && metric == Metric.HITS) {
             hits.reset();
+        } else if (hits != null && metric == Metric.MISSES) {
             misses.reset();
         }
     }
