@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.os.MemoryFootprint;
@@ -23,8 +24,6 @@ import org.pagefabric.workload.PointRun;
  */
 public final class ModelBenchmark {
     private static final long GIB = 1L << 30;
-    /** The registration policy of the packet-rate run: everything pinned up front, no policy work per write. */
-    private static final String POLICY = "pin-all";
 
     private ModelBenchmark() {
     }
@@ -37,9 +36,9 @@ public final class ModelBenchmark {
     public static Map<String, Object> packetRate(String profileRef, int writes) {
         Profile profile = ProfileRegistry.resolve(profileRef);
         Profile two = twoNodes(profileRef, profile.name());
-        PointRun.run(two, POLICY, new BandwidthWorkload(), 1 << 20, writes, 1);
+        PointRun.run(two, PolicyRegistry.DEFAULT, new BandwidthWorkload(), 1 << 20, writes, 1);
         long t0 = System.nanoTime();
-        Map<String, Object> row = PointRun.run(two, POLICY, new BandwidthWorkload(), 1 << 20, writes, 1);
+        Map<String, Object> row = PointRun.run(two, PolicyRegistry.DEFAULT, new BandwidthWorkload(), 1 << 20, writes, 1);
         double wall = (System.nanoTime() - t0) / 1e9;
         long packets = ((Number) row.get("packets")).longValue();
         double rate = packets / wall;

@@ -16,7 +16,7 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.hw.profile.ResolvedSetting;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -63,7 +63,7 @@ final class InfoCommand implements Callable<Integer> {
     private void overview(PrintWriter out) {
         out.println("profiles:   " + String.join(", ", ProfileRegistry.bundledNames()));
         out.println("policies:   " + String.join(", ", PolicyRegistry.standard().names()));
-        out.println("workloads:  " + String.join(", ", Workloads.names()));
+        out.println("workloads:  " + String.join(", ", WorkloadRegistry.standard().names()));
         out.println("parameters: " + ParameterRegistry.all().size() + " (pagefabric info parameters)");
         long runnable = SpecReader.bundledIds().stream().filter(id -> SpecReader.bundled(id).runnable()).count();
         out.println("experiments: " + SpecReader.bundledIds().size() + ", " + runnable
@@ -98,7 +98,7 @@ final class InfoCommand implements Callable<Integer> {
 
     private static List<Map<String, Object>> workloads() {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (Workload wl : Workloads.all()) {
+        for (Workload wl : WorkloadRegistry.standard().all()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("workload", wl.name());
             r.put("main_metric", wl.mainMetric());
@@ -169,8 +169,8 @@ final class InfoCommand implements Callable<Integer> {
             out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
             return true;
         }
-        if (Workloads.names().contains(name)) {
-            Workload wl = Workloads.byName(name);
+        if (WorkloadRegistry.standard().names().contains(name)) {
+            Workload wl = WorkloadRegistry.standard().byName(name);
             out.println(name + ": " + wl.description());
             out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
             out.println("ranks: " + wl.ranks());

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
@@ -14,7 +15,7 @@ import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,9 +25,6 @@ import picocli.CommandLine.Parameters;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run a workload over message sizes under one or more policies.")
 final class RunCommand implements Callable<Integer> {
-    /** The policy without --policy: pin everything up front, the baseline every paper compares with. */
-    static final String DEFAULT_POLICY = "pin-all";
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -34,7 +32,7 @@ final class RunCommand implements Callable<Integer> {
     String workload;
 
     @Option(names = "--policy", paramLabel = "P", description = "Registration policy (repeatable; default: "
-            + DEFAULT_POLICY + ").")
+            + PolicyRegistry.DEFAULT + ").")
     List<String> policies = new ArrayList<>();
 
     @Option(names = "--profile", paramLabel = "R", defaultValue = "default",
@@ -88,13 +86,13 @@ final class RunCommand implements Callable<Integer> {
         ExperimentSpec experiment;
         ExperimentRunner runner;
         try {
-            Workload w = Workloads.byName(workload);
+            Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
             if (policies.isEmpty()) {
-                policies.add(DEFAULT_POLICY);
+                policies.add(PolicyRegistry.DEFAULT);
             }
             experiment = SpecReader.parse("(command line)", specText(w, sizeList), Path.of("").toAbsolutePath());
             int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();

@@ -30,7 +30,7 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * Reads experiment specs (the format of {@code docs/SPEC-FORMAT.md}) from a file or from the
@@ -188,10 +188,10 @@ public final class SpecReader {
         String workloadName = requiredText(top, "workload");
         Workload workload;
         try {
-            workload = Workloads.byName(workloadName);
+            workload = WorkloadRegistry.standard().byName(workloadName);
         } catch (IllegalArgumentException e) {
             throw error(top, "workload", "unknown workload '" + workloadName + "'; valid: "
-                    + String.join(", ", Workloads.names()));
+                    + String.join(", ", WorkloadRegistry.standard().names()));
         }
         List<String> policies = policies(top);
         String profileRef = top.entries().containsKey("profile") ? requiredText(top, "profile") : ProfileRegistry.ROOT;

@@ -131,7 +131,7 @@ class PolicyPublicationTest {
             PolicyDescriptor d = REGISTRY.descriptor(name);
             Profile profile = ProfileRegistry.load(d.capabilities().contains(Capability.NEEDS_IOMMU) ? "part-forth"
                     : "default");
-            Workload w = Workloads.byName(d.offers(Set.of(Capability.PUT)) ? "latency" : "pingpong");
+            Workload w = WorkloadRegistry.standard().byName(d.offers(Set.of(Capability.PUT)) ? "latency" : "pingpong");
             Map<String, Object> values = w.resolve(Map.of(StandardParameters.SIZE, 4096, StandardParameters.ITERATIONS, 3));
             Simulator sim = new Simulator(1);
             RegistrationPolicy policy = d.factory().apply(profile);

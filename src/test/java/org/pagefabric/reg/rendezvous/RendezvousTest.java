@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import org.pagefabric.reg.pinning.PinnedRange;
+import org.pagefabric.reg.pinning.RangePinner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,14 +18,14 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 class RendezvousTest {
     private static final Profile PROFILE = ProfileRegistry.resolve("default");
     private static final long PAGE = RangePinner.PAGE;
 
     private static Map<String, Object> point(Profile p, String policy, String workload, long size, int iterations) {
-        return PointRun.run(p, policy, Workloads.byName(workload), size, iterations, 7);
+        return PointRun.run(p, policy, WorkloadRegistry.standard().byName(workload), size, iterations, 7);
     }
 
     private static double latency(String policy, long size) {

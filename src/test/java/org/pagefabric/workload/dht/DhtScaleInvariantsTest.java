@@ -20,7 +20,7 @@ import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.comm.Job;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * What the hashtable's speed-ups rely on: the AM-Onload search over C that stops hopeless
@@ -29,7 +29,7 @@ import org.pagefabric.workload.Workloads;
  */
 class DhtScaleInvariantsTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
-    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) Workloads.byName(DhtInsertWorkload.NAME);
+    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) WorkloadRegistry.standard().byName(DhtInsertWorkload.NAME);
 
     private static Map<String, Object> params(long processes, long perNode, double collisions, long inserts) {
         Map<String, Object> p = new LinkedHashMap<>();

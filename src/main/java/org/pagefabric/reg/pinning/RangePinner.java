@@ -1,4 +1,4 @@
-package org.pagefabric.reg.rendezvous;
+package org.pagefabric.reg.pinning;
 
 import java.util.HashMap;
 import java.util.Map;
