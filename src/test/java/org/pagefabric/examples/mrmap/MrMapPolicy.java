@@ -93,4 +93,12 @@ public final class MrMapPolicy implements RegistrationPolicy {
             default -> NOT_COUNTED;
         };
     }
+
+    /** A workload's timed part starts counting hits from zero; misses are always zero. */
+    @Override
+    public void reset(Metric metric) {
+        if (metric == Metric.HITS && lookups != null) {
+            lookups.reset();
+        }
+    }
 }
