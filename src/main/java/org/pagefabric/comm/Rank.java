@@ -1,6 +1,7 @@
 package org.pagefabric.comm;
 
 import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.OutstandingRequests;
 import org.pagefabric.hw.nic.CompletionQueue;
 import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
@@ -162,9 +163,10 @@ public final class Rank {
     /** Waits for the next send-queue completion; the policy hears that its operation completed. */
     public WorkCompletion awaitSend(ProcessContext ctx) {
         WorkCompletion wc = await(ctx, endpoint.sendCq());
-        Endpoint.Outstanding op = endpoint.reapSend(wc.wrId());
-        if (op != null) {
-            policy.completed(ctx, endpoint, op.target(), op.localVa(), op.remoteVa(), op.length());
+        OutstandingRequests sends = endpoint.sends();
+        int op = sends.take(wc.wrId());
+        if (op != OutstandingRequests.NONE) {
+            policy.completed(ctx, endpoint, sends.peer(op), sends.localVa(op), sends.remoteVa(op), sends.length(op));
         }
         return wc;
     }
@@ -172,9 +174,10 @@ public final class Rank {
     /** Waits for the next receive completion. */
     public WorkCompletion awaitReceive(ProcessContext ctx) {
         WorkCompletion wc = await(ctx, endpoint.recvCq());
-        Endpoint.Outstanding op = endpoint.reapReceive(wc.wrId());
-        if (op != null) {
-            policy.completed(ctx, endpoint, op.target(), op.localVa(), 0, op.length());
+        OutstandingRequests receives = endpoint.receives();
+        int op = receives.take(wc.wrId());
+        if (op != OutstandingRequests.NONE) {
+            policy.completed(ctx, endpoint, receives.peer(op), receives.localVa(op), 0, receives.length(op));
         }
         return wc;
     }
