@@ -2,8 +2,8 @@ package org.pagefabric.comm;
 
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.endpoint.OutstandingRequests;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.ProtectionDomain;

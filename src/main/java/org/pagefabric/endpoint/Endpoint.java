@@ -1,7 +1,7 @@
 package org.pagefabric.endpoint;
 
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.ProtectionDomain;

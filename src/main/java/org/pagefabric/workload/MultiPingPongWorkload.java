@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.cpu.Core;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.reg.openmx.OpenMxPolicy;

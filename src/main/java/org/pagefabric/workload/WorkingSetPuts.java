@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.RandomStream;
 

@@ -3,6 +3,7 @@ package org.pagefabric.hw.nic;
 import java.util.ArrayDeque;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.ReliableReceiver;
 import org.pagefabric.hw.net.ReliableSender;
 

@@ -1,6 +1,7 @@
 package org.pagefabric.hw.nic;
 
 import java.util.ArrayDeque;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.sim.Simulator;

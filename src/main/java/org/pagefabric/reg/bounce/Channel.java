@@ -1,7 +1,7 @@
 package org.pagefabric.reg.bounce;
 
 import java.util.ArrayDeque;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;

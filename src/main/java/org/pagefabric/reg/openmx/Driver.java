@@ -138,7 +138,7 @@ final class Driver {
             long cost = copyUser(va, ring, ring.va + (long) m.slot * policy.eagerMax(), length, false);
             run(ctx, core, cost + policy.copyPs(length) + sendCost(length));
             post(peer, m, Message.EAGER, 0, length);
-            rank.completeSend(wrId, org.pagefabric.hw.nic.Opcode.SEND, org.pagefabric.hw.nic.CompletionStatus.SUCCESS,
+            rank.completeSend(wrId, org.pagefabric.hw.nic.Opcode.SEND, org.pagefabric.hw.net.CompletionStatus.SUCCESS,
                     length, ctx.now());
             return;
         }
@@ -177,11 +177,11 @@ final class Driver {
             long cost = copyOut(m);
             if (ctx != null) {
                 run(ctx, r.core(), cost);
-                rank.completeReceive(r.wrId(), org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length, ctx.now());
+                rank.completeReceive(r.wrId(), org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length, ctx.now());
             } else {
                 // matched in the bottom half: the copy runs there, the receive completes after it
                 core(m).submit(Core.TASKLET, null, cost, null, (t, a) -> rank.completeReceive(r.wrId(),
-                        org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length, policy.now()), 0, 0, null);
+                        org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length, policy.now()), 0, 0, null);
             }
             return;
         }
@@ -526,7 +526,7 @@ final class Driver {
                 if (m.pulled < m.length) {
                     return;
                 }
-                rank.completeReceive(m.receive.wrId(), org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length,
+                rank.completeReceive(m.receive.wrId(), org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length,
                         policy.now());
                 release(m.target, m.receive.core());
                 post(peer.rank.id(), m, Message.NOTIFY, 0, 0);
@@ -534,7 +534,7 @@ final class Driver {
             case Message.NOTIFY -> {
                 release(m.source, m.core);
                 rank.completeSend(m.sendWrId, org.pagefabric.hw.nic.Opcode.SEND,
-                        org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length, policy.now());
+                        org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length, policy.now());
             }
             default -> throw new SimulationException("unknown Open-MX wire kind " + kind);
         }

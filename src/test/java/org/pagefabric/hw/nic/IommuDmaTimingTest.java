@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.iommu.Iommu;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;

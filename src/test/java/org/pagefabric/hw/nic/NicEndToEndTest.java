@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.FullMesh;
 import org.pagefabric.hw.net.LinkFaults;
 import org.pagefabric.hw.net.LinkParams;
