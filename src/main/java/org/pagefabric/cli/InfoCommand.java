@@ -14,9 +14,9 @@ import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.hw.profile.ResolvedSetting;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -62,8 +62,8 @@ final class InfoCommand implements Callable<Integer> {
 
     private void overview(PrintWriter out) {
         out.println("profiles:   " + String.join(", ", ProfileRegistry.bundledNames()));
-        out.println("policies:   " + String.join(", ", Policies.names()));
-        out.println("workloads:  " + String.join(", ", Workloads.names()));
+        out.println("policies:   " + String.join(", ", PolicyRegistry.standard().names()));
+        out.println("workloads:  " + String.join(", ", WorkloadRegistry.standard().names()));
         out.println("parameters: " + ParameterRegistry.all().size() + " (pagefabric info parameters)");
         long runnable = SpecReader.bundledIds().stream().filter(id -> SpecReader.bundled(id).runnable()).count();
         out.println("experiments: " + SpecReader.bundledIds().size() + ", " + runnable
@@ -87,10 +87,10 @@ final class InfoCommand implements Callable<Integer> {
 
     private static List<Map<String, Object>> policies() {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (String name : Policies.names()) {
+        for (String name : PolicyRegistry.standard().names()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("policy", name);
-            r.put("description", Policies.description(name));
+            r.put("description", PolicyRegistry.standard().descriptor(name).description());
             rows.add(r);
         }
         return rows;
@@ -98,7 +98,7 @@ final class InfoCommand implements Callable<Integer> {
 
     private static List<Map<String, Object>> workloads() {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (Workload wl : Workloads.all()) {
+        for (Workload wl : WorkloadRegistry.standard().all()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("workload", wl.name());
             r.put("main_metric", wl.mainMetric());
@@ -154,11 +154,11 @@ final class InfoCommand implements Callable<Integer> {
             out.print(RowFormat.leftTable(rows, List.of("parameter", "value", "from", "source")));
             return true;
         }
-        if (Policies.names().contains(name)) {
-            out.println(name + ": " + Policies.description(name));
+        if (PolicyRegistry.standard().names().contains(name)) {
+            out.println(name + ": " + PolicyRegistry.standard().descriptor(name).description());
             Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
             List<Map<String, Object>> rows = new ArrayList<>();
-            for (Parameter p : Policies.parameters(name)) {
+            for (Parameter p : PolicyRegistry.standard().descriptor(name).parameters()) {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("parameter", p.name());
                 r.put("default", defaults.setting(p).written());
@@ -169,8 +169,8 @@ final class InfoCommand implements Callable<Integer> {
             out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
             return true;
         }
-        if (Workloads.names().contains(name)) {
-            Workload wl = Workloads.byName(name);
+        if (WorkloadRegistry.standard().names().contains(name)) {
+            Workload wl = WorkloadRegistry.standard().byName(name);
             out.println(name + ": " + wl.description());
             out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
             out.println("ranks: " + wl.ranks());

@@ -15,7 +15,7 @@ import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -86,7 +86,7 @@ final class RunCommand implements Callable<Integer> {
         ExperimentSpec experiment;
         ExperimentRunner runner;
         try {
-            Workload w = Workloads.byName(workload);
+            Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);

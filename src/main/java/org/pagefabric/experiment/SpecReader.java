@@ -27,10 +27,10 @@ import org.pagefabric.hw.profile.ProfileException;
 import org.pagefabric.hw.profile.ProfileOverride;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * Reads experiment specs (the format of {@code docs/SPEC-FORMAT.md}) from a file or from the
@@ -188,10 +188,10 @@ public final class SpecReader {
         String workloadName = requiredText(top, "workload");
         Workload workload;
         try {
-            workload = Workloads.byName(workloadName);
+            workload = WorkloadRegistry.standard().byName(workloadName);
         } catch (IllegalArgumentException e) {
             throw error(top, "workload", "unknown workload '" + workloadName + "'; valid: "
-                    + String.join(", ", Workloads.names()));
+                    + String.join(", ", WorkloadRegistry.standard().names()));
         }
         List<String> policies = policies(top);
         String profileRef = top.entries().containsKey("profile") ? requiredText(top, "profile") : ProfileRegistry.ROOT;
@@ -247,16 +247,16 @@ public final class SpecReader {
         List<String> names = textList(top, "policies", true);
         if (names.isEmpty()) {
             throw error(top, "policies", "is empty; name at least one policy; valid: " + String.join(", ",
-                    Policies.names()));
+                    PolicyRegistry.standard().names()));
         }
         Set<String> seen = new HashSet<>();
         ListNode list = (ListNode) top.entries().get("policies");
         for (int i = 0; i < names.size(); i++) {
             String n = names.get(i);
             int line = list.items().get(i).line();
-            if (!Policies.names().contains(n)) {
+            if (!PolicyRegistry.standard().names().contains(n)) {
                 throw new SpecException(file, line, "policies", "unknown policy '" + n + "'; valid: "
-                        + String.join(", ", Policies.names()));
+                        + String.join(", ", PolicyRegistry.standard().names()));
             }
             if (!seen.add(n)) {
                 throw new SpecException(file, line, "policies", "'" + n + "' appears twice");

@@ -97,6 +97,22 @@ public interface RegistrationPolicy {
     /** Pinned bytes this policy holds on {@code rank}'s node now. */
     long pinnedBytes(Endpoint rank);
 
+    /** What {@link #count} answers for a metric the policy does not publish. */
+    long NOT_COUNTED = -1;
+
+    /**
+     * The policy's count of {@code metric} over the whole job so far, or {@link #NOT_COUNTED}:
+     * how a workload reads what a policy publishes, by a typed key.
+     */
+    default long count(Metric metric) {
+        return NOT_COUNTED;
+    }
+
+    /** The policy's count of {@code metric} for operations {@code rank} started, or {@link #NOT_COUNTED}. */
+    default long count(Metric metric, Endpoint rank) {
+        return NOT_COUNTED;
+    }
+
     /**
      * A key and the time spent obtaining it.
      *

@@ -4,7 +4,8 @@ import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
-import org.pagefabric.reg.HandshakeCounting;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.sim.stat.StatisticsRegistry;
@@ -13,12 +14,12 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * The puts of an application, as the Titanium runtime issues them over GASNet: blocking, one at
  * a time per rank, each timed from the call to its completion. Each put is classified as the
  * policy saw it (004 Table 3): "handshake" when the initiator had to hand-shake with the target
- * first (a Firehose move, a rendezvous pin request; see {@link HandshakeCounting}), "one-sided"
+ * first (a Firehose move, a rendezvous pin request; counted as {@link Metric#HANDSHAKES}), "one-sided"
  * otherwise, with a latency histogram per kind. Every put's bytes are checked at its target
  * against the content-tag stream of its source area.
  */
 final class AppPuts {
-    private final HandshakeCounting counting;
+    private final RegistrationPolicy policy;
     private final LatencyHistogram all;
     private final LatencyHistogram handshake;
     private final LatencyHistogram oneSided;
@@ -30,7 +31,7 @@ final class AppPuts {
      * @param all where every put's latency goes (the workload's {@code workload.latency})
      */
     AppPuts(Job job, LatencyHistogram all) {
-        this.counting = job.policy() instanceof HandshakeCounting h ? h : null;
+        this.policy = job.policy();
         this.all = all;
         StatisticsRegistry stats = job.simulator().statistics();
         this.handshake = stats.latency("app.put_latency.handshake", "latency of puts that needed a handshake");
@@ -44,13 +45,13 @@ final class AppPuts {
      * at segment offset {@code areaStart} holds content-tag stream {@code tag}.
      */
     void put(ProcessContext ctx, Rank from, Rank to, long src, long dst, long length, long tag, long areaStart) {
-        long before = counting == null ? 0 : counting.handshakes(from.endpoint());
+        long before = policy.count(Metric.HANDSHAKES, from.endpoint());
         long t0 = ctx.now();
         from.write(ctx, to, src, dst, length, nextWrId[from.id()]++);
         WorkCompletion wc = from.awaitSend(ctx);
         long latency = ctx.now() - t0;
         all.record(latency);
-        (counting != null && counting.handshakes(from.endpoint()) > before ? handshake : oneSided).record(latency);
+        (policy.count(Metric.HANDSHAKES, from.endpoint()) > before ? handshake : oneSided).record(latency);
         checked++;
         ok &= wc.status() == CompletionStatus.SUCCESS
                 && to.node().kernel().verifyTag(to.process(), to.segment() + dst, length, tag, src - areaStart);

@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -207,5 +209,11 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         private Double mean(long sumPs) {
             return n == 0 ? null : Math.round(1000.0 * Time.toMicros(sumPs) / n) / 1000.0;
         }
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

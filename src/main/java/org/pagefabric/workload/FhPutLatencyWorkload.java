@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.List;
@@ -63,5 +65,11 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
             }
         }).start();
         return Run.of(() -> w.verified(warm + w.puts), w::extraMetrics);
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

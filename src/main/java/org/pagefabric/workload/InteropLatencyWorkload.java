@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -195,5 +197,11 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             long k = kernel.madvise(process, buffer, length, Advice.DONTNEED);
             return k + driver.invalidationPs() - before;
         }
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

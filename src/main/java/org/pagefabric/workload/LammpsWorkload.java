@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -324,5 +326,11 @@ public final class LammpsWorkload extends AbstractWorkload {
         long recvOffset(int phase, int d, int side) {
             return (long) AREAS * 3 * area / 2 + sendOffset(phase, d, side);
         }
+    }
+
+    /** Its transfers are two-sided sends and receives. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.SEND_RECEIVE);
     }
 }

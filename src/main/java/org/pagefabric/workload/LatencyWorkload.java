@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.List;
@@ -46,5 +48,11 @@ public final class LatencyWorkload extends AbstractWorkload {
             }
         }).start();
         return Run.of(() -> ok[0] && DataCheck.same(src, 0, dst, 0, size));
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

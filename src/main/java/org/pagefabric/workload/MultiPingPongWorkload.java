@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -205,5 +207,11 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
 
     private static double round(double x) {
         return Math.round(x * 1e6) / 1e6;
+    }
+
+    /** Its transfers are two-sided sends and receives. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.SEND_RECEIVE);
     }
 }

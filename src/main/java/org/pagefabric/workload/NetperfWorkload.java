@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -178,5 +180,11 @@ public final class NetperfWorkload extends AbstractWorkload {
 
     private static long counter(Job job, String name) {
         return job.simulator().statistics().get(name) instanceof Counter c ? c.value() : 0;
+    }
+
+    /** Its transfers are two-sided sends and receives. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.SEND_RECEIVE);
     }
 }

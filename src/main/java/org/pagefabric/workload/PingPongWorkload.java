@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.List;
@@ -79,5 +81,11 @@ public final class PingPongWorkload extends AbstractWorkload {
                 return ok[0] && DataCheck.same(a, 0, b, half, size) && DataCheck.same(a, 0, a, half, size);
             }
         };
+    }
+
+    /** Its transfers are two-sided sends and receives. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.SEND_RECEIVE);
     }
 }

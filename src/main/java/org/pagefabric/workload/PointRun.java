@@ -7,7 +7,9 @@ import java.util.Map;
 import org.pagefabric.hw.net.NetworkEnergy;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
@@ -67,8 +69,12 @@ public final class PointRun {
     public static Map<String, Object> run(Profile profile, String policyName, Workload workload,
                                           Map<String, ?> params, long seed) {
         Map<String, Object> values = workload.resolve(params);
+        String refusal = PolicyRegistry.standard().descriptor(policyName).refusal(workload.requires(values), profile);
+        if (refusal != null) {
+            throw new PolicyRefusal(refusal + " (workload " + workload.name() + ")");
+        }
         Simulator sim = new Simulator(seed);
-        RegistrationPolicy policy = Policies.create(policyName, profile);
+        RegistrationPolicy policy = PolicyRegistry.standard().create(policyName, profile);
         Job job = new Job(sim, profile, workload.nodes(values), workload.ranks(values), workload.segmentBytes(values),
                 policy, workload.connectsRanks());
         LatencyHistogram lat = sim.statistics().latency("workload.latency", "latency of each timed operation");
@@ -87,7 +93,7 @@ public final class PointRun {
         row.put("latency_max_us", round(Time.toMicros(lat.max())));
         row.put("bandwidth_MBps", round(run.bytesPerSecond() / 1e6));
         row.put("pinned_MiB", round(job.pinnedBytes() / (double) (1 << 20)));
-        row.put("hit_rate_pct", hitRate(sim, policy.name()));
+        row.put("hit_rate_pct", hitRate(policy));
         row.put("setup_us", round(Time.toMicros(job.setUpPs())));
         row.put("packets", sum(sim, ".dataPackets"));
         row.put("retransmissions", sum(sim, ".retransmittedPackets"));
@@ -106,16 +112,17 @@ public final class PointRun {
 
     /**
      * The share of operations the policy served without registration work, in percent, from the
-     * counters {@code <policy>.hits} and {@code <policy>.misses} a policy declares (Firehose's
-     * one-sided hit rate, 004 §4.4); {@code null} for a policy that counts neither.
+     * {@link Metric#HITS} and {@link Metric#MISSES} it publishes (Firehose's one-sided hit rate,
+     * 004 §4.4); {@code null} for a policy that counts neither.
      */
-    private static Double hitRate(Simulator sim, String policy) {
-        if (!(sim.statistics().get(policy + ".hits") instanceof Counter hits)
-                || !(sim.statistics().get(policy + ".misses") instanceof Counter misses)) {
+    private static Double hitRate(RegistrationPolicy policy) {
+        long hits = policy.count(Metric.HITS);
+        long misses = policy.count(Metric.MISSES);
+        if (hits == RegistrationPolicy.NOT_COUNTED || misses == RegistrationPolicy.NOT_COUNTED) {
             return null;
         }
-        long all = hits.value() + misses.value();
-        return all == 0 ? null : round(100.0 * hits.value() / all);
+        long all = hits + misses;
+        return all == 0 ? null : round(100.0 * hits / all);
     }
 
     private static long sum(Simulator sim, String suffix) {

@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -143,5 +145,11 @@ public final class SendFaultWorkload extends AbstractWorkload {
                 return m;
             }
         };
+    }
+
+    /** Its transfers are two-sided sends and receives. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.SEND_RECEIVE);
     }
 }

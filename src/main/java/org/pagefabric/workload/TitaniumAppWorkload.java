@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -142,7 +144,8 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         m.put("puts_onesided_pct", total == 0 ? null : round(100.0 * os / total));
         m.put("put_latency_onesided_us", os == 0 ? null : round(Time.toMicros(Math.round(puts.oneSided().mean()))));
         var stats = job.simulator().statistics();
-        m.put("moves", stats.get("firehose.moves") instanceof org.pagefabric.sim.stat.Counter c ? c.value() : null);
+        long moves = job.policy().count(org.pagefabric.reg.Metric.MOVES);
+        m.put("moves", moves == org.pagefabric.reg.RegistrationPolicy.NOT_COUNTED ? null : moves);
         Double request = mean(stats.get("firehose.move_request"));
         Double handler = mean(stats.get("firehose.move_handler"));
         m.put("move_time_us", mean(stats.get("firehose.move_time")));
@@ -165,5 +168,11 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
 
     private static double round(double x) {
         return Math.round(x * 1000.0) / 1000.0;
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

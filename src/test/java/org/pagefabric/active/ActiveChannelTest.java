@@ -11,7 +11,7 @@ import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
@@ -33,7 +33,7 @@ class ActiveChannelTest {
     @ValueSource(strings = {"aa-int", "aa-poll", "aa-sp"})
     void flushCompletesOnlyAfterTheLogIsConsumedAndRepliesReachTheSource(String name) {
         Simulator sim = new Simulator(11);
-        ActiveAccessPolicy policy = (ActiveAccessPolicy) Policies.create(name, PROFILE);
+        ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create(name, PROFILE);
         Job job = new Job(sim, PROFILE, 2, Rank.PAGE, policy, false);
         Rank src = job.rank(0);
         Rank dst = job.rank(1);

@@ -202,8 +202,8 @@ class CliTest {
         JsonNode rows = new ObjectMapper().readTree(r.out());
         // Open-MX policies refuse one-sided writes (MX has none): compare leaves them out of latency
         // PART's and Active Access's policies need an IOMMU on the NIC's path, which the default profile lacks.
-        long policies = org.pagefabric.reg.Policies.names().stream().filter(n -> !n.startsWith("openmx-"))
-                .filter(n -> !(org.pagefabric.reg.Policies.create(n, org.pagefabric.hw.profile.ProfileRegistry
+        long policies = org.pagefabric.reg.PolicyRegistry.standard().names().stream().filter(n -> !n.startsWith("openmx-"))
+                .filter(n -> !(org.pagefabric.reg.PolicyRegistry.standard().create(n, org.pagefabric.hw.profile.ProfileRegistry
                         .load("default")) instanceof org.pagefabric.reg.part.PartFamilyPolicy))
                 .filter(n -> !n.startsWith("aa-")).count();
         assertEquals(2 * policies, rows.size());
@@ -302,10 +302,10 @@ class CliTest {
 
     @Test
     void infoDocumentsEachPolicysParameters() {
-        for (String policy : org.pagefabric.reg.Policies.names()) {
+        for (String policy : org.pagefabric.reg.PolicyRegistry.standard().names()) {
             Result r = run("info", policy);
             assertEquals(0, r.code(), policy + ": " + r.err());
-            for (org.pagefabric.hw.profile.Parameter p : org.pagefabric.reg.Policies.parameters(policy)) {
+            for (org.pagefabric.hw.profile.Parameter p : org.pagefabric.reg.PolicyRegistry.standard().descriptor(policy).parameters()) {
                 assertTrue(r.out().contains(p.name()), policy + " documents " + p.name());
             }
         }
@@ -343,7 +343,7 @@ class CliTest {
             assertTrue(java.nio.file.Files.exists(out.resolve(f)), f);
         }
         JsonNode ranked = new ObjectMapper().readTree(r.out());
-        long policies = org.pagefabric.reg.Policies.names().size();
+        long policies = org.pagefabric.reg.PolicyRegistry.standard().names().size();
         java.util.Set<String> seen = new java.util.TreeSet<>();
         ranked.forEach(row -> seen.add(row.get("policy").asText()));
         long notApplicable = r.err().lines().filter(l -> l.contains(": n/a: ")).count();

@@ -13,7 +13,7 @@ import org.pagefabric.hw.profile.ProfileRegistry;
 class PktGenWorkloadTest {
     private static Map<String, Object> run(String iommu, long frame, long packets, long seed) {
         Profile p = ProfileRegistry.load("aa-gem5").withOverrides(Map.of("nic.iommu", iommu), "test");
-        return PointRun.run(p, "pin-all", Workloads.byName("pktgen"),
+        return PointRun.run(p, "pin-all", WorkloadRegistry.standard().byName("pktgen"),
                 Map.of("size_B", frame, "iterations", packets), seed);
     }
 

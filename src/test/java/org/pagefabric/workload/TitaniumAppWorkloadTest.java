@@ -16,7 +16,7 @@ import org.pagefabric.hw.profile.ProfileRegistry;
  */
 class TitaniumAppWorkloadTest {
     private static final Profile PROFILE = ProfileRegistry.load("firehose-myrinet");
-    private static final Workload APP = Workloads.byName("titanium-app");
+    private static final Workload APP = WorkloadRegistry.standard().byName("titanium-app");
 
     private static Map<String, Object> run(String policy, String app, double scale) {
         return PointRun.run(PROFILE, policy, APP, Map.of("app", app, "problem_scale", scale), 1);

@@ -84,6 +84,23 @@ public final class ParameterRegistry {
         return BY_NAME.values();
     }
 
+    /**
+     * The parameters whose names equal one of {@code namesOrPrefixes} or, for an entry ending in
+     * a dot, start with it, in registry order: how a component declares the costs it reads.
+     */
+    public static List<Parameter> matching(String... namesOrPrefixes) {
+        List<Parameter> out = new ArrayList<>();
+        for (Parameter p : all()) {
+            for (String x : namesOrPrefixes) {
+                if (p.name().equals(x) || x.endsWith(".") && p.name().startsWith(x)) {
+                    out.add(p);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
     /** The parameter with this exact name, if declared. */
     public static Optional<Parameter> find(String name) {
         return Optional.ofNullable(BY_NAME.get(name));

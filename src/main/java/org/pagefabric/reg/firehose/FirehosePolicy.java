@@ -5,7 +5,7 @@ import java.util.List;
 import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.FirehoseParameters;
-import org.pagefabric.reg.HandshakeCounting;
+import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
@@ -43,7 +43,7 @@ import org.pagefabric.endpoint.Endpoint;
  * <p>Two-sided receives reference their buffers like any local operation, but the rank API does
  * not report their completion to policies, so those references stay until the end of the run.
  */
-public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounting {
+public final class FirehosePolicy implements RegistrationPolicy {
     /** The command-line name. */
     public static final String NAME = "firehose";
     /** The active-message handler id of move requests (Firehose owns ids 30-39). */
@@ -186,9 +186,25 @@ public final class FirehosePolicy implements RegistrationPolicy, HandshakeCounti
         return batch.pinned();
     }
 
-    /** Remote operations {@code initiator} started that needed a firehose move, so far. */
+    /** Hits, misses and moves over the job; handshakes per initiator are its remote operations that needed a move. */
     @Override
-    public long handshakes(Endpoint initiator) {
+    public long count(Metric metric) {
+        if (counters == null) {
+            return NOT_COUNTED;
+        }
+        return switch (metric) {
+            case HITS -> counters.hits().value();
+            case MISSES -> counters.misses().value();
+            case MOVES -> counters.moves().value();
+            default -> NOT_COUNTED;
+        };
+    }
+
+    @Override
+    public long count(Metric metric, Endpoint initiator) {
+        if (metric != Metric.HANDSHAKES) {
+            return NOT_COUNTED;
+        }
         return initiator.id() < initiators.size() ? initiators.get(initiator.id()).misses() : 0;
     }
 

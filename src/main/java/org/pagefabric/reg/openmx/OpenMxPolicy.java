@@ -12,6 +12,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
 import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.ProcessContext;
@@ -371,5 +372,18 @@ public final class OpenMxPolicy implements RegistrationPolicy {
             throw new IllegalStateException("rank " + rank.id() + " was not set up by " + name());
         }
         return d;
+    }
+
+    /** Region cache hits and misses over the job, for the policy that caches regions. */
+    @Override
+    public long count(Metric metric) {
+        if (hits == null) {
+            return NOT_COUNTED;
+        }
+        return switch (metric) {
+            case HITS -> hits.value();
+            case MISSES -> misses.value();
+            default -> NOT_COUNTED;
+        };
     }
 }

@@ -6,7 +6,7 @@ import java.util.Map;
 import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.RendezvousParameters;
-import org.pagefabric.reg.HandshakeCounting;
+import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.process.ProcessContext;
@@ -30,7 +30,7 @@ import org.pagefabric.endpoint.Endpoint;
  * "because it requires no handshaking messages before performing a DMA"), and pinned memory at
  * the target grows with the set of ranges ever written.
  */
-public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
+public final class Rendezvous implements RegistrationPolicy {
     /** Command-line name of the variant that unpins after every operation. */
     public static final String WITH_UNPIN = "rendezvous-unpin";
     /** Command-line name of the variant that leaves remote ranges pinned. */
@@ -208,8 +208,25 @@ public final class Rendezvous implements RegistrationPolicy, HandshakeCounting {
         return s == null ? 0 : s.pinner.pinnedBytes();
     }
 
+    /** Hits and misses of the target-side handshakes over the job. */
     @Override
-    public long handshakes(Endpoint initiator) {
+    public long count(Metric metric) {
+        if (hits == null) {
+            return NOT_COUNTED;
+        }
+        return switch (metric) {
+            case HITS -> hits.value();
+            case MISSES -> misses.value();
+            default -> NOT_COUNTED;
+        };
+    }
+
+    /** Every remote operation of a rendezvous policy hand-shakes with its target. */
+    @Override
+    public long count(Metric metric, Endpoint initiator) {
+        if (metric != Metric.HANDSHAKES) {
+            return NOT_COUNTED;
+        }
         RankState s = states.get(initiator.id());
         return s == null ? 0 : s.handshakes;
     }

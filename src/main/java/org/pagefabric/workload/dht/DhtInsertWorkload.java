@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.RandomStream;
@@ -226,7 +226,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         Map<String, Object> p = new LinkedHashMap<>(params);
         p.put(ONLOAD, c);
         Simulator sim = new Simulator(job.simulator().masterSeed());
-        RegistrationPolicy policy = Policies.create(job.policy().name(), profile);
+        RegistrationPolicy policy = PolicyRegistry.standard().create(job.policy().name(), profile);
         Job trial = new Job(sim, profile, nodes(p), segmentBytes(p), policy, false);
         DhtScheme scheme = ((DhtSchemeProvider) policy).newDhtScheme();
         return new Trial(sim, scheme, launch(trial, p, scheme, c));
@@ -300,8 +300,8 @@ public final class DhtInsertWorkload extends AbstractWorkload {
 
     private static List<String> schemePolicies(Profile profile) {
         List<String> names = new ArrayList<>();
-        for (String n : Policies.names()) {
-            if (Policies.create(n, profile) instanceof DhtSchemeProvider) {
+        for (String n : PolicyRegistry.standard().names()) {
+            if (PolicyRegistry.standard().create(n, profile) instanceof DhtSchemeProvider) {
                 names.add(n);
             }
         }

@@ -15,7 +15,7 @@ import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
@@ -29,7 +29,7 @@ class IommuDmaPathTest {
     private static Job job(long segment) {
         Simulator sim = new Simulator(7);
         return new Job(sim, ProfileRegistry.load("part-forth"), 2, segment,
-                Policies.create("part-pio", ProfileRegistry.load("part-forth")));
+                PolicyRegistry.standard().create("part-pio", ProfileRegistry.load("part-forth")));
     }
 
     private static List<CompletionStatus> writes(Job job, long size, int count, Runnable between) {
@@ -118,7 +118,7 @@ class IommuDmaPathTest {
     void aNicWithoutIommuRefusesVirtualRegions() {
         Simulator sim = new Simulator(1);
         Job job = new Job(sim, ProfileRegistry.load("default"), 2, PAGE,
-                Policies.create("pin-all", ProfileRegistry.load("default")));
+                PolicyRegistry.standard().create("pin-all", ProfileRegistry.load("default")));
         Nic nic = job.rank(0).node().nic();
         assertNull(nic.iommuPath());
         assertThrows(IllegalStateException.class, () -> nic.registerVirtual(job.rank(0).pd(), job.rank(0).segment(),

@@ -13,7 +13,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.hw.profile.param.IommuParameters;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
@@ -51,7 +51,7 @@ class RcIommuTimingTest {
     @Test
     void aColdIotlbDelaysAnRdmaWriteByItsWalksAndAWarmOneCostsTheSameEachTime() {
         Profile profile = ProfileRegistry.load("part-forth");
-        Job job = new Job(new Simulator(7), profile, 2, PAGE, Policies.create("part-pio", profile));
+        Job job = new Job(new Simulator(7), profile, 2, PAGE, PolicyRegistry.standard().create("part-pio", profile));
         List<Long> t = writes(job, 3);
         Iommu iommu = job.rank(0).node().iommu();
         long walk = iommu.walker().lastLevels() * profile.time(IommuParameters.WALK_PER_LEVEL)
@@ -72,8 +72,8 @@ class RcIommuTimingTest {
     void pinnedRegionsOnANodeWithAnIommuKeepTheirTimingExactly() {
         Profile with = ProfileRegistry.load("part-forth");
         Profile without = with.withOverrides(Map.of("nic.iommu", "false"), "test");
-        List<Long> a = writes(new Job(new Simulator(7), with, 2, PAGE, Policies.create("pin-all", with)), 3);
-        List<Long> b = writes(new Job(new Simulator(7), without, 2, PAGE, Policies.create("pin-all", without)), 3);
+        List<Long> a = writes(new Job(new Simulator(7), with, 2, PAGE, PolicyRegistry.standard().create("pin-all", with)), 3);
+        List<Long> b = writes(new Job(new Simulator(7), without, 2, PAGE, PolicyRegistry.standard().create("pin-all", without)), 3);
         assertEquals(b.get(1), b.get(2));
         // pin-all's regions are the NIC's own, never translated by the IOMMU: nothing is charged, nothing held.
         assertEquals(b, a);

@@ -12,7 +12,7 @@ import org.pagefabric.active.ActiveDomain;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
@@ -30,7 +30,7 @@ class ActiveAccessPolicyTest {
     @ValueSource(strings = {"aa-int", "aa-poll", "aa-sp"})
     void handlersSeeExactlyThePutsToTheirPages(String name) {
         Simulator sim = new Simulator(3);
-        ActiveAccessPolicy policy = (ActiveAccessPolicy) Policies.create(name, PROFILE);
+        ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create(name, PROFILE);
         Job job = new Job(sim, PROFILE, 3, 4 * Rank.PAGE, policy);
         Rank target = job.rank(2);
         Rank other = job.rank(1);

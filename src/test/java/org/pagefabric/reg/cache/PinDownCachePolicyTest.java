@@ -12,7 +12,7 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /** The policy around the caches: remote keys from the target's cache, references given back after completion. */
 class PinDownCachePolicyTest {
@@ -22,7 +22,7 @@ class PinDownCachePolicyTest {
     void repeatedWritesHitBothCachesAndEveryReferenceIsGivenBack() {
         Simulator sim = new Simulator(3);
         PinDownCache policy = new PinDownCache(PROFILE, MonitorKind.MMU);
-        Workload w = Workloads.byName("latency");
+        Workload w = WorkloadRegistry.standard().byName("latency");
         Map<String, Object> params = w.resolve(Map.of("size_B", 8192, "iterations", 10));
         Job job = new Job(sim, PROFILE, 2, w.segmentBytes(params), policy);
         Workload.Run run = w.start(job, params, sim.statistics().latency("lat", "latency"));

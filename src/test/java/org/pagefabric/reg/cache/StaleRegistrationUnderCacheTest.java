@@ -10,10 +10,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.AllocReuseWorkload;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * The stale-registration scenario end to end, under each monitor: buffers are malloc'd, used for
@@ -27,7 +27,7 @@ class StaleRegistrationUnderCacheTest {
     private static final int ITERATIONS = 6;
 
     private static Map<String, Object> run(String policy, boolean custom, boolean read) {
-        return PointRun.run(PROFILE, policy, Workloads.byName("alloc-reuse"),
+        return PointRun.run(PROFILE, policy, WorkloadRegistry.standard().byName("alloc-reuse"),
                 Map.of("size_B", 256 * 1024, "iterations", ITERATIONS, AllocReuseWorkload.CUSTOM_ALLOCATOR, custom,
                         AllocReuseWorkload.READ, read), 7);
     }
@@ -56,7 +56,7 @@ class StaleRegistrationUnderCacheTest {
 
     @Test
     void buffersBelowTheMmapThresholdAreNeverUnmappedSoEvenNoMonitorStaysCorrect() {
-        Map<String, Object> row = PointRun.run(PROFILE, "cache-nomonitor", Workloads.byName("alloc-reuse"),
+        Map<String, Object> row = PointRun.run(PROFILE, "cache-nomonitor", WorkloadRegistry.standard().byName("alloc-reuse"),
                 Map.of("size_B", 16 * 1024, "iterations", ITERATIONS), 7);
         assertTrue((Boolean) row.get("verified"), row.toString());
     }
@@ -72,9 +72,9 @@ class StaleRegistrationUnderCacheTest {
     @Test
     void everyCachePolicyIsRegisteredWithADescription() {
         for (MonitorKind m : MonitorKind.values()) {
-            assertTrue(Policies.names().contains(m.policyName()));
-            assertFalse(Policies.description(m.policyName()).isBlank());
-            assertEquals(m.policyName(), Policies.create(m.policyName(), PROFILE).name());
+            assertTrue(PolicyRegistry.standard().names().contains(m.policyName()));
+            assertFalse(PolicyRegistry.standard().descriptor(m.policyName()).description().isBlank());
+            assertEquals(m.policyName(), PolicyRegistry.standard().create(m.policyName(), PROFILE).name());
         }
     }
 

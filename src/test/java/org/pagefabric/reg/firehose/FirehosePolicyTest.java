@@ -11,7 +11,7 @@ import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
@@ -45,7 +45,7 @@ class FirehosePolicyTest {
     private static Bed bed(int fPages, int victimPages) {
         Simulator sim = new Simulator(7);
         Profile p = profile(fPages, victimPages);
-        FirehosePolicy policy = (FirehosePolicy) Policies.create("firehose", p);
+        FirehosePolicy policy = (FirehosePolicy) PolicyRegistry.standard().create("firehose", p);
         Job job = new Job(sim, p, 2, 16L * PAGE, policy);
         return new Bed(sim, job, policy);
     }

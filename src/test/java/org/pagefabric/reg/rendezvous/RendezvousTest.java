@@ -16,14 +16,14 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 class RendezvousTest {
     private static final Profile PROFILE = ProfileRegistry.resolve("default");
     private static final long PAGE = RangePinner.PAGE;
 
     private static Map<String, Object> point(Profile p, String policy, String workload, long size, int iterations) {
-        return PointRun.run(p, policy, Workloads.byName(workload), size, iterations, 7);
+        return PointRun.run(p, policy, WorkloadRegistry.standard().byName(workload), size, iterations, 7);
     }
 
     private static double latency(String policy, long size) {
@@ -130,7 +130,7 @@ class RendezvousTest {
         assertTrue(took[0] > took[1], "the first put pins at both ends: " + took[0] + " vs " + took[1] + " ps");
         assertEquals(took[1], took[2]);
         assertEquals(1, policy.rangesPinnedForPeers(dst.endpoint()));
-        assertEquals(took.length, policy.handshakes(src.endpoint()), "004 §4.2: every put sends the pin request");
+        assertEquals(took.length, policy.count(org.pagefabric.reg.Metric.HANDSHAKES, src.endpoint()), "004 §4.2: every put sends the pin request");
         double pinAll = latency(PinEverything.NAME, 8);
         assertTrue(took[1] / 1e6 > pinAll, "a put into a kept range still waits for the handshake: "
                 + took[1] / 1e6 + " us vs pin-all " + pinAll + " us");

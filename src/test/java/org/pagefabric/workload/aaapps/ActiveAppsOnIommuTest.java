@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.active.Actions;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
@@ -31,7 +31,7 @@ class ActiveAppsOnIommuTest {
     @ValueSource(longs = {1, 2, 3, 4})
     void checkpointCopiesExactlyThePagesWrittenSinceTheLastOne(long seed) {
         Simulator sim = new Simulator(seed);
-        ActiveAccessPolicy policy = (ActiveAccessPolicy) Policies.create("aa-poll", PROFILE);
+        ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create("aa-poll", PROFILE);
         Job job = new Job(sim, PROFILE, 2, PAGES * Rank.PAGE, policy);
         Rank target = job.rank(1);
         Rank source = job.rank(0);
@@ -77,7 +77,7 @@ class ActiveAppsOnIommuTest {
     @ValueSource(longs = {5, 6, 7})
     void countersSeeExactlyTheirOwnPagesAccessesAndIuidsIsolate(long seed) {
         Simulator sim = new Simulator(seed);
-        ActiveAccessPolicy policy = (ActiveAccessPolicy) Policies.create("aa-poll", PROFILE);
+        ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create("aa-poll", PROFILE);
         // ranks 1 and 3 share node 1; rank 0 writes to both
         Job job = new Job(sim, PROFILE, 2, 4, 4 * Rank.PAGE, policy);
         Rank source = job.rank(0);

@@ -10,14 +10,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.active.ActiveDhtScheme;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * The Active Access hashtable (002 §4.1, Listing 3): every insert is one put that the target's
@@ -26,7 +26,7 @@ import org.pagefabric.workload.Workloads;
  */
 class ActiveAccessDhtTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
-    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) Workloads.byName(DhtInsertWorkload.NAME);
+    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) WorkloadRegistry.standard().byName(DhtInsertWorkload.NAME);
 
     private static Map<String, Object> params(long processes, long perNode, double collisions, long table, long inserts) {
         Map<String, Object> p = new LinkedHashMap<>();
@@ -44,7 +44,7 @@ class ActiveAccessDhtTest {
     private static Ran run(Profile profile, String policy, Map<String, Object> given, long seed) {
         Map<String, Object> p = DHT.resolve(given);
         Simulator sim = new Simulator(seed);
-        RegistrationPolicy pol = Policies.create(policy, profile);
+        RegistrationPolicy pol = PolicyRegistry.standard().create(policy, profile);
         Job job = new Job(sim, profile, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
         ActiveDhtScheme scheme = (ActiveDhtScheme) ((DhtSchemeProvider) pol).newDhtScheme();
         DhtInsertWorkload.Outcome out = DHT.launch(job, p, scheme, -1);

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
@@ -21,12 +21,12 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /** The hashtable under every baseline scheme: correctness, scheme behaviours, determinism, scale. */
 class DhtInsertWorkloadTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
-    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) Workloads.byName(DhtInsertWorkload.NAME);
+    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) WorkloadRegistry.standard().byName(DhtInsertWorkload.NAME);
 
     private static Map<String, Object> params(long processes, long perNode, double collisions, long table,
                                               long inserts) {
@@ -45,7 +45,7 @@ class DhtInsertWorkloadTest {
     private static Ran run(String policy, Map<String, Object> given, long seed, long onload) {
         Map<String, Object> p = DHT.resolve(given);
         Simulator sim = new Simulator(seed);
-        RegistrationPolicy pol = Policies.create(policy, CRAY);
+        RegistrationPolicy pol = PolicyRegistry.standard().create(policy, CRAY);
         Job job = new Job(sim, CRAY, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
         DhtInsertWorkload.Outcome out = DHT.launch(job, p, ((DhtSchemeProvider) pol).newDhtScheme(), onload);
         sim.run();

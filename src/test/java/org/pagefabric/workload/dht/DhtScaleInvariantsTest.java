@@ -15,12 +15,12 @@ import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.Policies;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.comm.Job;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * What the hashtable's speed-ups rely on: the AM-Onload search over C that stops hopeless
@@ -29,7 +29,7 @@ import org.pagefabric.workload.Workloads;
  */
 class DhtScaleInvariantsTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
-    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) Workloads.byName(DhtInsertWorkload.NAME);
+    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) WorkloadRegistry.standard().byName(DhtInsertWorkload.NAME);
 
     private static Map<String, Object> params(long processes, long perNode, double collisions, long inserts) {
         Map<String, Object> p = new LinkedHashMap<>();
@@ -43,7 +43,7 @@ class DhtScaleInvariantsTest {
     }
 
     private static Job job(Map<String, Object> p, long seed) {
-        RegistrationPolicy pol = Policies.create("am-onload", CRAY);
+        RegistrationPolicy pol = PolicyRegistry.standard().create("am-onload", CRAY);
         return new Job(new Simulator(seed), CRAY, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
     }
 

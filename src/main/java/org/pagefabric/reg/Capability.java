@@ -1,0 +1,37 @@
+package org.pagefabric.reg;
+
+/**
+ * What a registration policy can carry and what it needs of the hardware. A workload declares the
+ * capabilities it requires; the {@link PolicyRegistry} runs it only under policies that offer
+ * them, so a combination that cannot work is known before anything is simulated.
+ */
+public enum Capability {
+    /** Carries one-sided RDMA writes (puts). */
+    PUT("one-sided puts"),
+    /** Carries one-sided RDMA reads (gets). */
+    GET("one-sided gets"),
+    /** Carries two-sided sends into posted receives. */
+    SEND_RECEIVE("two-sided sends and receives"),
+    /** Marks pages with handlers that the target's IOMMU logs and runs (Active Access, 002). */
+    ACCESS_LOG("an IOMMU access log with handlers"),
+    /** Moves data through its own messaging stack rather than the NIC's RDMA engine (Open-MX). */
+    OWN_MESSAGING("its own messaging stack"),
+    /** Needs a NIC that reaches memory through an IOMMU over the process page table ({@code nic.iommu: true}). */
+    NEEDS_IOMMU("a NIC behind an IOMMU (profile nic.iommu: true)");
+
+    private final String phrase;
+
+    Capability(String phrase) {
+        this.phrase = phrase;
+    }
+
+    /** How a message names the capability: "one-sided gets". */
+    public String phrase() {
+        return phrase;
+    }
+
+    /** Whether this is a need of the hardware rather than an operation the policy carries. */
+    public boolean isHardwareNeed() {
+        return this == NEEDS_IOMMU;
+    }
+}
