@@ -22,8 +22,6 @@ import org.pagefabric.sim.process.ProcessContext;
  * keys first and charging the policy's work to the rank.
  */
 public final class Rank {
-    /** Page size of the memory model. */
-    public static final int PAGE = Endpoint.PAGE;
 
     private final Endpoint endpoint;
     private final RegistrationPolicy policy;

@@ -18,8 +18,6 @@ import org.pagefabric.hw.os.AllocationHooks;
  * outstanding on it. The registration policy and the communication calls are layered above.
  */
 public final class Endpoint {
-    /** Page size of the memory model. */
-    public static final int PAGE = 4096;
 
     private final int id;
     private final Node node;

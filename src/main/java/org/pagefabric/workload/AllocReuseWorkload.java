@@ -69,7 +69,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Rank.PAGE;
+        return Kernel.PAGE_SIZE;
     }
 
     @Override

@@ -142,7 +142,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
 
         Background(Job job, long size, boolean responder, boolean[] stop) {
             this.size = size;
-            long length = Math.ceilDiv(size, Rank.PAGE) * Rank.PAGE;
+            long length = Math.ceilDiv(size, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
             a = new Side(job, job.rank(0).node(), length, "bg0");
             b = new Side(job, job.rank(1).node(), length, "bg1");
             qa = a.node.nic().createQp(a.pd, QpType.RC, a.cq, a.cq);

@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -82,7 +83,7 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return 2 * Math.max(StandardParameters.size(params), Rank.PAGE);
+        return 2 * Math.max(StandardParameters.size(params), Kernel.PAGE_SIZE);
     }
 
     @Override
@@ -99,7 +100,7 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         int pairs = pairs(params);
-        long half = Math.max(size, Rank.PAGE);
+        long half = Math.max(size, Kernel.PAGE_SIZE);
         OpenMxPolicy omx = job.policy() instanceof OpenMxPolicy o ? o : null;
         if (omx != null) {
             omx.bindInterrupts(SINGLE_CORE.equals(params.get(INTERRUPTS)) ? 0 : -1);

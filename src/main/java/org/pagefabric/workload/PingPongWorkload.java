@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -32,7 +33,7 @@ public final class PingPongWorkload extends AbstractWorkload {
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long size = StandardParameters.size(params);
-        return 2 * Math.max(size, Rank.PAGE);
+        return 2 * Math.max(size, Kernel.PAGE_SIZE);
     }
 
     @Override
@@ -41,7 +42,7 @@ public final class PingPongWorkload extends AbstractWorkload {
         int iterations = StandardParameters.iterations(params);
         Rank a = job.rank(0);
         Rank b = job.rank(1);
-        long half = Math.max(size, Rank.PAGE);
+        long half = Math.max(size, Kernel.PAGE_SIZE);
         DataCheck.fill(a, 0, size, 0x9199000L + size);
         int rounds = WARMUP + iterations;
         boolean[] ok = {true};

@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -62,7 +63,7 @@ public final class SendFaultWorkload extends AbstractWorkload {
     }
 
     private static long stride(Map<String, Object> params) {
-        return Math.ceilDiv(StandardParameters.size(params), Rank.PAGE) * Rank.PAGE;
+        return Math.ceilDiv(StandardParameters.size(params), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.pagefabric.comm.Rank;
 import java.util.Map;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.RandomStream;
 
 /**
@@ -81,7 +82,7 @@ final class WorkingSetPuts {
 
     /** Warm-up puts step through the working set and the source area by this much: every page of both is touched. */
     long warmUpStep() {
-        return Math.max(size, Rank.PAGE);
+        return Math.max(size, Kernel.PAGE_SIZE);
     }
 
     private long warmUpSlots(long area) {

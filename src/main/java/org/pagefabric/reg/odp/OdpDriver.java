@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.InterruptController;
+import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.Advice;
 import org.pagefabric.hw.nic.MemoryRegion;
@@ -65,8 +66,6 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * ({@code unresolvable}) and the QP stays suspended: resuming it would only fault again.
  */
 public final class OdpDriver extends Component implements PageFaultHandler {
-    private static final int PAGE_SHIFT = 12;
-    private static final long PAGE = 1L << PAGE_SHIFT;
     private static final int IRQ_DONE = 1;
     private static final int HANDLED = 2;
     private static final int PAGED_IN = 3;
@@ -276,8 +275,8 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         w.umem = u;
         w.raised = sim.now();
         long len = Math.min(length, costs.prefetchMaxBytes());
-        long va = address & -PAGE;
-        int pages = (int) (((address + Math.max(len, 1) - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+        long va = address & -Kernel.PAGE_SIZE;
+        int pages = (int) (((address + Math.max(len, 1) - 1) >>> PhysicalMemory.PAGE_SHIFT) - (va >>> PhysicalMemory.PAGE_SHIFT) + 1);
         if ((flags & Advice.PREFETCH_NO_FAULT) != 0) {
             pages = residentPrefix(u, va, pages);
         }
@@ -289,7 +288,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
     private int residentPrefix(Umem u, long va, int pages) {
         long need = Pte.PRESENT | (u.writable ? Pte.WRITABLE : Pte.READABLE);
         int n = 0;
-        while (n < pages && (u.process.translate(va + n * PAGE) & need) == need) {
+        while (n < pages && (u.process.translate(va + n * Kernel.PAGE_SIZE) & need) == need) {
             n++;
         }
         return n;
@@ -310,12 +309,12 @@ public final class OdpDriver extends Component implements PageFaultHandler {
             case HANDLED -> {
                 w.handled = sim.now();
                 PageFault f = w.fault;
-                long va = f.address() & -PAGE;
+                long va = f.address() & -Kernel.PAGE_SIZE;
                 long end = f.address() + Math.max(f.length(), 1);
                 if (!f.region().implicit()) {
                     end = Math.min(end, f.region().address() + f.region().length());
                 }
-                int pages = (int) Math.min(Integer.MAX_VALUE, ((end - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+                int pages = (int) Math.min(Integer.MAX_VALUE, ((end - 1) >>> PhysicalMemory.PAGE_SHIFT) - (va >>> PhysicalMemory.PAGE_SHIFT) + 1);
                 long cost = pageIn(w, va, pages);
                 if (w.frames == null) {
                     unresolvable.increment();
@@ -397,7 +396,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
      * (ib_umem_odp skips pages it already maps), so a prefetch of a mapped range costs little.
      */
     private static int unmappedPages(MemoryRegion mr, long va, int pages) {
-        long first = (va >>> PAGE_SHIFT) - mr.firstPage();
+        long first = (va >>> PhysicalMemory.PAGE_SHIFT) - mr.firstPage();
         int n = 0;
         for (int i = 0; i < pages; i++) {
             if ((mr.table().get(first + i) & Pte.PRESENT) == 0) {
@@ -421,7 +420,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         pagesIn.add(w.frames.length);
         if (mr.implicit()) {
             long first = w.va / costs.implicitChildBytes();
-            long last = (w.va + (long) w.frames.length * PAGE - 1) / costs.implicitChildBytes();
+            long last = (w.va + (long) w.frames.length * Kernel.PAGE_SIZE - 1) / costs.implicitChildBytes();
             for (long c = first; c <= last; c++) {
                 if (w.umem.children.add(c)) {
                     implicitChildren.increment();

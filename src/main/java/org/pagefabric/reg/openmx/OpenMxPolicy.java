@@ -7,6 +7,7 @@ import java.util.Map;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.net.TransportConfig;
 import org.pagefabric.hw.node.Node;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.profile.Bandwidth;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
@@ -186,13 +187,13 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     @Override
     public long pinnedBytes(Endpoint rank) {
         Driver d = drivers.get(rank.id());
-        return d == null ? 0 : d.pinnedPages * Endpoint.PAGE;
+        return d == null ? 0 : d.pinnedPages * Kernel.PAGE_SIZE;
     }
 
     /** Pinned bytes of the rank's user regions only (eager rings excluded). */
     public long regionPinnedBytes(Endpoint rank) {
         Driver d = drivers.get(rank.id());
-        return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Endpoint.PAGE;
+        return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Kernel.PAGE_SIZE;
     }
 
     /** Unpins and undeclares every region the rank's driver holds, as closing the endpoint does. */

@@ -21,8 +21,6 @@ import org.pagefabric.endpoint.Endpoint;
  * whose per-page part is the unpin, so the kernel's put_page time is not charged twice).
  */
 public final class RangePinner {
-    /** Bytes per page. */
-    public static final long PAGE = Kernel.PAGE_SIZE;
 
     /** Access rights of every region pinned here: the NIC may read and write it, locally and remotely. */
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
@@ -55,9 +53,9 @@ public final class RangePinner {
      * @throws OsException if a page cannot be pinned (the pages pinned so far are released)
      */
     public Pinned pin(long va, long length) {
-        long start = va & -PAGE;
-        long end = Math.ceilDiv(va + Math.max(length, 1), PAGE) * PAGE;
-        long pages = (end - start) / PAGE;
+        long start = va & -Kernel.PAGE_SIZE;
+        long end = Math.ceilDiv(va + Math.max(length, 1), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
+        long pages = (end - start) / Kernel.PAGE_SIZE;
         if (pages > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(length + " B is too large to pin at once");
         }
@@ -73,7 +71,7 @@ public final class RangePinner {
         }
         kernel.chargePinned(rank.process(), pages);
         MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), start, end - start, ACCESS, pin.frames());
-        for (long page = start / PAGE; page < end / PAGE; page++) {
+        for (long page = start / Kernel.PAGE_SIZE; page < end / Kernel.PAGE_SIZE; page++) {
             holders.merge(page, 1, Integer::sum);
         }
         return new Pinned(new PinnedRange(start, pages, mr, pin.frames()), pin.costPs() + registerBasePs
@@ -92,7 +90,7 @@ public final class RangePinner {
             kernel.putPage(frame);
         }
         kernel.unchargePinned(rank.process(), range.pages());
-        for (long page = range.start() / PAGE; page < range.end() / PAGE; page++) {
+        for (long page = range.start() / Kernel.PAGE_SIZE; page < range.end() / Kernel.PAGE_SIZE; page++) {
             holders.merge(page, -1, (a, b) -> a + b == 0 ? null : a + b);
         }
         return deregisterBasePs + range.pages() * deregisterPerPagePs;
@@ -105,6 +103,6 @@ public final class RangePinner {
 
     /** Bytes of distinct pages the rank holds pinned through this pinner now. */
     public long pinnedBytes() {
-        return holders.size() * PAGE;
+        return holders.size() * Kernel.PAGE_SIZE;
     }
 }
