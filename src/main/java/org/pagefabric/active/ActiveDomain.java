@@ -1,7 +1,6 @@
 package org.pagefabric.active;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.iommu.aa.AccessLog;
@@ -38,7 +37,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     private final int pdid;
     private final Notification notification;
     private final AccessLog log;
-    private final Map<Long, AccessHandler> handlers = new HashMap<>();
+    private final Long2ObjectHashMap<AccessHandler> handlers = new Long2ObjectHashMap<>();
     private final AccessRecord record;
     private final Simulator sim;
     private final Core core;

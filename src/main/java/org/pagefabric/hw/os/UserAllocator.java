@@ -1,8 +1,8 @@
 package org.pagefabric.hw.os;
 
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.agrona.collections.Long2LongHashMap;
 
 /**
  * A user-space malloc/free over brk and mmap, shaped like glibc's: requests at or above the mmap
@@ -59,6 +59,9 @@ public final class UserAllocator {
     public record Allocation(long address, long costPs) {
     }
 
+    /** The block maps' answer for an address that is not a block (sizes are positive). */
+    private static final long NONE = -1;
+
     private final Kernel kernel;
     private final AddressSpace space;
     private final Config config;
@@ -66,9 +69,9 @@ public final class UserAllocator {
     /** Free arena blocks, start to size, in address order. */
     private final TreeMap<Long, Long> free = new TreeMap<>();
     /** Arena blocks in use, start to size (looked up, never iterated). */
-    private final Map<Long, Long> used = new HashMap<>();
+    private final Long2LongHashMap used = new Long2LongHashMap(NONE);
     /** mmap'd blocks, start to mapped length (looked up, never iterated). */
-    private final Map<Long, Long> mapped = new HashMap<>();
+    private final Long2LongHashMap mapped = new Long2LongHashMap(NONE);
     private long arenaBytes;
 
     /**
@@ -124,12 +127,12 @@ public final class UserAllocator {
         if (address == 0) {
             return 0;
         }
-        Long len = mapped.remove(address);
-        if (len != null) {
+        long len = mapped.remove(address);
+        if (len != NONE) {
             return munmap(address, len);
         }
-        Long n = used.remove(address);
-        if (n == null) {
+        long n = used.remove(address);
+        if (n == NONE) {
             throw new IllegalArgumentException("free(" + Long.toHexString(address) + "): not an allocated block (double free?)");
         }
         arenaBytes -= n;
@@ -162,12 +165,12 @@ public final class UserAllocator {
 
     /** The usable size of an allocated block. */
     public long usableSize(long address) {
-        Long len = mapped.get(address);
-        if (len != null) {
+        long len = mapped.get(address);
+        if (len != NONE) {
             return len;
         }
-        Long n = used.get(address);
-        if (n == null) {
+        long n = used.get(address);
+        if (n == NONE) {
             throw new IllegalArgumentException(Long.toHexString(address) + " is not an allocated block");
         }
         return n;

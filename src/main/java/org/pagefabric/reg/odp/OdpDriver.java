@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeSet;
+import org.agrona.collections.LongHashSet;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.InterruptController;
 import org.pagefabric.hw.mem.PhysicalMemory;
@@ -490,7 +490,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         final MemoryRegion mr;
         final AddressSpace process;
         final boolean writable;
-        final TreeSet<Long> children = new TreeSet<>();
+        final LongHashSet children = new LongHashSet();
         MmuIntervalNotifier notifier;
 
         Umem(MemoryRegion mr, AddressSpace process, boolean writable) {

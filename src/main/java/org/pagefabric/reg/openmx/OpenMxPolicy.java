@@ -1,9 +1,8 @@
 package org.pagefabric.reg.openmx;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.net.TransportConfig;
 import org.pagefabric.hw.node.Node;
@@ -48,7 +47,7 @@ public final class OpenMxPolicy implements RegistrationPolicy {
     private final long unpinBasePs;
     private final long pinBasePs;
     private final Bandwidth copyRate;
-    private final Map<Integer, Driver> drivers = new HashMap<>();
+    private final Int2ObjectHashMap<Driver> drivers = new Int2ObjectHashMap<>();
     /** Core of each process that called in (lookups only, never iterated). */
     private final IdentityHashMap<SimProcess, Integer> placement = new IdentityHashMap<>();
     /** Core the NIC's receive interrupt is routed to: core 0, Linux's default, unless a workload binds it elsewhere. */

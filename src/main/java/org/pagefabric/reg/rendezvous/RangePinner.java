@@ -1,7 +1,6 @@
 package org.pagefabric.reg.rendezvous;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.agrona.collections.Long2LongHashMap;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.Errno;
@@ -27,7 +26,7 @@ public final class RangePinner {
 
     private final Endpoint rank;
     /** Registrations holding each pinned page, by page number. */
-    private final Map<Long, Integer> holders = new HashMap<>();
+    private final Long2LongHashMap holders = new Long2LongHashMap(0);
     private final long registerBasePs;
     private final long registerPerPagePs;
     private final long deregisterBasePs;
@@ -72,7 +71,7 @@ public final class RangePinner {
         kernel.chargePinned(rank.process(), pages);
         MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), start, end - start, ACCESS, pin.frames());
         for (long page = start / Kernel.PAGE_SIZE; page < end / Kernel.PAGE_SIZE; page++) {
-            holders.merge(page, 1, Integer::sum);
+            holders.put(page, holders.get(page) + 1);
         }
         return new Pinned(new PinnedRange(start, pages, mr, pin.frames()), pin.costPs() + registerBasePs
                 + pages * registerPerPagePs);
@@ -91,7 +90,12 @@ public final class RangePinner {
         }
         kernel.unchargePinned(rank.process(), range.pages());
         for (long page = range.start() / Kernel.PAGE_SIZE; page < range.end() / Kernel.PAGE_SIZE; page++) {
-            holders.merge(page, -1, (a, b) -> a + b == 0 ? null : a + b);
+            long left = holders.get(page) - 1;
+            if (left == 0) {
+                holders.remove(page);
+            } else {
+                holders.put(page, left);
+            }
         }
         return deregisterBasePs + range.pages() * deregisterPerPagePs;
     }
