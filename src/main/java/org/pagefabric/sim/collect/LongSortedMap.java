@@ -3,7 +3,8 @@ package org.pagefabric.sim.collect;
 import java.util.Arrays;
 
 /**
- * A map from {@code long} keys to non-null objects, kept in key order in two parallel arrays:
+ * A map from {@code long} keys to non-null objects, kept in key order in two parallel arrays
+ * ({@link LongLongSortedMap} is the same for {@code long} values):
  * lookups are binary searches that box nothing and allocate nothing, and entries are reached by
  * position, so a caller walks neighbours (the range below an address, the ranges overlapping an
  * interval) with an index instead of an iterator. Inserting and removing shift the entries
