@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
@@ -32,7 +32,7 @@ final class RunCommand implements Callable<Integer> {
     String workload;
 
     @Option(names = "--policy", paramLabel = "P", description = "Registration policy (repeatable; default: "
-            + PinEverything.NAME + ").")
+            + PolicyRegistry.DEFAULT + ").")
     List<String> policies = new ArrayList<>();
 
     @Option(names = "--profile", paramLabel = "R", defaultValue = "default",
@@ -92,7 +92,7 @@ final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
             if (policies.isEmpty()) {
-                policies.add(PinEverything.NAME);
+                policies.add(PolicyRegistry.DEFAULT);
             }
             experiment = SpecReader.parse("(command line)", specText(w, sizeList), Path.of("").toAbsolutePath());
             int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();

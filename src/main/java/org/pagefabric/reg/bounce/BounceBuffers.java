@@ -14,7 +14,7 @@ import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.BounceParameters;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.reg.rendezvous.RangePinner;
+import org.pagefabric.reg.pinning.RangePinner;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;

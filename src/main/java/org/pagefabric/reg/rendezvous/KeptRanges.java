@@ -1,5 +1,6 @@
 package org.pagefabric.reg.rendezvous;
 
+import org.pagefabric.reg.pinning.PinnedRange;
 import java.util.ArrayList;
 import java.util.List;
 import org.pagefabric.sim.collect.LongSortedMap;

@@ -1,5 +1,7 @@
 package org.pagefabric.reg.rendezvous;
 
+import org.pagefabric.reg.pinning.PinnedRange;
+import org.pagefabric.reg.pinning.RangePinner;
 import java.util.HashMap;
 import java.util.Map;
 import org.agrona.collections.Int2ObjectHashMap;

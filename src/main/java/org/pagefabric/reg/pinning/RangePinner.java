@@ -1,4 +1,4 @@
-package org.pagefabric.reg.rendezvous;
+package org.pagefabric.reg.pinning;
 
 import org.agrona.collections.Long2LongHashMap;
 import org.pagefabric.hw.nic.AccessFlags;

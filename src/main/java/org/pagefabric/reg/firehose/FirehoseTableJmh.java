@@ -1,4 +1,4 @@
-package org.pagefabric.bench.jmh;
+package org.pagefabric.reg.firehose;
 
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -12,7 +12,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.pagefabric.reg.firehose.FirehoseTableDriver;
 
 /**
  * Nanoseconds per firehose-table hit and per move against the table's size F, from 1 Ki to

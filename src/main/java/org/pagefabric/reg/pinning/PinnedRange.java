@@ -1,4 +1,4 @@
-package org.pagefabric.reg.rendezvous;
+package org.pagefabric.reg.pinning;
 
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.Kernel;
