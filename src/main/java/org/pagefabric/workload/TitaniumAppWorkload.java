@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -97,7 +98,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long bytes = app(params, null).segmentBytes();
-        return Math.ceilDiv(bytes, Rank.PAGE) * Rank.PAGE;
+        return Math.ceilDiv(bytes, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
     @Override

@@ -1,10 +1,9 @@
 package org.pagefabric.reg.bounce;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.endpoint.ActiveMessages;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.QpType;
@@ -47,7 +46,7 @@ public final class BounceBuffers implements RegistrationPolicy {
     private final long bufferSize;
     private final int buffers;
     private final CpuCopy copier;
-    private final Map<Integer, RankState> states = new HashMap<>();
+    private final Int2ObjectHashMap<RankState> states = new Int2ObjectHashMap<>();
     private ActiveMessages messages;
     private JobLayout job;
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.iommu.Iommu;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.profile.ProfileRegistry;

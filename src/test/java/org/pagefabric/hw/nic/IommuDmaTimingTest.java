@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.iommu.Iommu;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
@@ -32,7 +34,7 @@ class IommuDmaTimingTest {
 
         Pair(String iommu) {
             profile = ProfileRegistry.load("aa-gem5").withOverrides(Map.of("nic.iommu", iommu), "test");
-            job = new Job(sim, profile, 2, 2, Rank.PAGE, PolicyRegistry.standard().create("pin-all", profile), false);
+            job = new Job(sim, profile, 2, 2, Kernel.PAGE_SIZE, PolicyRegistry.standard().create("pin-all", profile), false);
             txMr = region(job.rank(0));
             rxMr = region(job.rank(1));
             tx = job.rank(0).node().nic().createUdQp(job.rank(0).pd(), txCq, new CompletionQueue("u0", 1), PAYLOAD);

@@ -93,7 +93,7 @@ class PolicyConformanceTest {
         List<String> wrong = new ArrayList<>();
         for (var e : job.layout().endpoints()) {
             long reported = job.policy().pinnedBytes(e);
-            long held = pinnedFrames(e.node().memory().frames()) * org.pagefabric.comm.Rank.PAGE;
+            long held = pinnedFrames(e.node().memory().frames()) * org.pagefabric.hw.os.Kernel.PAGE_SIZE;
             if (reported < 0 || reported > held) {
                 wrong.add("rank " + e.id() + " reports " + reported + " B pinned, its node's frames hold " + held
                         + " B of pins");

@@ -2,7 +2,7 @@ package org.pagefabric.reg.openmx;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;

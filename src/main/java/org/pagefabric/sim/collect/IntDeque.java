@@ -1,8 +1,9 @@
-package org.pagefabric.sim;
+package org.pagefabric.sim.collect;
 
 /**
- * A growable double-ended queue of primitive ints, for queues on hot paths (the kernel's
- * same-time FIFOs, cores' run queues) that must not box or allocate per element.
+ * A growable double-ended queue of primitive ints, for run queues on hot paths that must not box
+ * or allocate per element. Agrona's {@code IntArrayQueue} serves plain FIFOs; this one also puts
+ * an item back at the head (a preempted thread returning to the front of its run queue).
  */
 public final class IntDeque {
     private int[] buf = new int[16];
