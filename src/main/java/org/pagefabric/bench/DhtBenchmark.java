@@ -13,9 +13,9 @@ import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.experiment.CandidateSearch;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 import org.pagefabric.workload.dht.DhtInsertWorkload;
 
 /**
@@ -57,8 +57,8 @@ public final class DhtBenchmark {
         try (LiveHeapWatch live = new LiveHeapWatch()) {
             long allocated0 = threads.getCurrentThreadAllocatedBytes();
             long t0 = System.nanoTime();
-            Map<String, Object> row = CandidateSearch.row(p, policy, Workloads.byName(DhtInsertWorkload.NAME), params,
-                    seed);
+            Map<String, Object> row = CandidateSearch.row(p, policy, WorkloadRegistry.standard().byName(
+                    DhtInsertWorkload.NAME), params, seed);
             double wall = (System.nanoTime() - t0) / 1e9;
             long allocated = threads.getCurrentThreadAllocatedBytes() - allocated0;
             long heap = rt.totalMemory() - rt.freeMemory();

@@ -7,13 +7,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.os.MemoryFootprint;
 import org.pagefabric.hw.os.ThpMode;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.reg.pin.PinEverything;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.workload.BandwidthWorkload;
 import org.pagefabric.workload.PointRun;
@@ -36,9 +36,9 @@ public final class ModelBenchmark {
     public static Map<String, Object> packetRate(String profileRef, int writes) {
         Profile profile = ProfileRegistry.resolve(profileRef);
         Profile two = twoNodes(profileRef, profile.name());
-        PointRun.run(two, PinEverything.NAME, new BandwidthWorkload(), 1 << 20, writes, 1);
+        PointRun.run(two, PolicyRegistry.DEFAULT, new BandwidthWorkload(), 1 << 20, writes, 1);
         long t0 = System.nanoTime();
-        Map<String, Object> row = PointRun.run(two, PinEverything.NAME, new BandwidthWorkload(), 1 << 20, writes, 1);
+        Map<String, Object> row = PointRun.run(two, PolicyRegistry.DEFAULT, new BandwidthWorkload(), 1 << 20, writes, 1);
         double wall = (System.nanoTime() - t0) / 1e9;
         long packets = ((Number) row.get("packets")).longValue();
         double rate = packets / wall;

@@ -3,11 +3,11 @@ package org.pagefabric.bench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * {@code pagefabric bench part}: issue 6's speed targets for PART, each one row (check, value,
@@ -31,7 +31,7 @@ public final class PartBenchmark {
      */
     public static List<Map<String, Object>> run(int writes, int warmUp) {
         Profile p = ProfileRegistry.load("part-forth");
-        Workload w = Workloads.byName("fault-latency");
+        Workload w = WorkloadRegistry.standard().byName("fault-latency");
         for (int i = 0; i < warmUp; i++) {
             point(p, w, "part-pio", 1.0, 1, i);
         }

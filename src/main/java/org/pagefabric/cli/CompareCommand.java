@@ -9,21 +9,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.Grid;
 import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.ParallelRuns;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.StandardParameters;
+import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -96,7 +98,7 @@ final class CompareCommand implements Callable<Integer> {
         List<Long> sizeList;
         Profile p;
         try {
-            w = Workloads.byName(target);
+            w = WorkloadRegistry.standard().byName(target);
             sizeList = SizeList.parse(sizes);
             p = ProfileRegistry.resolve(profile);
             if (iterations <= 0) {
@@ -106,7 +108,21 @@ final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage()
                     + "; or an experiment id: " + String.join(", ", SpecReader.bundledIds()));
         }
-        List<String> policies = PolicyRegistry.standard().names();
+        List<String> policies = new ArrayList<>();
+        java.util.Set<String> refused = new java.util.LinkedHashSet<>();
+        for (String name : PolicyRegistry.standard().names()) {
+            String cannot = null;
+            for (long size : sizeList) {
+                Map<String, Object> values = w.resolve(Map.of(StandardParameters.SIZE, size,
+                        StandardParameters.ITERATIONS, iterations));
+                cannot = cannot != null ? cannot : PolicyRegistry.standard().descriptor(name).refusal(w.requires(values), p);
+            }
+            if (cannot == null) {
+                policies.add(name);
+            } else {
+                refused.add(name + " (" + cannot + ")");
+            }
+        }
         int points = policies.size() * sizeList.size();
         List<Map<String, Object>> rows;
         try {
@@ -116,7 +132,6 @@ final class CompareCommand implements Callable<Integer> {
         } catch (ParallelRuns.RunFailedException e) {
             throw e.getCause() instanceof Exception ex ? ex : e;
         }
-        java.util.Set<String> refused = new java.util.LinkedHashSet<>();
         rows = rows.stream().filter(r -> {
             if (r.containsKey("refusal")) {
                 refused.add(r.get("policy") + " (" + r.get("refusal") + ")");
@@ -182,6 +197,11 @@ final class CompareCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
+            String cannot = refusalBeforeRunning(runner, base);
+            if (cannot != null) {
+                refused.put(policy, cannot);
+                continue;
+            }
             try {
                 ExperimentResult r = runner.run();
                 rows.addAll(r.rows());
@@ -226,6 +246,21 @@ final class CompareCommand implements Callable<Integer> {
         }
         err.flush();
         return result.allVerified() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /**
+     * Why the registry says the runner's policy cannot run one of its points (a capability the
+     * workload needs and the policy lacks, hardware the profile does not have), or {@code null}.
+     */
+    private static String refusalBeforeRunning(ExperimentRunner runner, ExperimentSpec base) {
+        for (ExperimentPoint point : runner.points()) {
+            String why = PolicyRegistry.standard().descriptor(point.policy()).refusal(
+                    base.workload().requires(base.workload().resolve(point.workloadValues())), point.profile());
+            if (why != null) {
+                return why;
+            }
+        }
+        return null;
     }
 
     /** The policy's refusal among the causes of a failed point (a rank's process wraps it), or {@code null}. */

@@ -9,16 +9,16 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.config.ResolvedSetting;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.SchemeDescriptor;
 import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -68,7 +68,7 @@ final class InfoCommand implements Callable<Integer> {
         out.println("profiles:   " + String.join(", ", ProfileRegistry.bundledNames()));
         out.println("policies:   " + String.join(", ", PolicyRegistry.standard().names()));
         out.println("schemes:    " + String.join(", ", SchemeRegistry.standard().names()));
-        out.println("workloads:  " + String.join(", ", Workloads.names()));
+        out.println("workloads:  " + String.join(", ", WorkloadRegistry.standard().names()));
         out.println("parameters: " + ParameterRegistry.all().size() + " (pagefabric info parameters)");
         long runnable = SpecReader.bundledIds().stream().filter(id -> SpecReader.bundled(id).runnable()).count();
         out.println("experiments: " + SpecReader.bundledIds().size() + ", " + runnable
@@ -106,7 +106,7 @@ final class InfoCommand implements Callable<Integer> {
         for (SchemeDescriptor d : SchemeRegistry.standard().all()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("scheme", d.name());
-            r.put("workloads", String.join(", ", Workloads.names().stream().filter(d::appliesTo).toList()));
+            r.put("workloads", String.join(", ", WorkloadRegistry.standard().names().stream().filter(d::appliesTo).toList()));
             r.put("needs", d.needs().phrase());
             r.put("description", d.description());
             rows.add(r);
@@ -116,7 +116,7 @@ final class InfoCommand implements Callable<Integer> {
 
     private static List<Map<String, Object>> workloads() {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (Workload wl : Workloads.all()) {
+        for (Workload wl : WorkloadRegistry.standard().all()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("workload", wl.name());
             r.put("main_metric", wl.mainMetric());
@@ -185,6 +185,26 @@ final class InfoCommand implements Callable<Integer> {
             }
             out.println("its costs and settings (profile parameters; override with --set or a profile):");
             out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
+            org.pagefabric.reg.PolicyDescriptor d = PolicyRegistry.standard().descriptor(name);
+            List<String> caps = new ArrayList<>();
+            for (org.pagefabric.reg.Capability c : org.pagefabric.reg.Capability.values()) {
+                if (d.capabilities().contains(c)) {
+                    caps.add(c.phrase());
+                }
+            }
+            out.println("capabilities: " + String.join("; ", caps));
+            if (!d.statistics().isEmpty()) {
+                List<Map<String, Object>> stats = new ArrayList<>();
+                for (org.pagefabric.reg.Statistic st : d.statistics()) {
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("statistic", st.name());
+                    r.put("unit", st.unit());
+                    r.put("description", st.description());
+                    stats.add(r);
+                }
+                out.println("statistics it publishes:");
+                out.print(RowFormat.leftTable(stats, List.of("statistic", "unit", "description")));
+            }
             return true;
         }
         if (SchemeRegistry.standard().names().contains(name)) {
@@ -193,7 +213,7 @@ final class InfoCommand implements Callable<Integer> {
                 if (!d.name().equals(name)) {
                     continue;
                 }
-                out.println(name + " (" + String.join(", ", Workloads.names().stream().filter(d::appliesTo).toList())
+                out.println(name + " (" + String.join(", ", WorkloadRegistry.standard().names().stream().filter(d::appliesTo).toList())
                         + "): " + d.description());
                 out.println("needs: " + d.needs().phrase() + " ("
                         + String.join(", ", SchemeRegistry.policiesFor(d, PolicyRegistry.standard())) + ")");
@@ -210,8 +230,8 @@ final class InfoCommand implements Callable<Integer> {
             }
             return true;
         }
-        if (Workloads.names().contains(name)) {
-            Workload wl = Workloads.byName(name);
+        if (WorkloadRegistry.standard().names().contains(name)) {
+            Workload wl = WorkloadRegistry.standard().byName(name);
             out.println(name + ": " + wl.description());
             out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
             out.println("ranks: " + wl.ranks());

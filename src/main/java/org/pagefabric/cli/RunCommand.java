@@ -7,15 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +32,7 @@ final class RunCommand implements Callable<Integer> {
     String workload;
 
     @Option(names = "--policy", paramLabel = "P", description = "Registration policy (repeatable; default: "
-            + PinEverything.NAME + ").")
+            + PolicyRegistry.DEFAULT + ").")
     List<String> policies = new ArrayList<>();
 
     @Option(names = "--scheme", paramLabel = "S", description = "Application scheme of a workload that has schemes"
@@ -91,18 +91,18 @@ final class RunCommand implements Callable<Integer> {
         ExperimentSpec experiment;
         ExperimentRunner runner;
         try {
-            Workload w = Workloads.byName(workload);
+            Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
             if (policies.isEmpty()) {
-                policies.add(PinEverything.NAME);
+                policies.add(PolicyRegistry.DEFAULT);
             }
             if (!schemes.isEmpty() && w.parameter(StandardParameters.SCHEME) == null) {
                 throw new IllegalArgumentException("--scheme: workload '" + w.name() + "' runs no scheme; those that"
-                        + " do: " + String.join(", ", Workloads.names().stream()
-                        .filter(n -> Workloads.byName(n).parameter(StandardParameters.SCHEME) != null).toList()));
+                        + " do: " + String.join(", ", WorkloadRegistry.standard().names().stream()
+                        .filter(n -> WorkloadRegistry.standard().byName(n).parameter(StandardParameters.SCHEME) != null).toList()));
             }
             experiment = SpecReader.parse("(command line)", specText(w, sizeList), Path.of("").toAbsolutePath());
             int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();

@@ -20,20 +20,20 @@ import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.experiment.YamlNode.ListNode;
 import org.pagefabric.experiment.YamlNode.MapNode;
 import org.pagefabric.experiment.YamlNode.Scalar;
-import org.pagefabric.hw.profile.NameSuggestions;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileException;
-import org.pagefabric.hw.profile.ProfileOverride;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.NameSuggestions;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileException;
+import org.pagefabric.config.ProfileOverride;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.SchemeDescriptor;
 import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * Reads experiment specs (the format of {@code docs/SPEC-FORMAT.md}) from a file or from the
@@ -191,10 +191,10 @@ public final class SpecReader {
         String workloadName = requiredText(top, "workload");
         Workload workload;
         try {
-            workload = Workloads.byName(workloadName);
+            workload = WorkloadRegistry.standard().byName(workloadName);
         } catch (IllegalArgumentException e) {
             throw error(top, "workload", "unknown workload '" + workloadName + "'; valid: "
-                    + String.join(", ", Workloads.names()));
+                    + String.join(", ", WorkloadRegistry.standard().names()));
         }
         List<String> policies = policies(top);
         String profileRef = top.entries().containsKey("profile") ? requiredText(top, "profile") : ProfileRegistry.ROOT;

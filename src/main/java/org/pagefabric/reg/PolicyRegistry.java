@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 
 /**
  * The registration policies that exist, by name: every {@link PolicyProvider} on the class path,
@@ -14,6 +14,12 @@ import org.pagefabric.hw.profile.Profile;
  * can run a workload instead of trying each one and catching its refusal.
  */
 public final class PolicyRegistry {
+    /**
+     * The policy a command runs when none is named: the baseline that pins every rank's segment
+     * once, which every other policy is measured against.
+     */
+    public static final String DEFAULT = "pin-all";
+
     private static final PolicyRegistry STANDARD = load(PolicyRegistry.class.getClassLoader());
 
     private final Map<String, PolicyDescriptor> byName = new LinkedHashMap<>();

@@ -1,11 +1,13 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.UserAllocator;
@@ -67,7 +69,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Rank.PAGE;
+        return Kernel.PAGE_SIZE;
     }
 
     @Override
@@ -175,5 +177,11 @@ public final class AllocReuseWorkload extends AbstractWorkload {
     /** Whether the destination holds what the origin holds (both rank 0's and rank 1's view of them). */
     private static boolean sameBytes(Rank a, long aVa, Rank b, long bVa, long size) {
         return a.node().kernel().digest(a.process(), aVa, size) == b.node().kernel().digest(b.process(), bVa, size);
+    }
+
+    /** A get or a put, as the parameter says. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Boolean.TRUE.equals(params.get(READ)) ? Capability.GET : Capability.PUT);
     }
 }

@@ -1,10 +1,12 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -70,5 +72,11 @@ public final class BandwidthWorkload extends AbstractWorkload {
                 return ok[0] && DataCheck.same(src, 0, dst, 0, size);
             }
         };
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

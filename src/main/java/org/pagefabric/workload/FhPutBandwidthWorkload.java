@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import java.util.List;
 import java.util.Map;
@@ -99,5 +101,11 @@ public final class FhPutBandwidthWorkload extends AbstractWorkload {
                 return t;
             }
         }
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

@@ -1,5 +1,8 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.List;
@@ -45,7 +48,7 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         WorkingSetPuts w = new WorkingSetPuts(job, params, "fh-put-latency");
         long warm = w.warmUpPuts();
-        long align = Math.min(Long.lowestOneBit(w.size), Rank.PAGE);
+        long align = Math.min(Long.lowestOneBit(w.size), Kernel.PAGE_SIZE);
         new SimProcess(job.simulator(), w.source.node(), "rank0", ctx -> {
             for (long i = 0; i < warm + w.puts; i++) {
                 long to = i < warm ? w.warmUpTarget(i) : w.randomTarget(align);
@@ -63,5 +66,11 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
             }
         }).start();
         return Run.of(() -> w.verified(warm + w.puts), w::extraMetrics);
+    }
+
+    /** Its transfers are one-sided puts. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
     }
 }

@@ -1,16 +1,18 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.profile.param.MdParameters;
+import org.pagefabric.workload.MdParameters;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -324,5 +326,11 @@ public final class LammpsWorkload extends AbstractWorkload {
         long recvOffset(int phase, int d, int side) {
             return (long) AREAS * 3 * area / 2 + sendOffset(phase, d, side);
         }
+    }
+
+    /** Its transfers are two-sided sends and receives. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.SEND_RECEIVE);
     }
 }

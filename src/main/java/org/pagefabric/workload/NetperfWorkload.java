@@ -1,5 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.reg.Capability;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
@@ -73,7 +75,7 @@ public final class NetperfWorkload extends AbstractWorkload {
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long size = StandardParameters.size(params);
-        return (size + Rank.PAGE - 1) / Rank.PAGE * Rank.PAGE;
+        return (size + Kernel.PAGE_SIZE - 1) / Kernel.PAGE_SIZE * Kernel.PAGE_SIZE;
     }
 
     @Override
@@ -178,5 +180,11 @@ public final class NetperfWorkload extends AbstractWorkload {
 
     private static long counter(Job job, String name) {
         return job.simulator().statistics().get(name) instanceof Counter c ? c.value() : 0;
+    }
+
+    /** Its transfers are two-sided sends and receives. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.SEND_RECEIVE);
     }
 }

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.net.NetworkEnergy;
 import org.pagefabric.hw.node.CostsFromProfile;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
@@ -78,6 +79,10 @@ public final class PointRun {
     public static Started start(Profile profile, String policyName, Workload workload, Map<String, ?> params,
                                 long seed) {
         Map<String, Object> values = workload.resolve(params);
+        String refusal = PolicyRegistry.standard().descriptor(policyName).refusal(workload.requires(values), profile);
+        if (refusal != null) {
+            throw new PolicyRefusal(refusal + " (workload " + workload.name() + ")");
+        }
         Simulator sim = new Simulator(seed);
         RegistrationPolicy policy = PolicyRegistry.standard().create(policyName, profile);
         Job job = new Job(sim, profile, workload.nodes(values), workload.ranks(values), workload.segmentBytes(values),

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.pagefabric.hw.profile.Parameter;
+import org.pagefabric.config.Parameter;
 
 /**
  * One application scheme as the {@link SchemeRegistry} knows it: how an application of 002 moves

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
@@ -48,6 +50,16 @@ public interface Workload {
      */
     default boolean connectsRanks() {
         return true;
+    }
+
+    /**
+     * The capabilities a registration policy must offer to run this workload with these
+     * (resolved) parameters: a workload that puts needs {@link Capability#PUT}. The
+     * {@link org.pagefabric.reg.PolicyRegistry} leaves out the policies that lack one before
+     * anything is simulated.
+     */
+    default Set<Capability> requires(Map<String, Object> params) {
+        return Set.of();
     }
 
     /** The parameters the workload takes, in the order they appear as columns. */

@@ -8,12 +8,12 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.SearchedParameter;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * The search over a parameter a workload leaves to the experiment layer, on dht-insert's
@@ -22,7 +22,7 @@ import org.pagefabric.workload.Workloads;
  */
 class CandidateSearchTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
-    private static final Workload DHT = Workloads.byName("dht-insert");
+    private static final Workload DHT = WorkloadRegistry.standard().byName("dht-insert");
 
     private static Map<String, Object> params(long processes, long perNode, double collisions, long inserts) {
         Map<String, Object> p = new LinkedHashMap<>();

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pagefabric.reg.PolicyRegistry;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * Bad specs and the exact one-line messages they must produce: file, line, field and what would
@@ -47,7 +47,7 @@ class SpecErrorsTest {
                                 + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
                                 + " series_labels"),
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
-                        "bad.yaml:3: workload: unknown workload 'latncy'; valid: " + String.join(", ", Workloads.names())),
+                        "bad.yaml:3: workload: unknown workload 'latncy'; valid: " + String.join(", ", WorkloadRegistry.standard().names())),
                 Arguments.of("unknown policy", "policies: [pin-all]", "policies: [pin-all, pin-none]",
                         "bad.yaml:4: policies: unknown policy 'pin-none'; valid: " + String.join(", ", PolicyRegistry.standard().names())),
                 Arguments.of("policy twice", "policies: [pin-all]", "policies: [pin-all, pin-all]",
@@ -212,7 +212,7 @@ class SpecErrorsTest {
         assertEquals("bad.yaml", e.file());
         assertEquals(3, e.line());
         assertEquals("workload", e.field());
-        assertEquals("unknown workload 'latncy'; valid: " + String.join(", ", Workloads.names()), e.problem());
+        assertEquals("unknown workload 'latncy'; valid: " + String.join(", ", WorkloadRegistry.standard().names()), e.problem());
     }
 
     @Test

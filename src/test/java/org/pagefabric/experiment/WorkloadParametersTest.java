@@ -7,18 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /** The workloads' declared parameters, which spec grids and {@code --set} are checked against. */
 class WorkloadParametersTest {
     @Test
     void everyWorkloadDeclaresSizeAndIterationsWithDocAndUnit() {
-        for (Workload w : Workloads.all()) {
+        for (Workload w : WorkloadRegistry.standard().all()) {
             if (w.parameter("size_B") == null) {
                 // Applications have no message size: `pagefabric run` runs them once per policy at their parameters.
                 assertEquals(true, List.of("pin-cost", "mpi-app", "titanium-app", "lammps",
@@ -38,13 +38,13 @@ class WorkloadParametersTest {
             assertEquals("message size in bytes", size.doc());
             assertEquals(20L, w.parameter("iterations").defaultValue());
         }
-        assertEquals(65536L, Workloads.byName("bandwidth").parameter("size_B").defaultValue());
-        assertEquals(8L, Workloads.byName("latency").parameter("size_B").defaultValue());
+        assertEquals(65536L, WorkloadRegistry.standard().byName("bandwidth").parameter("size_B").defaultValue());
+        assertEquals(8L, WorkloadRegistry.standard().byName("latency").parameter("size_B").defaultValue());
     }
 
     @Test
     void resolveFillsDefaultsCoercesAndRejects() {
-        Workload w = Workloads.byName("latency");
+        Workload w = WorkloadRegistry.standard().byName("latency");
         assertEquals(Map.of("size_B", 8L, "iterations", 20L), w.resolve(Map.of()));
         assertEquals(Map.of("size_B", 4096L, "iterations", 5L), w.resolve(Map.of("size_B", "4 KiB", "iterations", 5)));
         assertEquals(1L << 20, w.resolve(Map.of("size_B", "1MiB")).get("size_B"));
@@ -69,7 +69,7 @@ class WorkloadParametersTest {
     @Test
     void pointRowIsIdentityThenParametersThenMetrics() {
         var profile = ProfileRegistry.load("default");
-        Map<String, Object> row = PointRun.run(profile, PinEverything.NAME, Workloads.byName("pingpong"),
+        Map<String, Object> row = PointRun.run(profile, PinEverything.NAME, WorkloadRegistry.standard().byName("pingpong"),
                 Map.of("size_B", 64, "iterations", 2), 3);
         List<String> expected = new ArrayList<>(PointRun.IDENTITY);
         expected.addAll(List.of("size_B", "iterations"));
@@ -78,6 +78,6 @@ class WorkloadParametersTest {
         assertEquals(64L, row.get("size_B"));
         assertEquals(true, row.get("verified"));
         // The size/iterations overload that `pagefabric run` uses gives the same row.
-        assertEquals(row, PointRun.run(profile, PinEverything.NAME, Workloads.byName("pingpong"), 64, 2, 3));
+        assertEquals(row, PointRun.run(profile, PinEverything.NAME, WorkloadRegistry.standard().byName("pingpong"), 64, 2, 3));
     }
 }

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pagefabric.hw.net.Topologies;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 
 /** Every workload row carries the network's energy and power; every routed topology runs a verified workload. */
 class NetworkPowerColumnsTest {
@@ -25,7 +25,7 @@ class NetworkPowerColumnsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("topologies")
     void bandwidthIsVerifiedAndPowered(String topology) {
-        Map<String, Object> row = PointRun.run(on(topology), "pin-all", Workloads.byName("bandwidth"), 64 * 1024, 5, 1);
+        Map<String, Object> row = PointRun.run(on(topology), "pin-all", WorkloadRegistry.standard().byName("bandwidth"), 64 * 1024, 5, 1);
         assertEquals(true, row.get("verified"));
         assertTrue((double) row.get("nic_energy_J") > 0);
         assertTrue((double) row.get("nic_power_W") > 0);
@@ -39,7 +39,7 @@ class NetworkPowerColumnsTest {
 
     @Test
     void moreBytesMoreNicEnergy() {
-        Workload w = Workloads.byName("bandwidth");
+        Workload w = WorkloadRegistry.standard().byName("bandwidth");
         double small = (double) PointRun.run(on("torus3d"), "pin-all", w, 4096, 5, 1).get("nic_energy_J");
         double large = (double) PointRun.run(on("torus3d"), "pin-all", w, 1 << 20, 5, 1).get("nic_energy_J");
         assertTrue(large > small, large + " vs " + small);
@@ -47,7 +47,7 @@ class NetworkPowerColumnsTest {
 
     @Test
     void sameSeedSameEnergy() {
-        Workload w = Workloads.byName("bandwidth");
+        Workload w = WorkloadRegistry.standard().byName("bandwidth");
         assertEquals(PointRun.run(on("dragonfly"), "pin-all", w, 65536, 5, 3),
                 PointRun.run(on("dragonfly"), "pin-all", w, 65536, 5, 3));
     }

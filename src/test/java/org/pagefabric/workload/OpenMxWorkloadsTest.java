@@ -10,8 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 
 /** The Open-MX experiment workloads (seed 003 §4): pin-cost, multi-pingpong and mpi-app. */
 class OpenMxWorkloadsTest {
@@ -22,7 +22,7 @@ class OpenMxWorkloadsTest {
         // inputs of this test (not seed values): pin 2 us + 300 ns/page, unpin 0.5 us + 50 ns/page
         Profile p = XEON.withOverrides(Map.of("os.pin.base", "2 us", "os.pin.per_page", "300 ns", "os.unpin.base",
                 "0.5 us", "os.unpin.per_page", "50 ns"), "test");
-        Map<String, Object> row = PointRun.run(p, "openmx-pin", Workloads.byName("pin-cost"),
+        Map<String, Object> row = PointRun.run(p, "openmx-pin", WorkloadRegistry.standard().byName("pin-cost"),
                 Map.of("pages", 64, "iterations", 3, "fit_max_pages", 256), 1);
         assertEquals(true, row.get("verified"));
         assertEquals(2.5, (Double) row.get("pin_base_us"), 1e-3);
@@ -41,7 +41,7 @@ class OpenMxWorkloadsTest {
 
     private static double pinUs(String perPage) {
         Profile p = XEON.withOverrides(Map.of("os.pin.per_page", perPage), "test");
-        return (Double) PointRun.run(p, "openmx-pin", Workloads.byName("pin-cost"),
+        return (Double) PointRun.run(p, "openmx-pin", WorkloadRegistry.standard().byName("pin-cost"),
                 Map.of("pages", 128, "iterations", 2, "fit_max_pages", 16), 1).get("pin_us");
     }
 
@@ -61,17 +61,17 @@ class OpenMxWorkloadsTest {
 
     @Test
     void multiPingPongRunsOnePairPerProcessAndCountsNoMissesWithoutOverlap() {
-        Map<String, Object> row = PointRun.run(XEON, "openmx-pin", Workloads.byName("multi-pingpong"),
+        Map<String, Object> row = PointRun.run(XEON, "openmx-pin", WorkloadRegistry.standard().byName("multi-pingpong"),
                 Map.of("size_B", 1 << 20, "iterations", 3, "processes_per_node", 3, "interrupts", "single-core",
                         "irq_load_pct", 60), 1);
         assertEquals(true, row.get("verified"));
         assertEquals(0L, row.get("overlap_misses"), "pinning before the pull never drops a packet");
-        assertThrows(IllegalArgumentException.class, () -> Workloads.byName("multi-pingpong")
+        assertThrows(IllegalArgumentException.class, () -> WorkloadRegistry.standard().byName("multi-pingpong")
                 .resolve(Map.of("interrupts", "everywhere")));
     }
 
     private static Map<String, Object> multi(String interrupts, int load) {
-        return PointRun.run(XEON, "openmx-overlap", Workloads.byName("multi-pingpong"), Map.of("size_B", 1 << 20,
+        return PointRun.run(XEON, "openmx-overlap", WorkloadRegistry.standard().byName("multi-pingpong"), Map.of("size_B", 1 << 20,
                 "iterations", 5, "processes_per_node", 4, "interrupts", interrupts, "irq_load_pct", load), 1);
     }
 
@@ -89,7 +89,7 @@ class OpenMxWorkloadsTest {
         Map<String, Object> params = new LinkedHashMap<>(Map.of("app", app, "processes", 4, "problem_scale_pct", 1,
                 "min_size_B", size, "max_size_B", size));
         for (String policy : List.of("openmx-pin", "openmx-overlap")) {
-            Map<String, Object> row = PointRun.run(XEON, policy, Workloads.byName("mpi-app"), params, 1);
+            Map<String, Object> row = PointRun.run(XEON, policy, WorkloadRegistry.standard().byName("mpi-app"), params, 1);
             assertEquals(true, row.get("verified"), app + " under " + policy);
             long reps = app.equals("npb-is-c") ? 10 : MpiAppWorkload.repetitions(size, 1);
             assertEquals(PER_REPETITION.get(app) * reps, row.get("messages"), app);
@@ -112,8 +112,8 @@ class OpenMxWorkloadsTest {
                 "min_size_B", 1 << 20, "max_size_B", 1 << 20));
         Map<String, Object> large = new LinkedHashMap<>(small);
         large.put("problem_scale_pct", 5);
-        double a = (Double) PointRun.run(XEON, "openmx-cache", Workloads.byName("mpi-app"), small, 1).get("runtime_s");
-        double b = (Double) PointRun.run(XEON, "openmx-cache", Workloads.byName("mpi-app"), large, 1).get("runtime_s");
+        double a = (Double) PointRun.run(XEON, "openmx-cache", WorkloadRegistry.standard().byName("mpi-app"), small, 1).get("runtime_s");
+        double b = (Double) PointRun.run(XEON, "openmx-cache", WorkloadRegistry.standard().byName("mpi-app"), large, 1).get("runtime_s");
         assertTrue(b > a, a + " < " + b);
     }
 }

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 
 /** The packet generator over the 002 §5.1 testbed, with and without the IOMMU on the NIC's path. */
 class PktGenWorkloadTest {
     private static Map<String, Object> run(String iommu, long frame, long packets, long seed) {
         Profile p = ProfileRegistry.load("aa-gem5").withOverrides(Map.of("nic.iommu", iommu), "test");
-        return PointRun.run(p, "pin-all", Workloads.byName("pktgen"),
+        return PointRun.run(p, "pin-all", WorkloadRegistry.standard().byName("pktgen"),
                 Map.of("size_B", frame, "iterations", packets), seed);
     }
 

@@ -2,7 +2,7 @@ package org.pagefabric.workload;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 
 /**
  * A point of a workload with schemes, named as experiment series name it: {@code "rma/pin-all"}

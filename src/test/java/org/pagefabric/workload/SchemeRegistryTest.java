@@ -32,7 +32,7 @@ class SchemeRegistryTest {
     void everySchemeAppliesToARealWorkloadThatDeclaresIt() {
         for (SchemeDescriptor d : SCHEMES.all()) {
             for (String w : d.workloads()) {
-                WorkloadParameter p = Workloads.byName(w).parameter(StandardParameters.SCHEME);
+                WorkloadParameter p = WorkloadRegistry.standard().byName(w).parameter(StandardParameters.SCHEME);
                 assertTrue(p != null && p.choices().contains(d.name()), w + " offers scheme " + d.name());
             }
         }

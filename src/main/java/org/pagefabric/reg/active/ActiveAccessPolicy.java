@@ -2,7 +2,6 @@ package org.pagefabric.reg.active;
 
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.ActiveDomain;
@@ -12,7 +11,7 @@ import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
@@ -97,8 +96,8 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, ActiveAcces
     }
 
     @Override
-    public Optional<ActiveAccess> activeAccess() {
-        return Optional.of(this);
+    public ActiveAccess activeAccess() {
+        return this;
     }
 
     @Override

@@ -3,7 +3,7 @@ package org.pagefabric.reg.active;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.active.Notification;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
@@ -17,7 +17,7 @@ public final class ActiveAccessProvider implements PolicyProvider {
         for (Notification n : Notification.values()) {
             all.add(new PolicyDescriptor(n.policyName(), "Active Access (002): the extended IOMMU logs accesses to pages"
                     + " marked with assocPage into the process's access log; handlers run on the target's cores,"
-                    + " notified by " + n.name().toLowerCase(java.util.Locale.ROOT), Set.of(Capability.PUT, Capability.GET, Capability.ACCESS_LOG, Capability.NEEDS_IOMMU),
+                    + " notified by " + n.name().toLowerCase(java.util.Locale.ROOT), Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ACCESS_LOG, Capability.NEEDS_IOMMU),
                     ParameterRegistry.matching("aa.", "iommu.", "cpu.interrupt"), List.of(), p -> new ActiveAccessPolicy(p, n)));
         }
         return all;

@@ -3,8 +3,8 @@ package org.pagefabric.reg.bounce;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.reg.rendezvous.PinnedRange;
-import org.pagefabric.reg.rendezvous.RangePinner;
+import org.pagefabric.reg.pinning.PinnedRange;
+import org.pagefabric.reg.pinning.RangePinner;
 import org.pagefabric.endpoint.Endpoint;
 
 /**

@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeSet;
+import org.agrona.collections.LongHashSet;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.InterruptController;
+import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.Advice;
 import org.pagefabric.hw.nic.MemoryRegion;
@@ -24,7 +25,8 @@ import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PageTable;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.stat.Counter;
@@ -64,9 +66,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * <p>A fault that cannot be resolved (the address is not mapped in the process at all) is counted
  * ({@code unresolvable}) and the QP stays suspended: resuming it would only fault again.
  */
-public final class OdpDriver extends Component implements PageFaultHandler {
-    private static final int PAGE_SHIFT = 12;
-    private static final long PAGE = 1L << PAGE_SHIFT;
+public final class OdpDriver extends Component implements PageFaultHandler, OnDemandPaging {
     private static final int IRQ_DONE = 1;
     private static final int HANDLED = 2;
     private static final int PAGED_IN = 3;
@@ -103,20 +103,6 @@ public final class OdpDriver extends Component implements PageFaultHandler {
     private final LatencyHistogram faultTime;
     private long invalidationPs;
 
-    /** The phases of resolving a fault, in order; their times add up to the fault time. */
-    public enum Phase {
-        /** NIC event to the end of the interrupt handler (delivery, entry, event-queue poll). */
-        INTERRUPT,
-        /** Handler end to the per-QP work item having classified the fault. */
-        EVENT_HANDLING,
-        /** get_user_pages and DMA mapping of the range, kernel fault work included. */
-        PAGE_IN,
-        /** Writing the translations to the NIC. */
-        MAPPING_UPDATE,
-        /** The resume command, until the QP may go on. */
-        RESUME
-    }
-
     private OdpDriver(Node node, OdpCosts costs) {
         super(node.simulator(), node, "odp");
         this.nic = node.nic();
@@ -139,11 +125,16 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         prefetchRaces = counter("prefetch_races", "requests", "prefetches that lost a race with an invalidation");
         implicitChildren = counter("implicit_children", "children", "children implicit keys created on first fault");
         for (Phase p : Phase.values()) {
-            phasePs[p.ordinal()] = counter("fault_" + p.name().toLowerCase(java.util.Locale.ROOT) + "_ps", "ps",
+            phasePs[p.ordinal()] = counter(phaseStatistic(p), "ps",
                     "time resolved faults spent in phase " + p);
         }
         faultTime = latency("fault_time", "from the NIC raising a fault to the driver resuming the QP");
         nic.setPageFaultHandler(this);
+    }
+
+    /** The name of the statistic of {@code phase}'s time, below the driver's. */
+    static String phaseStatistic(Phase phase) {
+        return "fault_" + phase.name().toLowerCase(java.util.Locale.ROOT) + "_ps";
     }
 
     /**
@@ -174,6 +165,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
      * Registers an explicit ODP region ({@code IBV_ACCESS_ON_DEMAND}): nothing pinned, nothing
      * translated; an MMU interval notifier subscribed over the range.
      */
+    @Override
     public MemoryRegion register(AddressSpace process, ProtectionDomain pd, long address, long length, int access) {
         MemoryRegion mr = nic.registerOnDemand(pd, address, length, access, false);
         watch(mr, process, address, length);
@@ -232,6 +224,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
      * Driver time spent in invalidations so far, picoseconds: the caller of a mapping change
      * (munmap, madvise, reclaim, migration) spends the difference across its call.
      */
+    @Override
     public long invalidationPs() {
         return invalidationPs;
     }
@@ -276,8 +269,8 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         w.umem = u;
         w.raised = sim.now();
         long len = Math.min(length, costs.prefetchMaxBytes());
-        long va = address & -PAGE;
-        int pages = (int) (((address + Math.max(len, 1) - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+        long va = address & -Kernel.PAGE_SIZE;
+        int pages = (int) (((address + Math.max(len, 1) - 1) >>> PhysicalMemory.PAGE_SHIFT) - (va >>> PhysicalMemory.PAGE_SHIFT) + 1);
         if ((flags & Advice.PREFETCH_NO_FAULT) != 0) {
             pages = residentPrefix(u, va, pages);
         }
@@ -289,7 +282,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
     private int residentPrefix(Umem u, long va, int pages) {
         long need = Pte.PRESENT | (u.writable ? Pte.WRITABLE : Pte.READABLE);
         int n = 0;
-        while (n < pages && (u.process.translate(va + n * PAGE) & need) == need) {
+        while (n < pages && (u.process.translate(va + n * Kernel.PAGE_SIZE) & need) == need) {
             n++;
         }
         return n;
@@ -310,12 +303,12 @@ public final class OdpDriver extends Component implements PageFaultHandler {
             case HANDLED -> {
                 w.handled = sim.now();
                 PageFault f = w.fault;
-                long va = f.address() & -PAGE;
+                long va = f.address() & -Kernel.PAGE_SIZE;
                 long end = f.address() + Math.max(f.length(), 1);
                 if (!f.region().implicit()) {
                     end = Math.min(end, f.region().address() + f.region().length());
                 }
-                int pages = (int) Math.min(Integer.MAX_VALUE, ((end - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+                int pages = (int) Math.min(Integer.MAX_VALUE, ((end - 1) >>> PhysicalMemory.PAGE_SHIFT) - (va >>> PhysicalMemory.PAGE_SHIFT) + 1);
                 long cost = pageIn(w, va, pages);
                 if (w.frames == null) {
                     unresolvable.increment();
@@ -397,7 +390,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
      * (ib_umem_odp skips pages it already maps), so a prefetch of a mapped range costs little.
      */
     private static int unmappedPages(MemoryRegion mr, long va, int pages) {
-        long first = (va >>> PAGE_SHIFT) - mr.firstPage();
+        long first = (va >>> PhysicalMemory.PAGE_SHIFT) - mr.firstPage();
         int n = 0;
         for (int i = 0; i < pages; i++) {
             if ((mr.table().get(first + i) & Pte.PRESENT) == 0) {
@@ -421,7 +414,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         pagesIn.add(w.frames.length);
         if (mr.implicit()) {
             long first = w.va / costs.implicitChildBytes();
-            long last = (w.va + (long) w.frames.length * PAGE - 1) / costs.implicitChildBytes();
+            long last = (w.va + (long) w.frames.length * Kernel.PAGE_SIZE - 1) / costs.implicitChildBytes();
             for (long c = first; c <= last; c++) {
                 if (w.umem.children.add(c)) {
                     implicitChildren.increment();
@@ -452,11 +445,13 @@ public final class OdpDriver extends Component implements PageFaultHandler {
     // ---------------------------------------------------------------- what it measured
 
     /** Faults resolved (resumed) so far. */
+    @Override
     public long resolvedFaults() {
         return resolved.value();
     }
 
     /** Picoseconds resolved faults spent in {@code phase} so far. */
+    @Override
     public long phasePs(Phase phase) {
         return phasePs[phase.ordinal()].value();
     }
@@ -491,7 +486,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         final MemoryRegion mr;
         final AddressSpace process;
         final boolean writable;
-        final TreeSet<Long> children = new TreeSet<>();
+        final LongHashSet children = new LongHashSet();
         MmuIntervalNotifier notifier;
 
         Umem(MemoryRegion mr, AddressSpace process, boolean writable) {

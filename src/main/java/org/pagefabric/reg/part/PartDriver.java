@@ -15,6 +15,7 @@ import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
+import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
@@ -51,9 +52,7 @@ import org.pagefabric.sim.stat.Counter;
  * recovers the block; source-side faults (reads) are paged in the same way and always recovered
  * by the source's time-out. A {@link Trace} records the phases of 000 Fig. 8 since its last reset.
  */
-public final class PartDriver implements EventHandler {
-    /** Page size. */
-    static final long PAGE = Kernel.PAGE_SIZE;
+public final class PartDriver implements EventHandler, FaultTrace {
     private static final int EV_HANDLER_DONE = 0;
     private static final int EV_TASKLET = 1;
     private static final int EV_ERR_ISSUED = 2;
@@ -179,18 +178,63 @@ public final class PartDriver implements EventHandler {
     }
 
     /** Pages paged in so far. */
+    @Override
     public long pagesPagedIn() {
         return pagesPagedIn.value();
     }
 
     /** Unique faulting pages read from the NI FIFO so far. */
+    @Override
     public long faultPages() {
         return uniqueFaultPages.value();
     }
 
     /** Explicit retransmission requests issued so far. */
+    @Override
     public long errs() {
         return errsSent.value();
+    }
+
+    // The trace's instants, as a workload reads them through FaultTrace.
+
+    @Override
+    public void restart() {
+        trace.reset();
+    }
+
+    @Override
+    public long faultPs() {
+        return trace.faultPs();
+    }
+
+    @Override
+    public long handlerStartPs() {
+        return trace.handlerStartPs();
+    }
+
+    @Override
+    public long handlerPs() {
+        return trace.handlerPs();
+    }
+
+    @Override
+    public long taskletStartPs() {
+        return trace.taskletStartPs();
+    }
+
+    @Override
+    public long taskletPs() {
+        return trace.taskletPs();
+    }
+
+    @Override
+    public long errStartPs() {
+        return trace.errStartPs();
+    }
+
+    @Override
+    public long errPs() {
+        return trace.errPs();
     }
 
     /** Tasklet runs so far. */
@@ -238,7 +282,7 @@ public final class PartDriver implements EventHandler {
             entries++;
             fifoEntries.increment();
             trace.fault(entry.loggedPs);
-            long page = entry.faultAddress & ~(PAGE - 1);
+            long page = entry.faultAddress & ~(Kernel.PAGE_SIZE - 1);
             if (entry.write && err) {
                 if (answeredBefore(entry.qpn, entry.messageId, entry.block, entry.loggedPs)) {
                     answered.increment();
@@ -319,14 +363,14 @@ public final class PartDriver implements EventHandler {
         }
         for (long va = start; va < end; ) {
             if (va == page || present(as, va, write)) {
-                va += PAGE;
+                va += Kernel.PAGE_SIZE;
                 continue;
             }
             long runEnd = va;
             while (runEnd < end && runEnd != page && !present(as, runEnd, write)) {
-                runEnd += PAGE;
+                runEnd += Kernel.PAGE_SIZE;
             }
-            charged += gup(as, va, (int) ((runEnd - va) / PAGE), write);
+            charged += gup(as, va, (int) ((runEnd - va) / Kernel.PAGE_SIZE), write);
             va = runEnd;
         }
         return charged;

@@ -6,7 +6,9 @@ import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.node.Node;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
@@ -82,21 +84,19 @@ public abstract class PartFamilyPolicy implements RegistrationPolicy {
         return drivers.get(node);
     }
 
-    /**
-     * Whether the method expects the destination pages to be resident before a transfer
-     * (Transfer-Only and Touch-Pres of Table I): a fault experiment leaves them present.
-     */
-    public boolean expectsResidentPages() {
-        return false;
+    /** PART's fault handling on the rank's node. */
+    @Override
+    public FaultTrace faultTrace(Endpoint rank) {
+        return drivers.get(rank.node());
     }
 
     /** First address of the page holding {@code va}. */
     static long pageDown(long va) {
-        return va & ~(PartDriver.PAGE - 1);
+        return va & ~(Kernel.PAGE_SIZE - 1);
     }
 
     /** One past the last byte of the last page of {@code [va, va + length)}. */
     static long pageUp(long va, long length) {
-        return (va + Math.max(length, 1) + PartDriver.PAGE - 1) & ~(PartDriver.PAGE - 1);
+        return (va + Math.max(length, 1) + Kernel.PAGE_SIZE - 1) & ~(Kernel.PAGE_SIZE - 1);
     }
 }

@@ -5,10 +5,11 @@ import org.pagefabric.active.Notification;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.hw.iommu.aa.AccessLog;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.collect.LongQuadQueue;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
@@ -96,8 +97,8 @@ final class AppFabric extends Component {
 
     // Active Access logs, per process
     private final int[] logUsed;
-    private final EntryQueue[] log;
-    private final EntryQueue[] stalled;
+    private final LongQuadQueue[] log;
+    private final LongQuadQueue[] stalled;
     private final boolean[] draining;
     private final int[] freeing;
     private long lastHandledAt;
@@ -107,7 +108,7 @@ final class AppFabric extends Component {
     // logged gets sent back (RMA, AM): reassembly per (target, source)
     private final long[] pendingDigest;
     private final int[] pendingLeft;
-    private final EntryQueue[] inbox;
+    private final LongQuadQueue[] inbox;
     private final Slots landings = new Slots();
 
     // Allreduce vectors, per (process, round)
@@ -137,22 +138,22 @@ final class AppFabric extends Component {
         }
         boolean active = scheme == AppScheme.ACTIVE;
         this.logUsed = new int[active ? processes : 0];
-        this.log = new EntryQueue[active ? processes : 0];
-        this.stalled = new EntryQueue[active ? processes : 0];
+        this.log = new LongQuadQueue[active ? processes : 0];
+        this.stalled = new LongQuadQueue[active ? processes : 0];
         this.draining = new boolean[active ? processes : 0];
         this.freeing = new int[active ? processes : 0];
         for (int r = 0; r < log.length; r++) {
-            log[r] = new EntryQueue();
-            stalled[r] = new EntryQueue();
+            log[r] = new LongQuadQueue();
+            stalled[r] = new LongQuadQueue();
         }
         this.stalls = counter("logStalls", "accesses", "accesses held back by a full access log (backpressure)");
         boolean sendBack = logGets && (scheme == AppScheme.RMA || scheme == AppScheme.AM);
         this.pendingDigest = new long[sendBack ? processes * processes : 0];
         this.pendingLeft = new int[sendBack ? processes * processes : 0];
         boolean polls = scheme == AppScheme.AM || scheme == AppScheme.AKV;
-        this.inbox = new EntryQueue[polls ? processes : 0];
+        this.inbox = new LongQuadQueue[polls ? processes : 0];
         for (int r = 0; r < inbox.length; r++) {
-            inbox[r] = new EntryQueue();
+            inbox[r] = new LongQuadQueue();
         }
         boolean vectors = scheme == AppScheme.ALLREDUCE;
         this.vecRecv = new long[vectors ? processes : 0][][];
@@ -236,13 +237,13 @@ final class AppFabric extends Component {
      */
     long pollInbox(int rank) {
         long cost = costs.pollPs();
-        EntryQueue q = inbox[rank];
+        LongQuadQueue q = inbox[rank];
         while (!q.isEmpty()) {
-            int kind = (int) (q.a() >>> 32);
-            int source = (int) q.a();
-            long x = q.b();
-            long y = q.c();
-            int n = q.bytes();
+            int kind = (int) (q.head(0) >>> 32);
+            int source = (int) q.head(0);
+            long x = q.head(1);
+            long y = q.head(2);
+            int n = (int) q.head(3);
             q.remove();
             cost += costs.memoryPs() * (1 + (n + 63) / 64);
             if (kind == INBOX_LOG) {
@@ -447,13 +448,13 @@ final class AppFabric extends Component {
         long perEntry = notification == Notification.SCRATCHPAD ? aa.scratchpadAccessPs() : aa.logAccessPs();
         long cost = 0;
         int freed = 0;
-        EntryQueue q = log[target];
+        LongQuadQueue q = log[target];
         while (!q.isEmpty()) {
-            int kind = (int) (q.a() >>> 32);
-            int source = (int) q.a();
-            long x = q.b();
-            long y = q.c();
-            int n = q.bytes();
+            int kind = (int) (q.head(0) >>> 32);
+            int source = (int) q.head(0);
+            long x = q.head(1);
+            long y = q.head(2);
+            int n = (int) q.head(3);
             q.remove();
             cost += perEntry + aa.logAccessPs() * ((n + 63) / 64) + hooks.handleLogEntry(target, kind, source, x, y, n);
             freed += AccessLog.footprint(AccessKind.carriesData(kind) ? n : 0);
@@ -467,14 +468,14 @@ final class AppFabric extends Component {
         logUsed[target] -= freeing[target];
         freeing[target] = 0;
         draining[target] = false;
-        EntryQueue q = stalled[target];
+        LongQuadQueue q = stalled[target];
         retrying = true;
         while (!q.isEmpty()) {
-            int kind = (int) (q.a() >>> 32);
-            int source = (int) q.a();
-            long x = q.b();
-            long y = q.c();
-            int n = q.bytes();
+            int kind = (int) (q.head(0) >>> 32);
+            int source = (int) q.head(0);
+            long x = q.head(1);
+            long y = q.head(2);
+            int n = (int) q.head(3);
             if (!reserve(target, kind == HELD_READ ? n * 8 : 0)) {
                 break;
             }

@@ -6,7 +6,7 @@ import java.util.Map;
 import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.active.Notification;
 import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.workload.AbstractWorkload;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.SchemeRegistry;
@@ -63,7 +63,7 @@ abstract class AppWorkload extends AbstractWorkload {
     /** The data lives in the workload's own arrays; each node registers one page of segment. */
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Rank.PAGE;
+        return Kernel.PAGE_SIZE;
     }
 
     @Override
@@ -91,7 +91,8 @@ abstract class AppWorkload extends AbstractWorkload {
 
     /** How the job's Active Access notifies handlers; polling without Active Access (unused there). */
     static Notification notification(Job job) {
-        return job.policy().activeAccess().map(ActiveAccess::notification).orElse(Notification.POLLING);
+        ActiveAccess aa = job.policy().activeAccess();
+        return aa == null ? Notification.POLLING : aa.notification();
     }
 
     /** The order-sensitive chain of a log: {@code chain} extended by the entry {@code seq} with data digest {@code digest}. */

@@ -4,7 +4,7 @@ import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.comm.Job;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
@@ -128,8 +128,12 @@ public final class DhtContext {
      * @throws PolicyRefusal if the policy offers none
      */
     public ActiveAccess activeAccess() {
-        return job.policy().activeAccess().orElseThrow(() -> new PolicyRefusal("policy '" + job.policy().name()
-                + "' gives no Active Access, which scheme " + scheme.getClass().getSimpleName() + " needs"));
+        ActiveAccess aa = job.policy().activeAccess();
+        if (aa == null) {
+            throw new PolicyRefusal("policy '" + job.policy().name() + "' gives no Active Access, which scheme "
+                    + scheme.getClass().getSimpleName() + " needs");
+        }
+        return aa;
     }
 
     /**

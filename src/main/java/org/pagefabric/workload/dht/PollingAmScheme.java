@@ -1,5 +1,6 @@
 package org.pagefabric.workload.dht;
 
+import org.agrona.collections.LongArrayQueue;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.rma.RmaCosts;
 
@@ -13,10 +14,12 @@ import org.pagefabric.workload.rma.RmaCosts;
  * own inserts keep polling until every element is applied.
  */
 final class PollingAmScheme implements DhtScheme {
+    /** The queues' null value: an element is never 0 ({@link org.pagefabric.workload.dht.DhtHash}). */
+    private static final long NO_ELEMENT = 0;
     private final boolean backoff;
     private DhtContext dht;
     private RmaCosts costs;
-    private LongQueue[] inbox;
+    private LongArrayQueue[] inbox;
     private long[] nextPoll;
     private long[] interval;
     private long longestInterval;
@@ -33,11 +36,11 @@ final class PollingAmScheme implements DhtScheme {
         this.dht = dht;
         this.costs = dht.costs();
         int n = dht.ranks();
-        inbox = new LongQueue[n];
+        inbox = new LongArrayQueue[n];
         nextPoll = new long[n];
         interval = new long[n];
         for (int r = 0; r < n; r++) {
-            inbox[r] = new LongQueue();
+            inbox[r] = new LongArrayQueue(LongArrayQueue.MIN_CAPACITY, NO_ELEMENT);
             interval[r] = costs.pollIntervalPs();
             nextPoll[r] = interval[r];
         }
@@ -68,7 +71,7 @@ final class PollingAmScheme implements DhtScheme {
 
     @Override
     public void onMessage(int source, int target, long elem) {
-        inbox[target].add(elem);
+        inbox[target].addLong(elem);
     }
 
     private void poll(ProcessContext ctx, int rank) {
@@ -76,10 +79,10 @@ final class PollingAmScheme implements DhtScheme {
         long now = ctx.now();
         long cost = costs.pollPs();
         int handled = 0;
-        LongQueue q = inbox[rank];
+        LongArrayQueue q = inbox[rank];
         while (!q.isEmpty()) {
             cost += costs.amExtractPs();
-            cost += dht.applyLocally(q.poll(), dht.coreOf(rank), now + cost);
+            cost += dht.applyLocally(q.removeLong(), dht.coreOf(rank), now + cost);
             handled++;
         }
         if (handled == 0) {

@@ -1,13 +1,13 @@
 package org.pagefabric.workload.rma;
 
 import java.util.List;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.ActiveMessageParameters;
-import org.pagefabric.hw.profile.param.CpuParameters;
-import org.pagefabric.hw.profile.param.MemoryParameters;
-import org.pagefabric.hw.profile.param.NicParameters;
-import org.pagefabric.hw.profile.param.PcieParameters;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.ActiveMessageParameters;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.MemoryParameters;
+import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.hw.param.PcieParameters;
 
 /**
  * The costs of 002's applications on their emulated RMA ({@link DatagramRma}) and of their

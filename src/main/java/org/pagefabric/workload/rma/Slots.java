@@ -1,7 +1,7 @@
 package org.pagefabric.workload.rma;
 
 import java.util.Arrays;
-import org.pagefabric.sim.IntDeque;
+import org.agrona.collections.IntArrayQueue;
 
 /**
  * The state of operations in flight between an event's scheduling and its handling, in
@@ -16,14 +16,14 @@ public final class Slots {
     private long[] x = new long[64];
     private long[] y = new long[64];
     private long[] z = new long[64];
-    private final IntDeque free = new IntDeque();
+    private final IntArrayQueue free = new IntArrayQueue();
     private int used;
 
     /** Stores one operation and returns its slot. */
     public int take(int source, int target, int op, long x, long y, long z) {
         int s;
         if (!free.isEmpty()) {
-            s = free.pollFirst();
+            s = free.removeInt();
         } else {
             if (used == this.op.length) {
                 int n = this.op.length * 2;
@@ -47,7 +47,7 @@ public final class Slots {
 
     /** Makes slot {@code s} available again; its values stay readable until it is taken. */
     public void release(int s) {
-        free.addLast(s);
+        free.addInt(s);
     }
 
     /** The source process of slot {@code s}. */

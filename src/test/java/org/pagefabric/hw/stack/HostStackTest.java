@@ -13,13 +13,13 @@ import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /** The host stack's mechanisms: TCP's reliability and congestion window, UDP's drops, the IOMMU path. */
 class HostStackTest {
@@ -119,7 +119,7 @@ class HostStackTest {
     }
 
     private static Map<String, Object> netperf(Profile p, String protocol, long size, long messages) {
-        return PointRun.run(p, "pin-all", Workloads.byName("netperf"),
+        return PointRun.run(p, "pin-all", WorkloadRegistry.standard().byName("netperf"),
                 Map.of("protocol", protocol, "size_B", size, "messages", messages), 1);
     }
 

@@ -8,12 +8,12 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.AllocReuseWorkload;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * The stale-registration scenario end to end, under each monitor: buffers are malloc'd, used for
@@ -27,7 +27,7 @@ class StaleRegistrationUnderCacheTest {
     private static final int ITERATIONS = 6;
 
     private static Map<String, Object> run(String policy, boolean custom, boolean read) {
-        return PointRun.run(PROFILE, policy, Workloads.byName("alloc-reuse"),
+        return PointRun.run(PROFILE, policy, WorkloadRegistry.standard().byName("alloc-reuse"),
                 Map.of("size_B", 256 * 1024, "iterations", ITERATIONS, AllocReuseWorkload.CUSTOM_ALLOCATOR, custom,
                         AllocReuseWorkload.READ, read), 7);
     }
@@ -56,7 +56,7 @@ class StaleRegistrationUnderCacheTest {
 
     @Test
     void buffersBelowTheMmapThresholdAreNeverUnmappedSoEvenNoMonitorStaysCorrect() {
-        Map<String, Object> row = PointRun.run(PROFILE, "cache-nomonitor", Workloads.byName("alloc-reuse"),
+        Map<String, Object> row = PointRun.run(PROFILE, "cache-nomonitor", WorkloadRegistry.standard().byName("alloc-reuse"),
                 Map.of("size_B", 16 * 1024, "iterations", ITERATIONS), 7);
         assertTrue((Boolean) row.get("verified"), row.toString());
     }

@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /** The Firehose microbenchmarks run end to end under {@code firehose} with M small enough that firehoses move. */
 class FirehoseWorkloadsTest {
@@ -44,7 +44,7 @@ class FirehoseWorkloadsTest {
     }
 
     private static Outcome run(String workload, Map<String, Object> given, long seed) {
-        Workload w = Workloads.byName(workload);
+        Workload w = WorkloadRegistry.standard().byName(workload);
         Map<String, Object> values = w.resolve(given);
         Simulator sim = new Simulator(seed);
         Profile profile = smallM();
@@ -117,7 +117,7 @@ class FirehoseWorkloadsTest {
 
     @Test
     void rowsAreDeterministic() {
-        Workload w = Workloads.byName("fh-put-latency");
+        Workload w = WorkloadRegistry.standard().byName("fh-put-latency");
         Map<String, Object> a = PointRun.run(smallM(), "firehose", w, params(8, 8, 100), 5);
         Map<String, Object> b = PointRun.run(smallM(), "firehose", w, params(8, 8, 100), 5);
         Map<String, Object> other = PointRun.run(smallM(), "firehose", w, params(8, 8, 100), 6);

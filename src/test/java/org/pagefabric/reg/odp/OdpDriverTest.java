@@ -9,11 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.AddressHandle;
 import org.pagefabric.hw.nic.Advice;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.PageFaultKind;
 import org.pagefabric.hw.nic.QpType;
@@ -235,10 +235,10 @@ class OdpDriverTest {
     void nonOdpTrafficIsUnaffectedByAFaultingNeighbour() {
         // pin-all probe on the same NICs as a faulting ODP pair: identical latency to a run without it
         var quiet = org.pagefabric.workload.PointRun.run(OdpBed.PROFILE, "pin-all",
-                org.pagefabric.workload.Workloads.byName("interop-latency"),
+                org.pagefabric.workload.WorkloadRegistry.standard().byName("interop-latency"),
                 Map.of("size_B", 8, "iterations", 20, "background_faults", false), 3);
         var busy = org.pagefabric.workload.PointRun.run(OdpBed.PROFILE, "pin-all",
-                org.pagefabric.workload.Workloads.byName("interop-latency"),
+                org.pagefabric.workload.WorkloadRegistry.standard().byName("interop-latency"),
                 Map.of("size_B", 8, "iterations", 20, "background_faults", true), 3);
         assertEquals(true, busy.get("verified"));
         assertTrue((Long) busy.get("background_ops") > 0);

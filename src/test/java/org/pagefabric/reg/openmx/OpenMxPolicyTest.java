@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.sim.Time;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 class OpenMxPolicyTest {
     private static final Profile PROFILE = ProfileRegistry.resolve("openmx-xeon5460");
@@ -98,9 +98,9 @@ class OpenMxPolicyTest {
 
     @Test
     void overlapWithFastPinningMissesNothingAndBeatsPinningPerCommunication() {
-        Map<String, Object> pin = PointRun.run(PROFILE, "openmx-pin", Workloads.byName("pingpong"), MIB, 3, 1);
-        Map<String, Object> overlap = PointRun.run(PROFILE, "openmx-overlap", Workloads.byName("pingpong"), MIB, 3, 1);
-        Map<String, Object> cache = PointRun.run(PROFILE, "openmx-cache", Workloads.byName("pingpong"), MIB, 3, 1);
+        Map<String, Object> pin = PointRun.run(PROFILE, "openmx-pin", WorkloadRegistry.standard().byName("pingpong"), MIB, 3, 1);
+        Map<String, Object> overlap = PointRun.run(PROFILE, "openmx-overlap", WorkloadRegistry.standard().byName("pingpong"), MIB, 3, 1);
+        Map<String, Object> cache = PointRun.run(PROFILE, "openmx-cache", WorkloadRegistry.standard().byName("pingpong"), MIB, 3, 1);
         for (Map<String, Object> r : java.util.List.of(pin, overlap, cache)) {
             assertEquals(true, r.get("verified"));
         }

@@ -8,10 +8,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /** PART's fault flow end to end, through the fault-latency workload on the part-forth profile. */
 class PartFlowTest {
@@ -24,7 +24,7 @@ class PartFlowTest {
         params.put("iterations", (long) iterations);
         params.put("fault_fraction", dst);
         params.put("source_fault_fraction", src);
-        return PointRun.run(p, policy, Workloads.byName("fault-latency"), params, seed);
+        return PointRun.run(p, policy, WorkloadRegistry.standard().byName("fault-latency"), params, seed);
     }
 
     private static double d(Map<String, Object> r, String k) {

@@ -8,15 +8,15 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
 import org.pagefabric.workload.SchemePoint;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /**
  * The Active Access hashtable (002 §4.1, Listing 3): every insert is one put that the target's
@@ -25,7 +25,7 @@ import org.pagefabric.workload.Workloads;
  */
 class ActiveAccessDhtTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
-    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) Workloads.byName(DhtInsertWorkload.NAME);
+    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) WorkloadRegistry.standard().byName(DhtInsertWorkload.NAME);
 
     private static Map<String, Object> params(long processes, long perNode, double collisions, long table, long inserts) {
         Map<String, Object> p = new LinkedHashMap<>();

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
@@ -22,14 +22,15 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.comm.Job;
+import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.SchemePoint;
 import org.pagefabric.workload.SearchedParameter;
-import org.pagefabric.workload.Workloads;
+import org.pagefabric.workload.WorkloadRegistry;
 
 /** The hashtable under every baseline scheme: correctness, scheme behaviours, determinism, scale. */
 class DhtInsertWorkloadTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
-    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) Workloads.byName(DhtInsertWorkload.NAME);
+    private static final DhtInsertWorkload DHT = (DhtInsertWorkload) WorkloadRegistry.standard().byName(DhtInsertWorkload.NAME);
 
     private static Map<String, Object> params(long processes, long perNode, double collisions, long table,
                                               long inserts) {

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 

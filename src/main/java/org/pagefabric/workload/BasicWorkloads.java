@@ -1,0 +1,15 @@
+package org.pagefabric.workload;
+
+import java.util.List;
+
+/** The transfer microbenchmarks and the seeds' applications that need no scheme. */
+public final class BasicWorkloads implements WorkloadProvider {
+    @Override
+    public List<Workload> workloads() {
+        return List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload(),
+                new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
+                new SendFaultWorkload(), new InteropLatencyWorkload(), new TitaniumAppWorkload(), new PinCostWorkload(),
+                new MultiPingPongWorkload(), new MpiAppWorkload(), new FaultLatencyWorkload(), new LammpsWorkload(),
+                new NetperfWorkload(), new PktGenWorkload());
+    }
+}
