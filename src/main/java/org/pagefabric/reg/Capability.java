@@ -16,6 +16,12 @@ public enum Capability {
     ACCESS_LOG("an IOMMU access log with handlers"),
     /** Moves data through its own messaging stack rather than the NIC's RDMA engine (Open-MX). */
     OWN_MESSAGING("its own messaging stack"),
+    /** Lets a workload place its processes and receive interrupts on cores ({@link InterruptPlacement}). */
+    INTERRUPT_PLACEMENT("placement of processes and receive interrupts on cores"),
+    /** Registers through a node's on-demand-paging driver, which it offers ({@link OnDemandPaging}). */
+    ON_DEMAND_PAGING("on-demand paging (ODP)"),
+    /** Reports how each node handled its network page faults ({@link FaultTrace}). */
+    FAULT_TRACE("a trace of network page-fault handling"),
     /** Needs a NIC that reaches memory through an IOMMU over the process page table ({@code nic.iommu: true}). */
     NEEDS_IOMMU("a NIC behind an IOMMU (profile nic.iommu: true)");
 

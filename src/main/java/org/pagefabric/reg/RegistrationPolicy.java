@@ -1,8 +1,9 @@
 package org.pagefabric.reg;
 
-import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.sim.process.ProcessContext;
 
 /**
  * How a rank makes its memory reachable by the NIC: the contract every registration policy
@@ -101,8 +102,8 @@ public interface RegistrationPolicy {
     long NOT_COUNTED = -1;
 
     /**
-     * The policy's count of {@code metric} over the whole job so far, or {@link #NOT_COUNTED}:
-     * how a workload reads what a policy publishes, by a typed key.
+     * The policy's count of {@code metric} (a {@link Metric.Kind#COUNT}) over the whole job so
+     * far, or {@link #NOT_COUNTED}: how a workload reads what a policy publishes, by a typed key.
      */
     default long count(Metric metric) {
         return NOT_COUNTED;
@@ -111,6 +112,56 @@ public interface RegistrationPolicy {
     /** The policy's count of {@code metric} for operations {@code rank} started, or {@link #NOT_COUNTED}. */
     default long count(Metric metric, Endpoint rank) {
         return NOT_COUNTED;
+    }
+
+    /**
+     * The policy's mean of {@code metric} (a {@link Metric.Kind#MEAN}) over the whole job so far,
+     * in microseconds; {@link Double#NaN} if the policy does not publish it or has no sample yet.
+     */
+    default double mean(Metric metric) {
+        return Double.NaN;
+    }
+
+    /**
+     * Restarts the job-wide count or mean of {@code metric} from zero, so that what a workload
+     * reads of it afterwards describes its timed part only, not the warm-up before it; nothing if
+     * the policy does not publish it. Counts per rank and the policy's state are left alone.
+     */
+    default void reset(Metric metric) {
+    }
+
+    /**
+     * Whether the policy relies on the memory it reaches being resident before each transfer (as
+     * 000 Table I's Transfer-Only and Touch-Pres do): a workload that makes pages non-present
+     * leaves this policy's destination pages alone.
+     */
+    default boolean expectsResidentPages() {
+        return false;
+    }
+
+    /**
+     * Placement of the policy's processes and receive interrupts on cores, for a policy whose
+     * descriptor offers {@link Capability#INTERRUPT_PLACEMENT}; {@code null} otherwise.
+     */
+    default InterruptPlacement interruptPlacement() {
+        return null;
+    }
+
+    /**
+     * The on-demand-paging driver of {@code node} the policy registers memory with, attached to
+     * the node's NIC on first use, for a policy whose descriptor offers
+     * {@link Capability#ON_DEMAND_PAGING}; {@code null} otherwise.
+     */
+    default OnDemandPaging onDemandPaging(Node node) {
+        return null;
+    }
+
+    /**
+     * The network page-fault handling at {@code rank}'s node, for a policy whose descriptor offers
+     * {@link Capability#FAULT_TRACE}; {@code null} otherwise or before the rank is set up.
+     */
+    default FaultTrace faultTrace(Endpoint rank) {
+        return null;
     }
 
     /**

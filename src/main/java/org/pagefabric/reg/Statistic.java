@@ -4,10 +4,25 @@ package org.pagefabric.reg;
  * A statistic a registration policy publishes in the simulator's statistics, declared next to the
  * code that counts it so that {@code pagefabric info POLICY} lists it.
  *
- * @param name        the statistic's name, {@code <node>} standing for each node's name,
- *                    e.g. {@code <node>.firehose.moves}
+ * <p>A name may hold two placeholders: {@value #NODE} stands for the name of each node that runs a
+ * rank of the job (a statistic kept per node, such as a driver's), {@value #POLICY} for the
+ * policy's own name (one statistic per job, named after the variant that keeps it). Every
+ * statistic a descriptor lists exists, with the placeholders filled in, once the policy has set up
+ * a job's ranks.
+ *
+ * @param name        the statistic's name, e.g. {@code <node>.odp.faults}, {@code <policy>.hits}
+ *                    or {@code firehose.moves}
  * @param unit        unit of the value
  * @param description one line saying what is counted
  */
 public record Statistic(String name, String unit, String description) {
+    /** Placeholder for each node that runs a rank. */
+    public static final String NODE = "<node>";
+    /** Placeholder for the policy's name. */
+    public static final String POLICY = "<policy>";
+
+    /** The name with {@link #POLICY} replaced by {@code policy} and {@link #NODE} by {@code node}. */
+    public String nameFor(String policy, String node) {
+        return name.replace(POLICY, policy).replace(NODE, node);
+    }
 }

@@ -12,9 +12,8 @@ import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.reg.part.PartDriver;
-import org.pagefabric.reg.part.PartFamilyPolicy;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -34,10 +33,11 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * (touching, mlocking: what a Table I method adds to Transfer-Only) and
  * {@code touch_overhead_per_page_us} that time per page of the buffer.
  *
- * <p>Under a PART policy the rows also break the latency down as 000 Fig. 8 measures it, averaged
- * over the timed writes that took a destination fault: from asking until the first fault, the
- * SMMU interrupt handler's own run, the tasklet run, the ERR from its issue in user space to the
- * initiator, and from there to completion ({@link PartDriver.Trace}). {@code breakdown_us} is their sum; what the write's
+ * <p>Under a policy that traces its fault handling (PART's) the rows also break the latency down
+ * as 000 Fig. 8 measures it, averaged over the timed writes that took a destination fault: from
+ * asking until the first fault, the SMMU interrupt handler's own run, the tasklet run, the ERR
+ * from its issue in user space to the initiator, and from there to completion
+ * ({@link FaultTrace}). {@code breakdown_us} is their sum; what the write's
  * latency holds besides ({@code outside_breakdown_us}: interrupt delivery and entry, softirq
  * dispatch, the Netlink wake-up and its context switches) is what Fig. 8 leaves out.
  */
@@ -77,8 +77,8 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
         RegistrationPolicy policy = job.policy();
-        boolean resident = policy instanceof PartFamilyPolicy pf && pf.expectsResidentPages();
-        PartDriver driver = policy instanceof PartFamilyPolicy pf ? pf.driver(dst.node()) : null;
+        boolean resident = policy.expectsResidentPages();
+        FaultTrace driver = policy.faultTrace(dst.endpoint());
         RandomStream random = job.simulator().randomStream("workload.fault-latency.pages");
         Phases phases = new Phases();
         long[] driverBase = new long[3];
@@ -101,7 +101,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 dropPages(dst, size, resident ? 0 : dstFraction, random);
                 dropPages(src, size, srcFraction, random);
                 if (driver != null) {
-                    driver.trace().reset();
+                    driver.restart();
                     errsBefore[0] = driver.errs();
                 }
                 long t0 = ctx.now();
@@ -122,7 +122,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                         // With one ERR in the write, its phase ends where it reaches the initiator.
                         long errArrived = driver.errs() - errsBefore[0] == 1
                                 ? src.qp(dst.id()).lastRetransmissionRequestPs() : -1;
-                        phases.add(driver.trace(), t0, t1, errArrived);
+                        phases.add(driver, t0, t1, errArrived);
                     }
                 }
             }
@@ -178,7 +178,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
          * @param errArrivedPs when the write's one ERR reached the initiator, or -1: the paper's ERR
          *                     phase spans its issue "from user-space to the initiator"
          */
-        void add(PartDriver.Trace t, long t0, long t1, long errArrivedPs) {
+        void add(FaultTrace t, long t0, long t1, long errArrivedPs) {
             if (t.faultPs() == 0 || t.handlerPs() == 0 || t.taskletPs() == 0) {
                 return;
             }

@@ -24,7 +24,10 @@ import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.reg.odp.OdpDriver;
+import org.pagefabric.reg.FaultPhases;
+import org.pagefabric.reg.OnDemandPaging;
+import org.pagefabric.reg.PolicyRegistry;
+import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
@@ -41,6 +44,10 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  *
  * <p>The peer's madvise is issued by the background process itself (out of band, as the peer
  * process would do it between iterations) and its kernel and invalidation time is spent there.
+ * The pair is an ODP application whatever the probe's policy: its buffers are registered through
+ * the on-demand paging of {@value #BACKGROUND_POLICY}, taken from the policy registry, which shares
+ * each node's driver with a probe under ODP. The {@code faults} column counts the faults those
+ * drivers resolved while the probe was timed.
  */
 public final class InteropLatencyWorkload extends AbstractWorkload {
     /** Column of the background switch. */
@@ -53,6 +60,8 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
     public static final String GAP = "gap_us";
     /** Column of background transfers completed while the probe ran. */
     public static final String BACKGROUND_OPS = "background_ops";
+    /** The registration policy whose on-demand paging registers the background pair's buffers. */
+    public static final String BACKGROUND_POLICY = "odp-explicit";
     private static final int WARMUP = 5;
     private static final long TAG = 0xB6F0000L;
     private static final int ODP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
@@ -99,6 +108,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         Background bg = (Boolean) params.get(BACKGROUND)
                 ? new Background(job, (Long) params.get(BACKGROUND_SIZE), (Boolean) params.get(BACKGROUND_RESPONDER),
                         probeDone) : null;
+        List<FaultPhases> drivers = bg == null ? FaultTally.driversOf(job) : List.of(bg.a.paging, bg.b.paging);
         long gap = (Long) params.get(GAP) * org.pagefabric.sim.Time.US;
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
             if (bg != null) {
@@ -106,7 +116,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             }
             for (int i = 0; i < WARMUP + iterations; i++) {
                 if (i == WARMUP) {
-                    tally[0] = FaultTally.now(job);
+                    tally[0] = FaultTally.now(drivers);
                 }
                 long t0 = ctx.now();
                 src.write(ctx, dst, 0, 0, size, i);
@@ -117,7 +127,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
                 }
                 ctx.sleep(gap);
             }
-            tally[1] = FaultTally.now(job);
+            tally[1] = FaultTally.now(drivers);
             probeDone[0] = true;
         }).start();
         return Run.of(() -> ok[0] && DataCheck.same(src, 0, dst, 0, size) && (bg == null || bg.ok), () -> {
@@ -143,8 +153,9 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         Background(Job job, long size, boolean responder, boolean[] stop) {
             this.size = size;
             long length = Math.ceilDiv(size, Rank.PAGE) * Rank.PAGE;
-            a = new Side(job, job.rank(0).node(), length, "bg0");
-            b = new Side(job, job.rank(1).node(), length, "bg1");
+            RegistrationPolicy odp = PolicyRegistry.standard().create(BACKGROUND_POLICY, job.cluster().profile());
+            a = new Side(odp, job.rank(0).node(), length, "bg0");
+            b = new Side(odp, job.rank(1).node(), length, "bg1");
             qa = a.node.nic().createQp(a.pd, QpType.RC, a.cq, a.cq);
             QueuePair qb = b.node.nic().createQp(b.pd, QpType.RC, b.cq, b.cq);
             Nic.connect(qa, qb, job.cluster().transport());
@@ -174,12 +185,12 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         final AddressSpace process;
         final ProtectionDomain pd;
         final CompletionQueue cq;
-        final OdpDriver driver;
+        final OnDemandPaging paging;
         final long buffer;
         final long length;
         final MemoryRegion mr;
 
-        Side(Job job, Node node, long length, String label) {
+        Side(RegistrationPolicy odp, Node node, long length, String label) {
             this.node = node;
             this.kernel = node.kernel();
             this.length = length;
@@ -187,15 +198,18 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             buffer = kernel.mmap(process, 0, length, Prot.READ_WRITE, MapFlags.POPULATE).address();
             pd = node.nic().allocatePd(label);
             cq = new CompletionQueue(node.name() + "." + label + ".cq", 1024);
-            driver = OdpDriver.attach(node, job.cluster().profile());
-            mr = driver.register(process, pd, buffer, length, ODP_ACCESS);
+            paging = odp.onDemandPaging(node);
+            if (paging == null) {
+                throw new IllegalStateException("policy " + odp.name() + " offers no on-demand paging");
+            }
+            mr = paging.register(process, pd, buffer, length, ODP_ACCESS);
         }
 
         /** madvise(DONTNEED) of the buffer: kernel time plus the driver's invalidation time. */
         long giveBack() {
-            long before = driver.invalidationPs();
+            long before = paging.invalidationPs();
             long k = kernel.madvise(process, buffer, length, Advice.DONTNEED);
-            return k + driver.invalidationPs() - before;
+            return k + paging.invalidationPs() - before;
         }
     }
 

@@ -12,7 +12,9 @@ import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.node.Node;
-import org.pagefabric.reg.openmx.OpenMxPolicy;
+import org.pagefabric.reg.InterruptPlacement;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -27,6 +29,9 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * interrupt load ({@code irq_load_pct} of core 0, in slices every {@code irq_period_us}) can take
  * that core further. A core busy with bottom halves pins slowly, and under overlapped pinning a
  * pull reply for a page not pinned yet is dropped: the Overlap-Miss counter says how often.
+ * Placement and the miss counts are what the policy offers ({@link InterruptPlacement},
+ * {@link Metric#OVERLAP_MISSES}); under a policy that offers neither, processes run where the
+ * policy puts them and the counts are 0.
  */
 public final class MultiPingPongWorkload extends AbstractWorkload {
     /** Column of the number of pairs (processes per node). */
@@ -100,9 +105,14 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
         int iterations = StandardParameters.iterations(params);
         int pairs = pairs(params);
         long half = Math.max(size, Rank.PAGE);
-        OpenMxPolicy omx = job.policy() instanceof OpenMxPolicy o ? o : null;
-        if (omx != null) {
-            omx.bindInterrupts(SINGLE_CORE.equals(params.get(INTERRUPTS)) ? 0 : -1);
+        RegistrationPolicy policy = job.policy();
+        InterruptPlacement placement = policy.interruptPlacement();
+        if (placement != null) {
+            if (SINGLE_CORE.equals(params.get(INTERRUPTS))) {
+                placement.bindInterrupts(0);
+            } else {
+                placement.spreadInterrupts();
+            }
         }
         int rounds = WARMUP + iterations;
         boolean[] ok = {true};
@@ -115,8 +125,8 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
             int core = k % a.node().cpu().coreCount();
             DataCheck.fill(a, 0, size, 0x3A17000L + 131L * k + size);
             new SimProcess(job.simulator(), b.node(), "rank" + b.id(), ctx -> {
-                if (omx != null) {
-                    omx.place(ctx, core);
+                if (placement != null) {
+                    placement.place(ctx, core);
                 }
                 for (int i = 0; i < rounds; i++) {
                     b.receive(ctx, a, half, size, i);
@@ -127,8 +137,8 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
                 }
             }).start();
             new SimProcess(job.simulator(), a.node(), "rank" + a.id(), ctx -> {
-                if (omx != null) {
-                    omx.place(ctx, core);
+                if (placement != null) {
+                    placement.place(ctx, core);
                 }
                 for (int i = 0; i < rounds; i++) {
                     long t0 = ctx.now();
@@ -193,16 +203,21 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
             @Override
             public Map<String, Object> extraMetrics() {
                 Map<String, Object> m = new LinkedHashMap<>();
-                long misses = omx == null ? 0 : omx.overlapMisses();
-                long arrived = omx == null ? 0 : omx.packetsReceived() + misses;
+                long misses = countOrZero(policy, Metric.OVERLAP_MISSES);
+                long arrived = countOrZero(policy, Metric.PACKETS_RECEIVED) + misses;
                 m.put("overlap_misses", misses);
                 m.put("overlap_miss_fraction", arrived == 0 ? 0.0 : round((double) misses / arrived));
                 m.put("overlap_misses_per_msg", round((double) misses / messages));
-                LatencyHistogram h = omx == null ? null : omx.handshakeRtt();
-                m.put("handshake_rtt_us", h == null || h.count() == 0 ? null : round(Time.toMicros(Math.round(h.mean()))));
+                double rtt = policy.mean(Metric.HANDSHAKE_RTT);
+                m.put("handshake_rtt_us", Double.isNaN(rtt) ? null : round(rtt));
                 return m;
             }
         };
+    }
+
+    private static long countOrZero(RegistrationPolicy policy, Metric metric) {
+        long n = policy.count(metric);
+        return n == RegistrationPolicy.NOT_COUNTED ? 0 : n;
     }
 
     private static double round(double x) {

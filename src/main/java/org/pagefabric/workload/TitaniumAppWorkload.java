@@ -9,12 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.profile.param.CpuParameters;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.sim.stat.Accumulator;
 import org.pagefabric.sim.stat.LatencyHistogram;
-import org.pagefabric.sim.stat.Statistic;
 
 /**
  * The two Titanium applications of 004 §4.3 (Table 3) as put streams with their computation:
@@ -30,7 +30,8 @@ import org.pagefabric.sim.stat.Statistic;
  * <p>Metrics beyond the common ones: {@code runtime_s} (until the last rank finishes),
  * {@code compute_s} (the time a rank spends in computation phases, mean over ranks),
  * {@code puts_total}, {@code puts_handshake} and {@code puts_onesided} with their shares in
- * percent and mean latencies; and, under Firehose, the policy's move statistics:
+ * percent and mean latencies; and, under a policy that publishes them (Firehose), its moves
+ * ({@link Metric}):
  * {@code move_time_us} (mean requester time of a miss's move, from the miss to the reply),
  * {@code move_handler_us} (mean time in the remote handler), {@code move_time_fifo_us} (handler
  * time of moves that pinned nothing), {@code move_pin_delay_us} (handler time per bucket pinned
@@ -143,27 +144,31 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
         m.put("puts_onesided", os);
         m.put("puts_onesided_pct", total == 0 ? null : round(100.0 * os / total));
         m.put("put_latency_onesided_us", os == 0 ? null : round(Time.toMicros(Math.round(puts.oneSided().mean()))));
-        var stats = job.simulator().statistics();
-        long moves = job.policy().count(org.pagefabric.reg.Metric.MOVES);
-        m.put("moves", moves == org.pagefabric.reg.RegistrationPolicy.NOT_COUNTED ? null : moves);
-        Double request = mean(stats.get("firehose.move_request"));
-        Double handler = mean(stats.get("firehose.move_handler"));
-        m.put("move_time_us", mean(stats.get("firehose.move_time")));
+        RegistrationPolicy policy = job.policy();
+        m.put("moves", count(policy, Metric.MOVES));
+        Double request = mean(policy, Metric.MOVE_ROUND_TRIP);
+        Double handler = mean(policy, Metric.MOVE_HANDLER_TIME);
+        m.put("move_time_us", mean(policy, Metric.MOVE_TIME));
         m.put("move_handler_us", handler);
-        m.put("move_time_fifo_us", mean(stats.get("firehose.move_fifo_only")));
-        m.put("move_pin_delay_us", mean(stats.get("firehose.pin_delay")));
-        m.put("requester_bookkeeping_us", mean(stats.get("firehose.bookkeeping")));
+        m.put("move_time_fifo_us", mean(policy, Metric.PINLESS_MOVE_HANDLER_TIME));
+        m.put("move_pin_delay_us", mean(policy, Metric.PIN_DELAY));
+        m.put("requester_bookkeeping_us", mean(policy, Metric.MISS_BOOKKEEPING));
         m.put("am_round_trip_us", request == null || handler == null ? null : round(request - handler));
-        m.put("firehoses_detached", stats.get("firehose.detaches") instanceof org.pagefabric.sim.stat.Counter d
-                ? d.value() : null);
-        m.put("move_unpins", stats.get("firehose.unpin_moves") instanceof org.pagefabric.sim.stat.Counter u
-                ? u.value() : null);
+        m.put("firehoses_detached", count(policy, Metric.DETACHES));
+        m.put("move_unpins", count(policy, Metric.UNPIN_MOVES));
         return m;
     }
 
-    /** The mean of an accumulator with samples, rounded; {@code null} otherwise. */
-    private static Double mean(Statistic s) {
-        return s instanceof Accumulator a && a.count() > 0 ? round(a.mean()) : null;
+    /** The policy's count, {@code null} if it does not publish one. */
+    private static Long count(RegistrationPolicy policy, Metric metric) {
+        long n = policy.count(metric);
+        return n == RegistrationPolicy.NOT_COUNTED ? null : n;
+    }
+
+    /** The policy's mean, rounded; {@code null} if it publishes none or has no sample. */
+    private static Double mean(RegistrationPolicy policy, Metric metric) {
+        double x = policy.mean(metric);
+        return Double.isNaN(x) ? null : round(x);
     }
 
     private static double round(double x) {

@@ -29,6 +29,8 @@ public final class Parameter {
     private final boolean powerOfTwo;
     private final List<String> choices;
     private final boolean full;
+    private String defaultValue;
+    private String defaultSource;
 
     private Parameter(String name, Dimension dimension, String doc, boolean positive, boolean powerOfTwo,
             List<String> choices) {
@@ -109,6 +111,31 @@ public final class Parameter {
     /** Declares an energy in joules (read with {@link Profile#joules}); the doc says per what. */
     public static Parameter energy(String name, String doc) {
         return new Parameter(name, Dimension.ENERGY, doc, false, false, List.of());
+    }
+
+    /**
+     * The same parameter with a value of its own for profiles that do not set it: how a component
+     * outside PageFabric (a user's policy) declares a cost without editing the root profile.
+     * Declare it last, after {@link #positive()} and the like.
+     *
+     * @param value  the value as a profile writes it, with its unit: {@code "2 us"}, {@code "0.5"}
+     * @param source where the value comes from, as a profile's {@code source} says it
+     */
+    public Parameter withDefault(String value, String source) {
+        Parameter p = new Parameter(name, dimension, doc, positive, powerOfTwo, choices, full);
+        p.defaultValue = java.util.Objects.requireNonNull(value, "value");
+        p.defaultSource = java.util.Objects.requireNonNull(source, "source");
+        return p;
+    }
+
+    /** The value a profile that does not set the parameter takes, or {@code null} if the root profile must set it. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** Where {@link #defaultValue()} comes from, or {@code null}. */
+    public String defaultSource() {
+        return defaultSource;
     }
 
     /** The same parameter, additionally required to be greater than zero. */

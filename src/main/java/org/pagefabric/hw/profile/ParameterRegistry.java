@@ -54,7 +54,11 @@ public final class ParameterRegistry {
 
     private static Map<String, Parameter> collect() {
         List<Parameter> found = new ArrayList<>();
-        for (Class<?> layer : LAYERS) {
+        List<Class<?>> declaring = new ArrayList<>(LAYERS);
+        for (ParameterSet set : java.util.ServiceLoader.load(ParameterSet.class, ParameterRegistry.class.getClassLoader())) {
+            declaring.addAll(set.declaringClasses());
+        }
+        for (Class<?> layer : declaring) {
             for (Field f : layer.getDeclaredFields()) {
                 int m = f.getModifiers();
                 if (f.getType() == Parameter.class && Modifier.isStatic(m) && Modifier.isPublic(m)

@@ -41,6 +41,9 @@ final class ProfileResolver {
         Map<Parameter, ResolvedSetting> ordered = new LinkedHashMap<>();
         for (Parameter p : ParameterRegistry.all()) {
             ResolvedSetting r = values.get(p);
+            if (r == null && p.defaultValue() != null) {
+                r = declaredDefault(p);
+            }
             if (r == null) {
                 missing.add(p.name());
             } else {
@@ -98,6 +101,20 @@ final class ProfileResolver {
         chain.add(OVERRIDE);
         chain.addAll(base.chain());
         return new Profile(base.name(), base.description(), chain, values);
+    }
+
+    /** The value a parameter declares for itself, converted and checked as a profile file's would be. */
+    private static ResolvedSetting declaredDefault(Parameter p) {
+        String text = p.defaultValue().strip();
+        String unit = "";
+        java.util.regex.Matcher m = NUMBER_UNIT.matcher(text);
+        if (p.dimension().numeric() && m.matches()) {
+            text = m.group(1);
+            unit = m.group(2);
+        }
+        String where = "declaration of " + p.name();
+        ProfileDocument doc = new ProfileDocument(where, "declared", "the parameter's own default", null, 0, List.of());
+        return convert(doc, new ProfileDocument.Setting(p.name(), text, unit, p.defaultSource(), 0, 0, 0, 0));
     }
 
     /** The documents from the leaf up to the root. */

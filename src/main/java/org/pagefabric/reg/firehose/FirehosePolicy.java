@@ -9,6 +9,8 @@ import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.stat.Accumulator;
+import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.endpoint.Endpoint;
 
@@ -186,17 +188,56 @@ public final class FirehosePolicy implements RegistrationPolicy {
         return batch.pinned();
     }
 
-    /** Hits, misses and moves over the job; handshakes per initiator are its remote operations that needed a move. */
+    /** Hits, misses, moves and their unpins and detaches over the job; handshakes per initiator are its remote operations that needed a move. */
     @Override
     public long count(Metric metric) {
+        Counter c = counters == null ? null : counter(metric);
+        return c == null ? NOT_COUNTED : c.value();
+    }
+
+    /** The move times of {@link FirehoseCounters}, in microseconds. */
+    @Override
+    public double mean(Metric metric) {
+        Accumulator a = counters == null ? null : accumulator(metric);
+        return a == null || a.count() == 0 ? Double.NaN : a.mean();
+    }
+
+    @Override
+    public void reset(Metric metric) {
         if (counters == null) {
-            return NOT_COUNTED;
+            return;
         }
+        Counter c = counter(metric);
+        if (c != null) {
+            c.reset();
+        }
+        Accumulator a = accumulator(metric);
+        if (a != null) {
+            a.reset();
+        }
+    }
+
+    private Counter counter(Metric metric) {
         return switch (metric) {
-            case HITS -> counters.hits().value();
-            case MISSES -> counters.misses().value();
-            case MOVES -> counters.moves().value();
-            default -> NOT_COUNTED;
+            case HITS -> counters.hits();
+            case MISSES -> counters.misses();
+            case MOVES -> counters.moves();
+            case UNPIN_MOVES -> counters.unpinMoves();
+            case DETACHES -> counters.detaches();
+            default -> null;
+        };
+    }
+
+    private Accumulator accumulator(Metric metric) {
+        return switch (metric) {
+            case MOVE_TIME -> counters.moveTime();
+            case MOVE_ROUND_TRIP -> counters.moveRequest();
+            case MOVE_HANDLER_TIME -> counters.moveHandler();
+            case PINLESS_MOVE_HANDLER_TIME -> counters.moveFifoOnly();
+            case PIN_DELAY -> counters.pinDelay();
+            case MISS_BOOKKEEPING -> counters.bookkeeping();
+            case UNPIN_TIME -> counters.unpinTime();
+            default -> null;
         };
     }
 

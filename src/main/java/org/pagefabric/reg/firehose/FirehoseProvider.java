@@ -23,7 +23,20 @@ public final class FirehoseProvider implements PolicyProvider {
                 new Statistic("firehose.moves", "messages", "firehose move requests sent"),
                 new Statistic("firehose.pins", "buckets", "buckets pinned"),
                 new Statistic("firehose.unpins", "buckets", "buckets unpinned"),
-                new Statistic("firehose.unpin_moves", "messages", "move requests whose handler had to unpin a bucket")), FirehosePolicy::new));
+                new Statistic("firehose.fifo_reuses", "buckets", "buckets taken back from the victim FIFO unpinned"),
+                new Statistic("firehose.local_hits", "operations", "local operations whose buckets were all pinned"),
+                new Statistic("firehose.local_misses", "operations", "local operations that pinned a bucket"),
+                new Statistic("firehose.pending_waits", "operations", "operations that waited for a move or pin another had started"),
+                new Statistic("firehose.move_time", "us", "per miss: requester time from the miss to the last move reply"),
+                new Statistic("firehose.move_request", "us", "per move request: active-message round trip with the handler"),
+                new Statistic("firehose.move_handler", "us", "per move request: time in the remote move handler"),
+                new Statistic("firehose.move_fifo_only", "us", "per move request that pinned nothing: time in the remote move handler"),
+                new Statistic("firehose.pin_delay", "us", "per move request that pinned: handler time beyond its fixed work, per bucket pinned"),
+                new Statistic("firehose.bookkeeping", "us", "per miss: requester bookkeeping"),
+                new Statistic("firehose.unpin_time", "us", "per bucket unpinned: deregistration and unpinning"),
+                new Statistic("firehose.unpin_moves", "messages", "move requests whose handler had to unpin a bucket"),
+                new Statistic("firehose.detaches", "firehoses", "firehoses moved away from a mapped bucket by a miss")
+                ), FirehosePolicy::new));
         return all;
     }
 }

@@ -6,7 +6,7 @@ package org.pagefabric.reg.firehose;
  * firehoses to one remote node, every one idle, on which a hit (find, acquire, release) or a
  * move (detach the least recently used firehose, attach it to a new bucket, settle) runs.
  */
-public final class FirehoseTableDriver {
+final class FirehoseTableDriver {
     private final FirehoseTable table;
     private final int perNode;
     private int nextBucket;

@@ -18,7 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * 1 Mi firehoses (F = 14 628 per remote node on 004's 8 nodes): both should stay flat, as the
  * table is a primitive open-addressing hash plus intrusive FIFO links. Hits walk the buckets
  * with a large odd stride, so successive lookups touch unrelated slots (no cache-friendly
- * sequential walk). With {@code -prof gc}, {@code gc.alloc.rate.norm} is 0.
+ * sequential walk). With {@code -prof gc}, {@code gc.alloc.rate.norm} is 0. It lives beside the
+ * table it measures, which nothing outside this package reaches.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

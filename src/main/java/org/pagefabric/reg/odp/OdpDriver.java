@@ -25,6 +25,7 @@ import org.pagefabric.hw.os.PageTable;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.stat.Counter;
@@ -64,7 +65,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * <p>A fault that cannot be resolved (the address is not mapped in the process at all) is counted
  * ({@code unresolvable}) and the QP stays suspended: resuming it would only fault again.
  */
-public final class OdpDriver extends Component implements PageFaultHandler {
+public final class OdpDriver extends Component implements PageFaultHandler, OnDemandPaging {
     private static final int PAGE_SHIFT = 12;
     private static final long PAGE = 1L << PAGE_SHIFT;
     private static final int IRQ_DONE = 1;
@@ -103,20 +104,6 @@ public final class OdpDriver extends Component implements PageFaultHandler {
     private final LatencyHistogram faultTime;
     private long invalidationPs;
 
-    /** The phases of resolving a fault, in order; their times add up to the fault time. */
-    public enum Phase {
-        /** NIC event to the end of the interrupt handler (delivery, entry, event-queue poll). */
-        INTERRUPT,
-        /** Handler end to the per-QP work item having classified the fault. */
-        EVENT_HANDLING,
-        /** get_user_pages and DMA mapping of the range, kernel fault work included. */
-        PAGE_IN,
-        /** Writing the translations to the NIC. */
-        MAPPING_UPDATE,
-        /** The resume command, until the QP may go on. */
-        RESUME
-    }
-
     private OdpDriver(Node node, OdpCosts costs) {
         super(node.simulator(), node, "odp");
         this.nic = node.nic();
@@ -139,11 +126,16 @@ public final class OdpDriver extends Component implements PageFaultHandler {
         prefetchRaces = counter("prefetch_races", "requests", "prefetches that lost a race with an invalidation");
         implicitChildren = counter("implicit_children", "children", "children implicit keys created on first fault");
         for (Phase p : Phase.values()) {
-            phasePs[p.ordinal()] = counter("fault_" + p.name().toLowerCase(java.util.Locale.ROOT) + "_ps", "ps",
+            phasePs[p.ordinal()] = counter(phaseStatistic(p), "ps",
                     "time resolved faults spent in phase " + p);
         }
         faultTime = latency("fault_time", "from the NIC raising a fault to the driver resuming the QP");
         nic.setPageFaultHandler(this);
+    }
+
+    /** The name of the statistic of {@code phase}'s time, below the driver's. */
+    static String phaseStatistic(Phase phase) {
+        return "fault_" + phase.name().toLowerCase(java.util.Locale.ROOT) + "_ps";
     }
 
     /**
@@ -174,6 +166,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
      * Registers an explicit ODP region ({@code IBV_ACCESS_ON_DEMAND}): nothing pinned, nothing
      * translated; an MMU interval notifier subscribed over the range.
      */
+    @Override
     public MemoryRegion register(AddressSpace process, ProtectionDomain pd, long address, long length, int access) {
         MemoryRegion mr = nic.registerOnDemand(pd, address, length, access, false);
         watch(mr, process, address, length);
@@ -232,6 +225,7 @@ public final class OdpDriver extends Component implements PageFaultHandler {
      * Driver time spent in invalidations so far, picoseconds: the caller of a mapping change
      * (munmap, madvise, reclaim, migration) spends the difference across its call.
      */
+    @Override
     public long invalidationPs() {
         return invalidationPs;
     }
@@ -452,11 +446,13 @@ public final class OdpDriver extends Component implements PageFaultHandler {
     // ---------------------------------------------------------------- what it measured
 
     /** Faults resolved (resumed) so far. */
+    @Override
     public long resolvedFaults() {
         return resolved.value();
     }
 
     /** Picoseconds resolved faults spent in {@code phase} so far. */
+    @Override
     public long phasePs(Phase phase) {
         return phasePs[phase.ordinal()].value();
     }

@@ -5,7 +5,9 @@ import java.util.List;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.Advice;
 import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
@@ -116,6 +118,12 @@ public final class OdpPolicy implements RegistrationPolicy {
             }
         }
         return null;
+    }
+
+    /** The node's driver, which every ODP policy and workload on the node shares. */
+    @Override
+    public OnDemandPaging onDemandPaging(Node node) {
+        return OdpDriver.attach(node, profile);
     }
 
     /** Nothing is ever pinned. */

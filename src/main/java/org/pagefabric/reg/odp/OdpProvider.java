@@ -7,6 +7,7 @@ import org.pagefabric.hw.profile.Parameter;
 import org.pagefabric.hw.profile.ParameterRegistry;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
+import org.pagefabric.reg.FaultPhases;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
@@ -16,18 +17,31 @@ public final class OdpProvider implements PolicyProvider {
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
         List<Parameter> costs = ParameterRegistry.matching("odp.", "nic.register.base", "cpu.");
-        List<Statistic> stats = List.of(
+        List<Statistic> stats = new ArrayList<>(List.of(
                 new Statistic("<node>.odp.faults", "faults", "page-fault events the driver received"),
+                new Statistic("<node>.odp.resolved", "faults", "faults resolved and resumed (with or without new translations)"),
+                new Statistic("<node>.odp.races", "faults", "page-ins that lost a race with an invalidation: resumed without mapping"),
+                new Statistic("<node>.odp.unresolvable", "faults", "faults on addresses the process does not map: QP left suspended"),
+                new Statistic("<node>.odp.foreign_faults", "faults", "faults on regions this driver did not register"),
                 new Statistic("<node>.odp.pages_in", "pages", "pages paged in and mapped into the NIC"),
-                new Statistic("<node>.odp.invalidations", "calls", "MMU-notifier invalidations that zapped NIC translations"));
+                new Statistic("<node>.odp.invalidations", "calls", "MMU-notifier invalidations that zapped NIC translations"),
+                new Statistic("<node>.odp.invalidated_pages", "pages", "NIC translation entries zapped by invalidations"),
+                new Statistic("<node>.odp.prefetches", "requests", "prefetch (advise_mr) requests served"),
+                new Statistic("<node>.odp.prefetch_races", "requests", "prefetches that lost a race with an invalidation"),
+                new Statistic("<node>.odp.implicit_children", "children", "children implicit keys created on first fault")));
+        for (FaultPhases.Phase p : FaultPhases.Phase.values()) {
+            stats.add(new Statistic("<node>.odp." + OdpDriver.phaseStatistic(p), "ps", "time resolved faults spent in phase " + p));
+        }
+        stats.add(new Statistic("<node>.odp.fault_time", "ps", "from the NIC raising a fault to the driver resuming the QP"));
+        Set<Capability> caps = Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ON_DEMAND_PAGING);
         all.add(new PolicyDescriptor(OdpPolicy.EXPLICIT, "On-Demand Paging (001), explicit: each buffer in an on-demand"
-                + " region, nothing pinned; the NIC faults, the driver pages in, maps and resumes", Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats,
+                + " region, nothing pinned; the NIC faults, the driver pages in, maps and resumes", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.EXPLICIT, p)));
         all.add(new PolicyDescriptor(OdpPolicy.IMPLICIT, "On-Demand Paging (001), implicit: one region over each rank's"
-                + " whole address space, registered up front; translations grow with what is faulted in", Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs,
+                + " whole address space, registered up front; translations grow with what is faulted in", caps, costs,
                 stats, p -> new OdpPolicy(OdpPolicy.IMPLICIT, p)));
         all.add(new PolicyDescriptor(OdpPolicy.PREFETCH, "On-Demand Paging (001), explicit, every buffer prefetched"
-                + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)", Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats,
+                + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.PREFETCH, p)));
         return all;
     }

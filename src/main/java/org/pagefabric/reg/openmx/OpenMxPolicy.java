@@ -11,10 +11,12 @@ import org.pagefabric.hw.profile.Bandwidth;
 import org.pagefabric.hw.profile.Profile;
 import org.pagefabric.hw.profile.param.OpenMxParameters;
 import org.pagefabric.hw.profile.param.OsParameters;
-import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.reg.InterruptPlacement;
 import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
@@ -32,7 +34,7 @@ import org.pagefabric.endpoint.Endpoint;
  * give ({@link Endpoint#send} and {@link Endpoint#receive} with the same id), in posting order per peer.
  * One-sided operations do not exist in MX: puts and gets are refused.
  */
-public final class OpenMxPolicy implements RegistrationPolicy {
+public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacement {
     /** First transport channel of the Open-MX connections (the NIC's queue pairs use small numbers). */
     static final int CHANNEL_BASE = 1024;
 
@@ -202,23 +204,37 @@ public final class OpenMxPolicy implements RegistrationPolicy {
 
     // ------------------------------------------------------------------ placement (workloads)
 
+    /** Where a workload places processes and bottom halves: this policy itself. */
+    @Override
+    public InterruptPlacement interruptPlacement() {
+        return this;
+    }
+
     /**
      * Says that {@code ctx}'s process runs on {@code core} of its node. A process of a rank that
      * no workload placed runs on the core after the interrupt's, one core per rank of the node
      * (rank order), as a lone busy process keeps off the core its NIC's interrupts load.
      */
+    @Override
     public void place(ProcessContext ctx, int core) {
         placement.put(ctx.process(), core);
     }
 
-    /**
-     * Routes every receive bottom half to {@code core} (003 §4.3: interrupts bound to a single
-     * core; core 0 by default), or, when {@code core} is negative, steers each message's bottom
-     * halves to the core of the process it belongs to (interrupts spread over the cores).
-     */
+    /** Routes every receive bottom half to {@code core} (003 §4.3: interrupts bound to a single core; core 0 by default). */
+    @Override
     public void bindInterrupts(int core) {
-        this.steered = core < 0;
-        this.interruptCore = Math.max(0, core);
+        if (core < 0) {
+            throw new IllegalArgumentException("interrupt core " + core + " is negative");
+        }
+        this.steered = false;
+        this.interruptCore = core;
+    }
+
+    /** Steers each message's bottom halves to the core of the process it belongs to (interrupts spread over the cores). */
+    @Override
+    public void spreadInterrupts() {
+        this.steered = true;
+        this.interruptCore = 0;
     }
 
     int coreOf(ProcessContext ctx, Driver d) {
@@ -374,16 +390,45 @@ public final class OpenMxPolicy implements RegistrationPolicy {
         return d;
     }
 
-    /** Region cache hits and misses over the job, for the policy that caches regions. */
+    /**
+     * Overlap-Misses and packets received over the job, and the region cache's hits and misses
+     * for the policy that caches regions.
+     */
     @Override
     public long count(Metric metric) {
-        if (hits == null) {
-            return NOT_COUNTED;
+        Counter c = sim == null ? null : counter(metric);
+        return c == null ? NOT_COUNTED : c.value();
+    }
+
+    /** The rendezvous handshake's round trip ({@link #handshakeRtt}), in microseconds. */
+    @Override
+    public double mean(Metric metric) {
+        if (metric != Metric.HANDSHAKE_RTT || handshakes == null || handshakes.count() == 0) {
+            return Double.NaN;
         }
+        return Time.toMicros(Math.round(handshakes.mean()));
+    }
+
+    @Override
+    public void reset(Metric metric) {
+        if (sim == null) {
+            return;
+        }
+        Counter c = counter(metric);
+        if (c != null) {
+            c.reset();
+        } else if (metric == Metric.HANDSHAKE_RTT) {
+            handshakes.reset();
+        }
+    }
+
+    private Counter counter(Metric metric) {
         return switch (metric) {
-            case HITS -> hits.value();
-            case MISSES -> misses.value();
-            default -> NOT_COUNTED;
+            case HITS -> hits;
+            case MISSES -> misses;
+            case OVERLAP_MISSES -> overlapMisses;
+            case PACKETS_RECEIVED -> received;
+            default -> null;
         };
     }
 }

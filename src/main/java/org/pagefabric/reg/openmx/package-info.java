@@ -38,7 +38,7 @@
  *
  * <p><b>Cores.</b> The NIC's receive interrupt goes to core 0 (Linux's default) unless a workload
  * binds it elsewhere or steers each message's bottom halves to its process's core
- * ({@link org.pagefabric.reg.openmx.OpenMxPolicy#bindInterrupts}); processes a workload does not
+ * ({@link org.pagefabric.reg.InterruptPlacement}, which the policy offers); processes a workload does not
  * place run on the cores after the interrupt's, one per rank of the node. Sends from a process
  * (eager data, rendezvous, pull request) pay {@code openmx.send.per_packet} before leaving; pull
  * replies and notifies pay it in the bottom half that sends them.

@@ -15,6 +15,7 @@ import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
+import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
@@ -51,7 +52,7 @@ import org.pagefabric.sim.stat.Counter;
  * recovers the block; source-side faults (reads) are paged in the same way and always recovered
  * by the source's time-out. A {@link Trace} records the phases of 000 Fig. 8 since its last reset.
  */
-public final class PartDriver implements EventHandler {
+public final class PartDriver implements EventHandler, FaultTrace {
     /** Page size. */
     static final long PAGE = Kernel.PAGE_SIZE;
     private static final int EV_HANDLER_DONE = 0;
@@ -179,18 +180,63 @@ public final class PartDriver implements EventHandler {
     }
 
     /** Pages paged in so far. */
+    @Override
     public long pagesPagedIn() {
         return pagesPagedIn.value();
     }
 
     /** Unique faulting pages read from the NI FIFO so far. */
+    @Override
     public long faultPages() {
         return uniqueFaultPages.value();
     }
 
     /** Explicit retransmission requests issued so far. */
+    @Override
     public long errs() {
         return errsSent.value();
+    }
+
+    // The trace's instants, as a workload reads them through FaultTrace.
+
+    @Override
+    public void restart() {
+        trace.reset();
+    }
+
+    @Override
+    public long faultPs() {
+        return trace.faultPs();
+    }
+
+    @Override
+    public long handlerStartPs() {
+        return trace.handlerStartPs();
+    }
+
+    @Override
+    public long handlerPs() {
+        return trace.handlerPs();
+    }
+
+    @Override
+    public long taskletStartPs() {
+        return trace.taskletStartPs();
+    }
+
+    @Override
+    public long taskletPs() {
+        return trace.taskletPs();
+    }
+
+    @Override
+    public long errStartPs() {
+        return trace.errStartPs();
+    }
+
+    @Override
+    public long errPs() {
+        return trace.errPs();
     }
 
     /** Tasklet runs so far. */

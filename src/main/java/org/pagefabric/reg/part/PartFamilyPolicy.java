@@ -7,6 +7,7 @@ import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
@@ -82,12 +83,10 @@ public abstract class PartFamilyPolicy implements RegistrationPolicy {
         return drivers.get(node);
     }
 
-    /**
-     * Whether the method expects the destination pages to be resident before a transfer
-     * (Transfer-Only and Touch-Pres of Table I): a fault experiment leaves them present.
-     */
-    public boolean expectsResidentPages() {
-        return false;
+    /** PART's fault handling on the rank's node. */
+    @Override
+    public FaultTrace faultTrace(Endpoint rank) {
+        return drivers.get(rank.node());
     }
 
     /** First address of the page holding {@code va}. */

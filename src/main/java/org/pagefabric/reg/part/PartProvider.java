@@ -18,9 +18,17 @@ public final class PartProvider implements PolicyProvider {
         List<Parameter> costs = ParameterRegistry.matching("part.", "iommu.", "cpu.interrupt", "cpu.context_switch", "cpu.mmio_read", "os.pin.", "os.unpin.", "os.page_fault.minor", "transport.timeout");
         List<Statistic> stats = List.of(
                 new Statistic("<node>.part.taskletRuns", "runs", "fault tasklet runs"),
-                new Statistic("<node>.part.pagesPagedIn", "pages", "pages the tasklet paged in"),
-                new Statistic("<node>.part.errs", "requests", "explicit retransmission requests issued"));
-        Set<Capability> caps = Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.NEEDS_IOMMU);
+                new Statistic("<node>.part.pagesPagedIn", "pages", "pages the tasklet paged in (get_user_pages)"),
+                new Statistic("<node>.part.faultPages", "pages", "unique faulting pages read from the NI FIFO"),
+                new Statistic("<node>.part.fifoEntries", "entries", "NI FIFO entries read"),
+                new Statistic("<node>.part.errs", "requests", "explicit retransmission requests issued"),
+                new Statistic("<node>.part.answeredEntries", "entries",
+                        "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)"),
+                new Statistic("<node>.part.staleEntries", "entries",
+                        "NI FIFO entries whose page was already present when read (only their ERR was needed)"),
+                new Statistic("<node>.part.unresolved", "pages", "faulting pages get_user_pages could not bring in"));
+        Set<Capability> caps = Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.FAULT_TRACE,
+                Capability.NEEDS_IOMMU);
         all.add(new PolicyDescriptor(PartPolicy.PIO, "PART (000): nothing pinned, the IOMMU walks the process page table;"
                 + " a network page fault is paged in by the fault tasklet (the faulting page only) and its block"
                 + " retransmitted after an Explicit Retransmission Request", caps, costs, stats,

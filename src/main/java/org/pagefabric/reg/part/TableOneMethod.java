@@ -69,6 +69,7 @@ public final class TableOneMethod extends PartFamilyPolicy {
         this.profile = profile;
     }
 
+    /** Transfer-Only and Touch-Pres expect the destination pages resident: a fault experiment leaves them present. */
     @Override
     public boolean expectsResidentPages() {
         return expectsResident;

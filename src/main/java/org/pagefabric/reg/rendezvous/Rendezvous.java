@@ -223,6 +223,15 @@ public final class Rendezvous implements RegistrationPolicy {
         };
     }
 
+    @Override
+    public void reset(Metric metric) {
+        if (hits != null && metric == Metric.HITS) {
+            hits.reset();
+        } else if (hits != null && metric == Metric.MISSES) {
+            misses.reset();
+        }
+    }
+
     /** Every remote operation of a rendezvous policy hand-shakes with its target. */
     @Override
     public long count(Metric metric, Endpoint initiator) {
