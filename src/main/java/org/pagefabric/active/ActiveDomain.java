@@ -1,13 +1,13 @@
 package org.pagefabric.active;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.iommu.aa.AccessLog;
 import org.pagefabric.hw.iommu.aa.AccessLogListener;
 import org.pagefabric.hw.iommu.aa.AccessRecord;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
@@ -31,14 +31,13 @@ import org.pagefabric.sim.stat.Counter;
 public final class ActiveDomain implements AccessLogListener, EventHandler {
     private static final int EV_DRAIN = 0;
     private static final int EV_DRAINED = 1;
-    private static final long PAGE = 4096;
 
     private final ActiveNode node;
     private final AddressSpace process;
     private final int pdid;
     private final Notification notification;
     private final AccessLog log;
-    private final Map<Long, AccessHandler> handlers = new HashMap<>();
+    private final Long2ObjectHashMap<AccessHandler> handlers = new Long2ObjectHashMap<>();
     private final AccessRecord record;
     private final Simulator sim;
     private final Core core;
@@ -77,7 +76,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
         }
         var kernel = node.node().kernel();
         MapResult ring = kernel.mmap(process, 0, node.costs().logBytes(), Prot.READ_WRITE, MapFlags.POPULATE);
-        MapResult flush = kernel.mmap(process, 0, PAGE, Prot.READ_WRITE, MapFlags.POPULATE);
+        MapResult flush = kernel.mmap(process, 0, Kernel.PAGE_SIZE, Prot.READ_WRITE, MapFlags.POPULATE);
         this.flushingPage = flush.address();
         kernel.setDeviceBits(process, flushingPage, Pte.withIuid(0, iuid), 0);
         this.log = new AccessLog(iuid, pdid, ring.address(), node.costs().logBytes());
@@ -105,7 +104,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
      * on the IOMMU logs the selected accesses to it and the handler sees each of them.
      */
     public void assocPage(long va, int actions, AccessHandler handler) {
-        long page = va & ~(PAGE - 1);
+        long page = va & ~(Kernel.PAGE_SIZE - 1);
         long bits = Actions.pteBits(actions) | Pte.withIuid(0, log.iuid());
         long clear = Pte.WL | Pte.WLD | Pte.RL | Pte.RLD | Pte.withIuid(0, Pte.MAX_IUID);
         if (node.node().kernel().setDeviceBits(process, page, bits, clear) == 0) {
@@ -122,12 +121,12 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
      * page. Pages already associated with {@link #assocPage} keep their own handler.
      */
     public void assocRange(long va, long length, int actions, AccessHandler handler) {
-        long first = va & ~(PAGE - 1);
+        long first = va & ~(Kernel.PAGE_SIZE - 1);
         long end = va + length;
         long bits = Actions.pteBits(actions) | Pte.withIuid(0, log.iuid());
         long clear = Pte.WL | Pte.WLD | Pte.RL | Pte.RLD | Pte.withIuid(0, Pte.MAX_IUID);
         var kernel = node.node().kernel();
-        for (long page = first; page < end; page += PAGE) {
+        for (long page = first; page < end; page += Kernel.PAGE_SIZE) {
             if (kernel.setDeviceBits(process, page, bits, clear) == 0) {
                 throw new IllegalArgumentException("page 0x" + Long.toHexString(page) + " is not mapped in the process");
             }
@@ -329,11 +328,11 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     private AccessHandler handlerOf(long va) {
         for (int i = 0; i < rangeStart.length; i++) {
             if (va >= rangeStart[i] && va < rangeEnd[i]) {
-                AccessHandler own = handlers.isEmpty() ? null : handlers.get(va & ~(PAGE - 1));
+                AccessHandler own = handlers.isEmpty() ? null : handlers.get(va & ~(Kernel.PAGE_SIZE - 1));
                 return own != null ? own : rangeHandler[i];
             }
         }
-        return handlers.isEmpty() ? null : handlers.get(va & ~(PAGE - 1));
+        return handlers.isEmpty() ? null : handlers.get(va & ~(Kernel.PAGE_SIZE - 1));
     }
 
     /** Entries the last drain consumed. */

@@ -13,7 +13,7 @@ import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.WorkloadRegistry;
 import org.pagefabric.workload.dht.DhtInsertWorkload;

@@ -200,9 +200,9 @@ final class BenchCommand implements Runnable {
             if (writes <= 0 || nodes < 2) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive and --nodes at least 2");
             }
-            org.pagefabric.hw.profile.Profile p;
+            org.pagefabric.config.Profile p;
             try {
-                p = org.pagefabric.hw.profile.ProfileRegistry.resolve(profile);
+                p = org.pagefabric.config.ProfileRegistry.resolve(profile);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

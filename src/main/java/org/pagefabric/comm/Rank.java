@@ -1,8 +1,9 @@
 package org.pagefabric.comm;
 
 import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.OutstandingRequests;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.ProtectionDomain;
@@ -21,8 +22,6 @@ import org.pagefabric.sim.process.ProcessContext;
  * keys first and charging the policy's work to the rank.
  */
 public final class Rank {
-    /** Page size of the memory model. */
-    public static final int PAGE = Endpoint.PAGE;
 
     private final Endpoint endpoint;
     private final RegistrationPolicy policy;
@@ -162,9 +161,10 @@ public final class Rank {
     /** Waits for the next send-queue completion; the policy hears that its operation completed. */
     public WorkCompletion awaitSend(ProcessContext ctx) {
         WorkCompletion wc = await(ctx, endpoint.sendCq());
-        Endpoint.Outstanding op = endpoint.reapSend(wc.wrId());
-        if (op != null) {
-            policy.completed(ctx, endpoint, op.target(), op.localVa(), op.remoteVa(), op.length());
+        OutstandingRequests sends = endpoint.sends();
+        int op = sends.take(wc.wrId());
+        if (op != OutstandingRequests.NONE) {
+            policy.completed(ctx, endpoint, sends.peer(op), sends.localVa(op), sends.remoteVa(op), sends.length(op));
         }
         return wc;
     }
@@ -172,9 +172,10 @@ public final class Rank {
     /** Waits for the next receive completion. */
     public WorkCompletion awaitReceive(ProcessContext ctx) {
         WorkCompletion wc = await(ctx, endpoint.recvCq());
-        Endpoint.Outstanding op = endpoint.reapReceive(wc.wrId());
-        if (op != null) {
-            policy.completed(ctx, endpoint, op.target(), op.localVa(), 0, op.length());
+        OutstandingRequests receives = endpoint.receives();
+        int op = receives.take(wc.wrId());
+        if (op != OutstandingRequests.NONE) {
+            policy.completed(ctx, endpoint, receives.peer(op), receives.localVa(op), 0, receives.length(op));
         }
         return wc;
     }

@@ -3,11 +3,11 @@ package org.pagefabric.endpoint;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.ArrayDeque;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.Opcode;
@@ -19,7 +19,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.hw.profile.param.ActiveMessageParameters;
+import org.pagefabric.endpoint.ActiveMessageParameters;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
@@ -73,8 +73,13 @@ public final class ActiveMessages {
         final MemoryRegion region;
         final CompletionQueue cq;
         final QueuePair[] qps;
-        final Map<Long, Completion> pending = new HashMap<>();
+        /** Requests awaiting their reply, by request id. */
+        final Long2ObjectHashMap<Completion> pending = new Long2ObjectHashMap<>();
+        /** Reply completions not in use: a request takes one and gives it back when the reply came. */
+        final ArrayDeque<Completion> idle = new ArrayDeque<>();
         final byte[] buf = new byte[MESSAGE_BYTES];
+        /** The message the server is handling; the server is the only process that reads it. */
+        final byte[] received = new byte[MESSAGE_BYTES];
         long nextRequest = 1;
         long nextSend;
         long sendsPosted;
@@ -166,10 +171,16 @@ public final class ActiveMessages {
         }
         Port e = endpoints[source.id()];
         long req = e.nextRequest++;
-        Completion reply = new Completion("am" + req);
+        Completion reply = e.idle.pollFirst();
+        if (reply == null) {
+            reply = new Completion("rank" + e.rank.id() + "." + label + ".reply");
+        }
         e.pending.put(req, reply);
         send(ctx, e, target.id(), REQUEST, id, req, a0, a1, a2, a3);
-        return ctx.await(reply);
+        long value = ctx.await(reply);
+        reply.reset();
+        e.idle.addFirst(reply);
+        return value;
     }
 
     private void send(ProcessContext ctx, Port e, int peer, int kind, int handler, long req, long a0, long a1, long a2,
@@ -217,7 +228,7 @@ public final class ActiveMessages {
             }
             int peer = (int) (wc.wrId() >>> 32);
             int i = (int) wc.wrId();
-            byte[] m = new byte[MESSAGE_BYTES];
+            byte[] m = e.received;
             e.rank.node().kernel().read(e.rank.process(), e.receiveBuffer(peer, i), m, 0, MESSAGE_BYTES);
             postReceive(e, peer, i);
             if (overheadPs > 0) {

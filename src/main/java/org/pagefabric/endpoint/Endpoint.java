@@ -1,7 +1,7 @@
 package org.pagefabric.endpoint;
 
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.ProtectionDomain;
@@ -18,8 +18,6 @@ import org.pagefabric.hw.os.AllocationHooks;
  * outstanding on it. The registration policy and the communication calls are layered above.
  */
 public final class Endpoint {
-    /** Page size of the memory model. */
-    public static final int PAGE = 4096;
 
     private final int id;
     private final Node node;
@@ -33,6 +31,8 @@ public final class Endpoint {
     private MemoryRegion segmentRegion;
     private long policyTimePs;
     private AllocationHooks hooks;
+    private final OutstandingRequests sends = new OutstandingRequests();
+    private final OutstandingRequests receives = new OutstandingRequests();
 
     Endpoint(int id, Node node, AddressSpace process, ProtectionDomain pd, CompletionQueue sendCq, CompletionQueue recvCq,
          int ranks, long segment, long segmentLength) {
@@ -134,45 +134,36 @@ public final class Endpoint {
     }
 
     /**
-     * A posted operation, until its completion is reaped: the peer ({@code null} for a purely
-     * local one), the local and remote buffers and the length asked for.
-     */
-    public record Outstanding(Endpoint target, long localVa, long remoteVa, long length) {
-    }
-
-    private final java.util.Map<Long, Outstanding> outstanding = new java.util.HashMap<>();
-    private final java.util.Map<Long, Outstanding> receives = new java.util.HashMap<>();
-
-    /**
-     * Records a send-queue operation as outstanding until {@link #reapSend} takes it.
+     * Records a send-queue operation as outstanding until it is taken from {@link #sends()}.
      *
+     * @param target the peer, or {@code null} for a purely local operation
      * @throws IllegalArgumentException if {@code wrId} is already outstanding
      */
     public void trackSend(long wrId, Endpoint target, long localVa, long remoteVa, long length) {
-        if (outstanding.put(wrId, new Outstanding(target, localVa, remoteVa, length)) != null) {
+        if (!sends.add(wrId, target, localVa, remoteVa, length)) {
             throw new IllegalArgumentException("work request id " + wrId + " is already outstanding on rank " + id);
         }
     }
 
     /**
-     * Records a posted receive until {@link #reapReceive} takes it.
+     * Records a posted receive until it is taken from {@link #receives()}.
      *
      * @throws IllegalArgumentException if {@code wrId} is already posted
      */
     public void trackReceive(long wrId, Endpoint source, long va, long length) {
-        if (receives.put(wrId, new Outstanding(source, va, 0, length)) != null) {
+        if (!receives.add(wrId, source, va, 0, length)) {
             throw new IllegalArgumentException("receive id " + wrId + " is already posted on rank " + id);
         }
     }
 
-    /** The send-queue operation {@code wrId}, no longer outstanding, or {@code null} if it was not tracked. */
-    public Outstanding reapSend(long wrId) {
-        return outstanding.remove(wrId);
+    /** The send-queue operations outstanding on this endpoint; reaping one is {@link OutstandingRequests#take}. */
+    public OutstandingRequests sends() {
+        return sends;
     }
 
-    /** The receive {@code wrId}, no longer posted, or {@code null} if it was not tracked. */
-    public Outstanding reapReceive(long wrId) {
-        return receives.remove(wrId);
+    /** The receives posted on this endpoint; reaping one is {@link OutstandingRequests#take}. */
+    public OutstandingRequests receives() {
+        return receives;
     }
 
     /**
@@ -186,11 +177,11 @@ public final class Endpoint {
      * @param nowPs  the current virtual time
      */
     public void completeSend(long wrId, Opcode opcode, CompletionStatus status, long bytes, long nowPs) {
-        Outstanding op = outstanding.get(wrId);
-        if (op == null) {
+        int op = sends.find(wrId);
+        if (op == OutstandingRequests.NONE) {
             throw new IllegalArgumentException("work request id " + wrId + " is not outstanding on rank " + id);
         }
-        int qpn = op.target() == null ? 0 : qps[op.target().id].qpn();
+        int qpn = qpnTo(sends.peer(op));
         if (!sendCq.push(new WorkCompletion(wrId, opcode, status, bytes, qpn, nowPs, 0))) {
             throw new IllegalStateException("send completion queue of rank " + id + " overran");
         }
@@ -206,13 +197,18 @@ public final class Endpoint {
      * @param nowPs  the current virtual time
      */
     public void completeReceive(long wrId, CompletionStatus status, long bytes, long nowPs) {
-        Outstanding op = receives.get(wrId);
-        if (op == null) {
+        int op = receives.find(wrId);
+        if (op == OutstandingRequests.NONE) {
             throw new IllegalArgumentException("receive id " + wrId + " is not posted on rank " + id);
         }
-        int qpn = op.target() == null ? 0 : qps[op.target().id].qpn();
+        int qpn = qpnTo(receives.peer(op));
         if (!recvCq.push(new WorkCompletion(wrId, Opcode.RECV, status, bytes, qpn, nowPs, 0))) {
             throw new IllegalStateException("receive completion queue of rank " + id + " overran");
         }
+    }
+
+    /** The number of this endpoint's queue pair to {@code peer}, or 0 for a local operation. */
+    private int qpnTo(Endpoint peer) {
+        return peer == null ? 0 : qps[peer.id].qpn();
     }
 }

@@ -10,10 +10,11 @@ import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Simulator;
 
 /**
@@ -42,7 +43,7 @@ public final class JobLayout {
             throw new IllegalArgumentException(rankCount + " ranks cannot fill " + nodes + " nodes");
         }
         this.cluster = Cluster.build(sim, profile, nodes);
-        long length = Math.ceilDiv(Math.max(segmentBytes, Endpoint.PAGE), Endpoint.PAGE) * Endpoint.PAGE;
+        long length = Math.ceilDiv(Math.max(segmentBytes, Kernel.PAGE_SIZE), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
         for (int i = 0; i < rankCount; i++) {
             Node node = cluster.node(i % nodes);
             // HPC nodes run with an unlimited memlock limit (CAP_IPC_LOCK-like), as MPI jobs do.

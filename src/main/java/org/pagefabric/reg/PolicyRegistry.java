@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 
 /**
  * The registration policies that exist, by name: every {@link PolicyProvider} on the class path,

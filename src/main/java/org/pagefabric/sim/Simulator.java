@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.sim.stat.StatisticsRegistry;
 
 /**
@@ -45,7 +46,7 @@ public final class Simulator {
     private final FutureEventSet heap;
     private final EventSlab slab;
     private final HandlerTable handlers = new HandlerTable();
-    private final IntDeque[] fifo = new IntDeque[Band.COUNT];
+    private final IntArrayQueue[] fifo = new IntArrayQueue[Band.COUNT];
     private int fifoMask;
     private int deadInHeap;
     private final long[] runnersUp = new long[1];
@@ -83,7 +84,7 @@ public final class Simulator {
         this.heap = futureEventSet;
         this.slab = new EventSlab(expectedPending);
         for (int b = 0; b < Band.COUNT; b++) {
-            fifo[b] = new IntDeque();
+            fifo[b] = new IntArrayQueue();
         }
         this.statistics = new StatisticsRegistry(this::now);
     }
@@ -151,7 +152,7 @@ public final class Simulator {
         if (!toHeap) {
             // Every heap entry due now was scheduled before the clock reached now, so it comes
             // before anything in the same band's FIFO: the FIFO needs no sequence number.
-            fifo[band].addLast(slot);
+            fifo[band].addInt(slot);
             fifoMask |= 1 << band;
         } else {
             if (seq == SEQ_LIMIT) {
@@ -299,8 +300,8 @@ public final class Simulator {
     }
 
     private void runFifoHead(EventSlab s, int band) {
-        IntDeque q = fifo[band];
-        int slot = q.pollFirst();
+        IntArrayQueue q = fifo[band];
+        int slot = q.removeInt();
         if (q.isEmpty()) {
             fifoMask &= ~(1 << band);
         }

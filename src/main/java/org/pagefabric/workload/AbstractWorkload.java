@@ -3,6 +3,7 @@ package org.pagefabric.workload;
 import org.pagefabric.comm.Rank;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.hw.os.Kernel;
 
 /**
  * What every workload declares about itself, held once: its name, one line of description, the
@@ -39,7 +40,7 @@ public abstract class AbstractWorkload implements Workload {
     /** One message of {@code size_B}, at least a page: what a one-buffer workload needs. */
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Math.max(StandardParameters.size(params), Rank.PAGE);
+        return Math.max(StandardParameters.size(params), Kernel.PAGE_SIZE);
     }
 
     @Override

@@ -7,7 +7,7 @@ import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.UserAllocator;
@@ -69,7 +69,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Rank.PAGE;
+        return Kernel.PAGE_SIZE;
     }
 
     @Override

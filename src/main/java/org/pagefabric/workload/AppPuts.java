@@ -2,7 +2,7 @@ package org.pagefabric.workload;
 
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;

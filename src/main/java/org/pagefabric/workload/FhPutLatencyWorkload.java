@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -47,7 +48,7 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         WorkingSetPuts w = new WorkingSetPuts(job, params, "fh-put-latency");
         long warm = w.warmUpPuts();
-        long align = Math.min(Long.lowestOneBit(w.size), Rank.PAGE);
+        long align = Math.min(Long.lowestOneBit(w.size), Kernel.PAGE_SIZE);
         new SimProcess(job.simulator(), w.source.node(), "rank0", ctx -> {
             for (long i = 0; i < warm + w.puts; i++) {
                 long to = i < warm ? w.warmUpTarget(i) : w.randomTarget(align);

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.ProtectionDomain;
@@ -152,7 +152,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
 
         Background(Job job, long size, boolean responder, boolean[] stop) {
             this.size = size;
-            long length = Math.ceilDiv(size, Rank.PAGE) * Rank.PAGE;
+            long length = Math.ceilDiv(size, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
             RegistrationPolicy odp = PolicyRegistry.standard().create(BACKGROUND_POLICY, job.cluster().profile());
             a = new Side(odp, job.rank(0).node(), length, "bg0");
             b = new Side(odp, job.rank(1).node(), length, "bg1");

@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -8,10 +9,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
-import org.pagefabric.hw.profile.Bandwidth;
-import org.pagefabric.hw.profile.param.MemoryParameters;
+import org.pagefabric.config.Bandwidth;
+import org.pagefabric.hw.param.MemoryParameters;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
@@ -115,7 +116,7 @@ public final class MpiAppWorkload extends AbstractWorkload {
         int p = intParam(params, PROCESSES);
         long bytes = params.get(APP).equals("npb-is-c") ? Math.max(isKeysPerRank(params) * IS_KEY_BYTES,
                 Math.max(IS_BUCKET_BYTES, (long) p * Integer.BYTES)) : p * (Long) params.get(MAX_SIZE);
-        return Math.ceilDiv(bytes, Rank.PAGE) * Rank.PAGE;
+        return Math.ceilDiv(bytes, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
     private static long isKeysPerRank(Map<String, Object> params) {

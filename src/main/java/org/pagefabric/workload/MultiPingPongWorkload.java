@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -9,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.hw.cpu.Core;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.reg.InterruptPlacement;
@@ -87,7 +88,7 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return 2 * Math.max(StandardParameters.size(params), Rank.PAGE);
+        return 2 * Math.max(StandardParameters.size(params), Kernel.PAGE_SIZE);
     }
 
     @Override
@@ -104,7 +105,7 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         int pairs = pairs(params);
-        long half = Math.max(size, Rank.PAGE);
+        long half = Math.max(size, Kernel.PAGE_SIZE);
         RegistrationPolicy policy = job.policy();
         InterruptPlacement placement = policy.interruptPlacement();
         if (placement != null) {

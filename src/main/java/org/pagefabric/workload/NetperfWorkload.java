@@ -75,7 +75,7 @@ public final class NetperfWorkload extends AbstractWorkload {
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long size = StandardParameters.size(params);
-        return (size + Rank.PAGE - 1) / Rank.PAGE * Rank.PAGE;
+        return (size + Kernel.PAGE_SIZE - 1) / Kernel.PAGE_SIZE * Kernel.PAGE_SIZE;
     }
 
     @Override

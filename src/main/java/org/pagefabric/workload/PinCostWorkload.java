@@ -9,7 +9,7 @@ import java.util.Map;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.profile.param.OsParameters;
+import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
@@ -58,7 +58,7 @@ public final class PinCostWorkload extends AbstractWorkload {
 
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Math.max(pages(params), fitMax(params)) * (long) Rank.PAGE;
+        return Math.max(pages(params), fitMax(params)) * (long) Kernel.PAGE_SIZE;
     }
 
     @Override
@@ -108,7 +108,7 @@ public final class PinCostWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                return timed[0] == 0 ? 0 : (double) pages * Rank.PAGE * iterations / (timed[0] / (double) Time.S);
+                return timed[0] == 0 ? 0 : (double) pages * Kernel.PAGE_SIZE * iterations / (timed[0] / (double) Time.S);
             }
 
             @Override
@@ -124,7 +124,7 @@ public final class PinCostWorkload extends AbstractWorkload {
                 m.put("pin_us", round(timed[0] / (double) iterations / Time.US));
                 m.put("pin_base_us", round(fit[0] / Time.US));
                 m.put("pin_per_page_ns", round(fit[1] / Time.NS));
-                m.put("pin_throughput_GBps", round((double) fitMax * Rank.PAGE / (largest / Time.S) / 1e9));
+                m.put("pin_throughput_GBps", round((double) fitMax * Kernel.PAGE_SIZE / (largest / Time.S) / 1e9));
                 return m;
             }
         };
@@ -148,7 +148,7 @@ public final class PinCostWorkload extends AbstractWorkload {
         long unpin = unpinBase;
         for (int i = 0; i < n; i++) {
             long frame = pin.frames()[i];
-            ok[0] &= frame == as.physicalAddress(r.segment() + (long) i * Rank.PAGE) >>> 12;
+            ok[0] &= frame == as.physicalAddress(r.segment() + (long) i * Kernel.PAGE_SIZE) >>> 12;
             unpin += k.putPage(frame);
         }
         ctx.sleep(unpin);

@@ -1,12 +1,13 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -32,7 +33,7 @@ public final class PingPongWorkload extends AbstractWorkload {
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long size = StandardParameters.size(params);
-        return 2 * Math.max(size, Rank.PAGE);
+        return 2 * Math.max(size, Kernel.PAGE_SIZE);
     }
 
     @Override
@@ -41,7 +42,7 @@ public final class PingPongWorkload extends AbstractWorkload {
         int iterations = StandardParameters.iterations(params);
         Rank a = job.rank(0);
         Rank b = job.rank(1);
-        long half = Math.max(size, Rank.PAGE);
+        long half = Math.max(size, Kernel.PAGE_SIZE);
         DataCheck.fill(a, 0, size, 0x9199000L + size);
         int rounds = WARMUP + iterations;
         boolean[] ok = {true};

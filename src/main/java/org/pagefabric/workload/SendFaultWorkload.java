@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -8,7 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
@@ -62,7 +63,7 @@ public final class SendFaultWorkload extends AbstractWorkload {
     }
 
     private static long stride(Map<String, Object> params) {
-        return Math.ceilDiv(StandardParameters.size(params), Rank.PAGE) * Rank.PAGE;
+        return Math.ceilDiv(StandardParameters.size(params), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import java.util.Set;
 import org.pagefabric.comm.Job;
@@ -8,7 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.profile.param.CpuParameters;
+import org.pagefabric.hw.param.CpuParameters;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
@@ -79,7 +80,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
                 + " put latency by put type", 4, PARAMETERS, "runtime_s", false);
     }
 
-    private static App app(Map<String, Object> params, org.pagefabric.hw.profile.Profile profile) {
+    private static App app(Map<String, Object> params, org.pagefabric.config.Profile profile) {
         double scale = (Double) params.get(SCALE);
         long flop = profile == null ? 0 : profile.time(CpuParameters.MULTIPLY_ADD);
         long compare = profile == null ? 0 : profile.time(CpuParameters.SORT_COMPARE);
@@ -97,7 +98,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
     @Override
     public long segmentBytes(Map<String, Object> params) {
         long bytes = app(params, null).segmentBytes();
-        return Math.ceilDiv(bytes, Rank.PAGE) * Rank.PAGE;
+        return Math.ceilDiv(bytes, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
     @Override

@@ -3,8 +3,9 @@ package org.pagefabric.workload;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import java.util.Map;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.RandomStream;
@@ -86,7 +87,7 @@ final class WorkingSetPuts {
 
     /** Warm-up puts step through the working set and the source area by this much: every page of both is touched. */
     long warmUpStep() {
-        return Math.max(size, Rank.PAGE);
+        return Math.max(size, Kernel.PAGE_SIZE);
     }
 
     private long warmUpSlots(long area) {

@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.sim.Simulator;
@@ -34,14 +35,14 @@ class ActiveChannelTest {
     void flushCompletesOnlyAfterTheLogIsConsumedAndRepliesReachTheSource(String name) {
         Simulator sim = new Simulator(11);
         ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create(name, PROFILE);
-        Job job = new Job(sim, PROFILE, 2, Rank.PAGE, policy, false);
+        Job job = new Job(sim, PROFILE, 2, Kernel.PAGE_SIZE, policy, false);
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
         ActiveChannel channel = new ActiveChannel(job.cluster(), PROFILE);
         ActiveDomain target = policy.newDomain(dst.endpoint(), true);
         ActiveDomain replies = policy.newDomain(src.endpoint(), true);
-        long page = dst.node().kernel().mmap(dst.process(), 0, Rank.PAGE, Prot.READ_WRITE, MapFlags.POPULATE).address();
-        long replyPage = src.node().kernel().mmap(src.process(), 0, Rank.PAGE, Prot.READ_WRITE, MapFlags.POPULATE)
+        long page = dst.node().kernel().mmap(dst.process(), 0, Kernel.PAGE_SIZE, Prot.READ_WRITE, MapFlags.POPULATE).address();
+        long replyPage = src.node().kernel().mmap(src.process(), 0, Kernel.PAGE_SIZE, Prot.READ_WRITE, MapFlags.POPULATE)
                 .address();
         int targetId = channel.register(target, channel.indexOf(dst.node()));
         int replyId = channel.register(replies, channel.indexOf(src.node()));

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.ProtectionDomain;
@@ -22,7 +22,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 
 /**

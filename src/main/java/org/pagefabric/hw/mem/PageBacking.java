@@ -10,8 +10,6 @@ import java.util.Arrays;
  * <p>Offsets are within one frame; callers split multi-page accesses.
  */
 public final class PageBacking {
-    /** Bytes per frame. */
-    public static final int PAGE = 4096;
     static final int CHUNK_SHIFT = 12;
     static final int CHUNK_FRAMES = 1 << CHUNK_SHIFT;
     private static final int CHUNK_MASK = CHUNK_FRAMES - 1;
@@ -124,7 +122,7 @@ public final class PageBacking {
         if (c == null || len == 0) {
             return;
         }
-        if (off == 0 && len == PAGE) {
+        if (off == 0 && len == PhysicalMemory.PAGE_SIZE) {
             set(frame, null);
         } else if (c instanceof byte[] b) {
             Arrays.fill(b, off, off + len, (byte) 0);
@@ -236,7 +234,7 @@ public final class PageBacking {
 
     /** Heap bytes held by this backing, roughly. */
     public long footprintBytes() {
-        long bytes = 32 + (scratch == null ? 0 : 16 + PAGE);
+        long bytes = 32 + (scratch == null ? 0 : 16 + PhysicalMemory.PAGE_SIZE);
         if (chunks == null) {
             return bytes;
         }
@@ -259,7 +257,7 @@ public final class PageBacking {
 
     private byte[] scratch() {
         if (scratch == null) {
-            scratch = new byte[PAGE];
+            scratch = new byte[PhysicalMemory.PAGE_SIZE];
         }
         return scratch;
     }
@@ -269,9 +267,9 @@ public final class PageBacking {
         if (c instanceof byte[] b) {
             return b;
         }
-        byte[] b = new byte[PAGE];
+        byte[] b = new byte[PhysicalMemory.PAGE_SIZE];
         if (c != null) {
-            ((TagSegments) c).render(0, PAGE, b, 0);
+            ((TagSegments) c).render(0, PhysicalMemory.PAGE_SIZE, b, 0);
         }
         set(frame, b);
         return b;
@@ -288,7 +286,7 @@ public final class PageBacking {
     }
 
     private static void check(int off, int len) {
-        if (off < 0 || len < 0 || off + len > PAGE) {
+        if (off < 0 || len < 0 || off + len > PhysicalMemory.PAGE_SIZE) {
             throw new IndexOutOfBoundsException("range [" + off + ", " + (off + len) + ") is not within a page");
         }
     }

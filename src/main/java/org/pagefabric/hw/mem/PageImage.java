@@ -22,7 +22,7 @@ public final class PageImage {
 
     /** Reads bytes {@code [off, off+len)} of the page image (for inspection without swapping in). */
     public void read(int off, byte[] dst, int dstOff, int len) {
-        if (off < 0 || len < 0 || off + len > PageBacking.PAGE) {
+        if (off < 0 || len < 0 || off + len > PhysicalMemory.PAGE_SIZE) {
             throw new IndexOutOfBoundsException("range [" + off + ", " + (off + len) + ") is not within a page");
         }
         if (content instanceof byte[] b) {

@@ -12,8 +12,10 @@ package org.pagefabric.hw.mem;
  * verification fails loudly instead of the write vanishing.
  */
 public final class PhysicalMemory {
-    /** Bytes per frame. */
-    public static final int PAGE_SIZE = PageBacking.PAGE;
+    /** log2 of {@link #PAGE_SIZE}. */
+    public static final int PAGE_SHIFT = 12;
+    /** Bytes per frame: the page size of the whole memory model, defined here and nowhere else. */
+    public static final int PAGE_SIZE = 1 << PAGE_SHIFT;
     /** Frames per 2 MiB huge page. */
     public static final int HUGE_FRAMES = FrameAllocator.HUGE_FRAMES;
     /** Returned by the allocators when no frame is free. */

@@ -1,6 +1,7 @@
 package org.pagefabric.hw.nic;
 
 import java.util.ArrayDeque;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.sim.Simulator;
 
 /**
@@ -29,20 +30,14 @@ final class Completions {
     }
 
     /** The transport has finished message {@code id} of {@code qp} (sent, failed or flushed). */
-    void transportDone(QueuePair qp, long id, org.pagefabric.hw.net.CompletionStatus status) {
+    void transportDone(QueuePair qp, long id, CompletionStatus status) {
         QueuePair.Outgoing out = qp.outgoing.get(id);
         if (out == null) {
             return;
         }
         out.transportDone = true;
-        if (status != org.pagefabric.hw.net.CompletionStatus.SUCCESS) {
-            out.status = switch (status) {
-                case RETRY_EXCEEDED -> CompletionStatus.RETRY_EXCEEDED;
-                case RNR_RETRY_EXCEEDED -> CompletionStatus.RNR_RETRY_EXCEEDED;
-                case REMOTE_ACCESS_ERROR -> CompletionStatus.REMOTE_ACCESS_ERROR;
-                case FLUSHED -> CompletionStatus.FLUSHED;
-                case SUCCESS -> CompletionStatus.SUCCESS;
-            };
+        if (status != CompletionStatus.SUCCESS) {
+            out.status = status;
             qp.error = true;
         }
         if (out.wr == null) {

@@ -29,7 +29,6 @@ import org.pagefabric.sim.stat.Counter;
  * are not timed.
  */
 final class DmaEngine {
-    private static final int PAGE = 1 << MemoryRegion.PAGE_SHIFT;
 
     private final PhysicalMemory memory;
     private final TranslationCache cache;
@@ -117,8 +116,8 @@ final class DmaEngine {
     private void copyTranslated(boolean toMemory, long va, byte[] buf, int off, int len) {
         int done = 0;
         for (int i = 0; done < len; i++) {
-            int inPage = (int) ((va + done) & (PAGE - 1));
-            int n = Math.min(len - done, PAGE - inPage);
+            int inPage = (int) ((va + done) & (PhysicalMemory.PAGE_SIZE - 1));
+            int n = Math.min(len - done, PhysicalMemory.PAGE_SIZE - inPage);
             if (toMemory) {
                 memory.write(frames[i], inPage, buf, off + done, n);
             } else {
@@ -161,8 +160,8 @@ final class DmaEngine {
         }
         int done = 0;
         for (int i = 0; done < len; i++) {
-            int inPage = (int) ((va + done) & (PAGE - 1));
-            int n = Math.min(len - done, PAGE - inPage);
+            int inPage = (int) ((va + done) & (PhysicalMemory.PAGE_SIZE - 1));
+            int n = Math.min(len - done, PhysicalMemory.PAGE_SIZE - inPage);
             memory.writeTag(frames[i], inPage, n, p.contentTag, p.tagPosition + done);
             done += n;
         }
@@ -179,8 +178,8 @@ final class DmaEngine {
         long tag = 0;
         long expect = 0;
         for (int i = 0; done < len; i++) {
-            int inPage = (int) ((va + done) & (PAGE - 1));
-            int n = Math.min(len - done, PAGE - inPage);
+            int inPage = (int) ((va + done) & (PhysicalMemory.PAGE_SIZE - 1));
+            int n = Math.min(len - done, PhysicalMemory.PAGE_SIZE - inPage);
             if (!memory.tagRun(frames[i], inPage, n, tagAndPos)) {
                 return false;
             }
@@ -202,8 +201,8 @@ final class DmaEngine {
         if (len == 0) {
             return true;
         }
-        long first = va >>> MemoryRegion.PAGE_SHIFT;
-        int pages = (int) (((va + len - 1) >>> MemoryRegion.PAGE_SHIFT) - first + 1);
+        long first = va >>> PhysicalMemory.PAGE_SHIFT;
+        int pages = (int) (((va + len - 1) >>> PhysicalMemory.PAGE_SHIFT) - first + 1);
         if (pages > frames.length) {
             frames = new long[Math.max(pages, frames.length * 2)];
         }
@@ -227,7 +226,7 @@ final class DmaEngine {
             for (int i = 0; i < pages; i++) {
                 long e = cache.entry(mr, first + i - mr.firstPage());
                 if (!Pte.has(e, need)) {
-                    faultAddress = Math.max(va, (first + i) << MemoryRegion.PAGE_SHIFT);
+                    faultAddress = Math.max(va, (first + i) << PhysicalMemory.PAGE_SHIFT);
                     translationFaults.increment();
                     return false;
                 }
@@ -248,7 +247,7 @@ final class DmaEngine {
             return 0;
         }
         long missesBefore = cache.misses();
-        for (long page = va >>> MemoryRegion.PAGE_SHIFT; page <= (va + len - 1) >>> MemoryRegion.PAGE_SHIFT; page++) {
+        for (long page = va >>> PhysicalMemory.PAGE_SHIFT; page <= (va + len - 1) >>> PhysicalMemory.PAGE_SHIFT; page++) {
             cache.entry(mr, page - mr.firstPage());
         }
         return (int) (cache.misses() - missesBefore);
@@ -266,9 +265,9 @@ final class DmaEngine {
             return -1;
         }
         long need = Pte.PRESENT | (write ? Pte.WRITABLE : 0);
-        for (long page = va >>> MemoryRegion.PAGE_SHIFT; page <= (va + len - 1) >>> MemoryRegion.PAGE_SHIFT; page++) {
+        for (long page = va >>> PhysicalMemory.PAGE_SHIFT; page <= (va + len - 1) >>> PhysicalMemory.PAGE_SHIFT; page++) {
             if (!Pte.has(mr.table().get(page - mr.firstPage()), need)) {
-                return Math.max(va, page << MemoryRegion.PAGE_SHIFT);
+                return Math.max(va, page << PhysicalMemory.PAGE_SHIFT);
             }
         }
         return -1;

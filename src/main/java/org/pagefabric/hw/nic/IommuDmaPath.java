@@ -2,6 +2,7 @@ package org.pagefabric.hw.nic;
 
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.iommu.Translation;
+import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.sim.stat.Counter;
@@ -149,12 +150,12 @@ public final class IommuDmaPath {
      */
     boolean translate(MemoryRegion mr, long va, int pages, boolean write, long[] frames, boolean timed) {
         int pdid = mr.pd().id();
-        long first = va >>> MemoryRegion.PAGE_SHIFT;
+        long first = va >>> PhysicalMemory.PAGE_SHIFT;
         lastAbsorbed = false;
         long cost = 0;
         boolean walked = false;
         for (int i = 0; i < pages; i++) {
-            long at = Math.max(va, (first + i) << MemoryRegion.PAGE_SHIFT);
+            long at = Math.max(va, (first + i) << PhysicalMemory.PAGE_SHIFT);
             boolean ok = iommu.translate(pdid, at, write, translation);
             // The pages of one access are translated one after another.
             cost += translation.costPs();

@@ -1,5 +1,7 @@
 package org.pagefabric.hw.nic;
 
+import org.pagefabric.hw.mem.PhysicalMemory;
+
 /**
  * A registered memory region: a virtual range of one process, the keys that name it locally
  * (lkey) and remotely (rkey), what they allow, and the NIC's translation of its pages.
@@ -9,8 +11,6 @@ package org.pagefabric.hw.nic;
  * holds what has been faulted in.
  */
 public final class MemoryRegion {
-    /** Page size of translation entries. */
-    public static final int PAGE_SHIFT = 12;
 
     private final int index;
     private final ProtectionDomain pd;
@@ -95,12 +95,12 @@ public final class MemoryRegion {
 
     /** Virtual page number of the region's first page. */
     public long firstPage() {
-        return address >>> PAGE_SHIFT;
+        return address >>> PhysicalMemory.PAGE_SHIFT;
     }
 
     /** Number of pages the region spans. */
     public long pageCount() {
-        return length == 0 ? 0 : ((address + length - 1) >>> PAGE_SHIFT) - firstPage() + 1;
+        return length == 0 ? 0 : ((address + length - 1) >>> PhysicalMemory.PAGE_SHIFT) - firstPage() + 1;
     }
 
     /** Whether {@code [va, va + len)} lies inside the region (without overflow). */

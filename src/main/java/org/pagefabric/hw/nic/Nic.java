@@ -198,7 +198,7 @@ public final class Nic extends Component {
             keys.deregister(mr);
             throw new IllegalArgumentException(frames.length + " frames for a region of " + mr.pageCount() + " pages");
         }
-        mapPages(mr, address & ~((1L << MemoryRegion.PAGE_SHIFT) - 1), frames);
+        mapPages(mr, address & ~((1L << PhysicalMemory.PAGE_SHIFT) - 1), frames);
         return mr;
     }
 
@@ -253,7 +253,7 @@ public final class Nic extends Component {
      */
     public void mapPages(MemoryRegion mr, long pageAddress, long[] frames) {
         boolean writable = (mr.access() & (AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0;
-        long first = (pageAddress >>> MemoryRegion.PAGE_SHIFT) - mr.firstPage();
+        long first = (pageAddress >>> PhysicalMemory.PAGE_SHIFT) - mr.firstPage();
         long flags = Pte.PRESENT | Pte.READABLE | (writable ? Pte.WRITABLE : 0);
         for (int i = 0; i < frames.length; i++) {
             long entry = Pte.withFrame(flags, frames[i]);
@@ -272,8 +272,8 @@ public final class Nic extends Component {
      * packet is not sent and the transport resends it after its time-out; UD: dropped).
      */
     public long zap(MemoryRegion mr, long address, long length) {
-        long firstPage = Math.max(address >>> MemoryRegion.PAGE_SHIFT, mr.firstPage());
-        long endPage = (address + length + (1L << MemoryRegion.PAGE_SHIFT) - 1) >>> MemoryRegion.PAGE_SHIFT;
+        long firstPage = Math.max(address >>> PhysicalMemory.PAGE_SHIFT, mr.firstPage());
+        long endPage = (address + length + (1L << PhysicalMemory.PAGE_SHIFT) - 1) >>> PhysicalMemory.PAGE_SHIFT;
         if (endPage <= firstPage) {
             return 0;
         }

@@ -1,9 +1,11 @@
 package org.pagefabric.hw.nic;
 
 import java.util.ArrayDeque;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.ReliableReceiver;
 import org.pagefabric.hw.net.ReliableSender;
-import org.pagefabric.sim.LongObjectMap;
 
 /**
  * A queue pair: a send queue of work requests, a receive queue consumed by incoming sends, and
@@ -32,16 +34,19 @@ public final class QueuePair {
     ReliableReceiver receiver;
 
     /** Messages this QP sent (requests and read/atomic responses), by message id. */
-    final LongObjectMap<Outgoing> outgoing = new LongObjectMap<>(4);
+    final Long2ObjectHashMap<Outgoing> outgoing = new Long2ObjectHashMap<>();
     /** Send-queue entries awaiting their completion, in posting order. */
     final ArrayDeque<Outgoing> sendQueue = new ArrayDeque<>();
     final ArrayDeque<WorkRequest> recvQueue = new ArrayDeque<>();
     /** Incoming sends bound to the receive they consume, by the peer's message id. */
-    final LongObjectMap<WorkRequest> boundReceives = new LongObjectMap<>(4);
+    final Long2ObjectHashMap<WorkRequest> boundReceives = new Long2ObjectHashMap<>();
     /** Incoming reads and atomics accepted, by the peer's message id, until answered. */
-    final LongObjectMap<Incoming> incoming = new LongObjectMap<>(4);
-    /** Atomics already executed, by the peer's message id: a retransmitted request gets the same answer. */
-    final LongObjectMap<Long> atomicReplay = new LongObjectMap<>(4);
+    final Long2ObjectHashMap<Incoming> incoming = new Long2ObjectHashMap<>();
+    /**
+     * Atomics already executed, by the peer's message id: a retransmitted request gets the same
+     * answer. Any long is a possible answer, so presence is asked with containsKey, not a sentinel.
+     */
+    final Long2LongHashMap atomicReplay = new Long2LongHashMap(Long.MIN_VALUE);
     long nextMessageId = 1;
     boolean error;
 

@@ -1,5 +1,6 @@
 package org.pagefabric.hw.nic;
 
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.TransportEndpoint;
 import org.pagefabric.sim.Simulator;

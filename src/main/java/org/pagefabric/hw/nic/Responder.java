@@ -1,6 +1,7 @@
 package org.pagefabric.hw.nic;
 
 import java.util.ArrayDeque;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.sim.Simulator;
@@ -136,10 +137,9 @@ final class Responder {
         if (qp.responderSuspended()) {
             return SinkVerdict.RECEIVER_NOT_READY;
         }
-        Long done = qp.atomicReplay.get(p.messageId);
         long old;
-        if (done != null) {
-            old = done; // a retransmitted request: answer again, do not execute twice
+        if (qp.atomicReplay.containsKey(p.messageId)) {
+            old = qp.atomicReplay.get(p.messageId); // a retransmitted request: answer again, do not execute twice
         } else {
             // A write that fails writes nothing, so a read-only page faults here without changing memory.
             if (!dma.read(mr, p.address, scratch, 0, 8)) {

@@ -1,5 +1,7 @@
 package org.pagefabric.hw.nic;
 
+import org.pagefabric.hw.net.CompletionStatus;
+
 /**
  * A completion queue entry.
  *

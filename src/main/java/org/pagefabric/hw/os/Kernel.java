@@ -24,7 +24,7 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * address or insertion orders, never hash orders.
  */
 public final class Kernel {
-    /** Bytes per small page. */
+    /** Bytes per small page: the memory model's {@link PhysicalMemory#PAGE_SIZE}, as a long for address arithmetic. */
     public static final long PAGE_SIZE = PhysicalMemory.PAGE_SIZE;
     /** Bytes per transparent huge page. */
     public static final long HUGE_SIZE = PAGE_SIZE * PhysicalMemory.HUGE_FRAMES;

@@ -1,7 +1,7 @@
 package org.pagefabric.hw.os;
 
 import java.util.Arrays;
-import java.util.HashMap;
+import org.agrona.collections.Long2ObjectHashMap;
 
 /**
  * Which (address space, virtual page) map each frame: Linux's anon rmap, needed to unmap a page
@@ -20,7 +20,7 @@ final class ReverseMap {
     private final long frames;
     private long[][] primary;
     /** Second and later mappings of shared frames; looked up by key only, never iterated. */
-    private final HashMap<Long, long[]> extra = new HashMap<>();
+    private final Long2ObjectHashMap<long[]> extra = new Long2ObjectHashMap<>();
 
     ReverseMap(long frames) {
         this.frames = frames;

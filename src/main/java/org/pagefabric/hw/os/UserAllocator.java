@@ -1,8 +1,7 @@
 package org.pagefabric.hw.os;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.TreeMap;
+import org.agrona.collections.Long2LongHashMap;
+import org.pagefabric.sim.collect.LongLongSortedMap;
 
 /**
  * A user-space malloc/free over brk and mmap, shaped like glibc's: requests at or above the mmap
@@ -59,16 +58,19 @@ public final class UserAllocator {
     public record Allocation(long address, long costPs) {
     }
 
+    /** The block maps' answer for an address that is not a block (sizes are positive). */
+    private static final long NONE = -1;
+
     private final Kernel kernel;
     private final AddressSpace space;
     private final Config config;
     private final AllocationHooks hooks;
     /** Free arena blocks, start to size, in address order. */
-    private final TreeMap<Long, Long> free = new TreeMap<>();
+    private final LongLongSortedMap free = new LongLongSortedMap(NONE);
     /** Arena blocks in use, start to size (looked up, never iterated). */
-    private final Map<Long, Long> used = new HashMap<>();
+    private final Long2LongHashMap used = new Long2LongHashMap(NONE);
     /** mmap'd blocks, start to mapped length (looked up, never iterated). */
-    private final Map<Long, Long> mapped = new HashMap<>();
+    private final Long2LongHashMap mapped = new Long2LongHashMap(NONE);
     private long arenaBytes;
 
     /**
@@ -103,8 +105,8 @@ public final class UserAllocator {
         long at = firstFit(n);
         if (at < 0) {
             long top = Kernel.pageUp(space.brk());
-            Map.Entry<Long, Long> last = free.lastEntry();
-            long tail = last != null && last.getKey() + last.getValue() == top ? last.getValue() : 0;
+            int last = free.size() - 1;
+            long tail = last >= 0 && free.key(last) + free.value(last) == top ? free.value(last) : 0;
             long grow = Kernel.pageUp(n - tail + config.topPad());
             MapResult r = brk(top + grow);
             cost += r.costPs();
@@ -124,12 +126,12 @@ public final class UserAllocator {
         if (address == 0) {
             return 0;
         }
-        Long len = mapped.remove(address);
-        if (len != null) {
+        long len = mapped.remove(address);
+        if (len != NONE) {
             return munmap(address, len);
         }
-        Long n = used.remove(address);
-        if (n == null) {
+        long n = used.remove(address);
+        if (n == NONE) {
             throw new IllegalArgumentException("free(" + Long.toHexString(address) + "): not an allocated block (double free?)");
         }
         arenaBytes -= n;
@@ -162,12 +164,12 @@ public final class UserAllocator {
 
     /** The usable size of an allocated block. */
     public long usableSize(long address) {
-        Long len = mapped.get(address);
-        if (len != null) {
+        long len = mapped.get(address);
+        if (len != NONE) {
             return len;
         }
-        Long n = used.get(address);
-        if (n == null) {
+        long n = used.get(address);
+        if (n == NONE) {
             throw new IllegalArgumentException(Long.toHexString(address) + " is not an allocated block");
         }
         return n;
@@ -184,12 +186,13 @@ public final class UserAllocator {
     }
 
     private long firstFit(long n) {
-        for (Map.Entry<Long, Long> e : free.entrySet()) {
-            if (e.getValue() >= n) {
-                long at = e.getKey();
-                free.remove(at);
-                if (e.getValue() > n) {
-                    free.put(at + n, e.getValue() - n);
+        for (int i = 0; i < free.size(); i++) {
+            long size = free.value(i);
+            if (size >= n) {
+                long at = free.key(i);
+                free.removeAt(i);
+                if (size > n) {
+                    free.put(at + n, size - n);
                 }
                 return at;
             }
@@ -199,15 +202,13 @@ public final class UserAllocator {
 
     /** Inserts a free block, merging with neighbours; returns the merged {start, size}. */
     private long[] addFree(long start, long size) {
-        Map.Entry<Long, Long> before = free.floorEntry(start);
-        if (before != null && before.getKey() + before.getValue() == start) {
-            free.remove(before.getKey());
-            start = before.getKey();
-            size += before.getValue();
+        int before = free.floorIndex(start);
+        if (before >= 0 && free.key(before) + free.value(before) == start) {
+            start = free.key(before);
+            size += free.removeAt(before);
         }
-        Long after = free.get(start + size);
-        if (after != null) {
-            free.remove(start + size);
+        long after = free.remove(start + size);
+        if (after != NONE) {
             size += after;
         }
         free.put(start, size);

@@ -2,25 +2,34 @@ package org.pagefabric.hw.os;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import org.pagefabric.sim.collect.LongSortedMap;
 
-/** The VMAs of one address space, ordered by start (Linux's maple tree, here a red-black tree). */
+/**
+ * The VMAs of one address space, ordered by start (Linux's maple tree, here a sorted array):
+ * every page fault and pin looks a VMA up, so a lookup boxes and allocates nothing.
+ */
 final class VmaSet {
-    private final TreeMap<Long, Vma> byStart = new TreeMap<>();
+    private final LongSortedMap<Vma> byStart = new LongSortedMap<>();
 
     /** The VMA containing {@code va}, or null. */
     Vma find(long va) {
-        Map.Entry<Long, Vma> e = byStart.floorEntry(va);
-        return e != null && e.getValue().contains(va) ? e.getValue() : null;
+        int i = byStart.floorIndex(va);
+        if (i < 0) {
+            return null;
+        }
+        Vma v = byStart.value(i);
+        return v.contains(va) ? v : null;
     }
 
     /** VMAs overlapping {@code [start, end)} in address order. */
     List<Vma> overlapping(long start, long end) {
         List<Vma> out = new ArrayList<>();
-        Map.Entry<Long, Vma> first = byStart.floorEntry(start);
-        Long from = first != null && first.getValue().end() > start ? first.getKey() : Long.valueOf(start);
-        for (Vma v : byStart.subMap(from, true, end, false).values()) {
+        int i = byStart.floorIndex(start);
+        if (i < 0 || byStart.value(i).end() <= start) {
+            i++; // the VMA below start ends before it: the first candidate starts at or after start
+        }
+        for (; i < byStart.size() && byStart.key(i) < end; i++) {
+            Vma v = byStart.value(i);
             if (v.end() > start) {
                 out.add(v);
             }
@@ -61,7 +70,11 @@ final class VmaSet {
 
     /** All VMAs in address order (a copy, safe to iterate while changing the set). */
     List<Vma> all() {
-        return new ArrayList<>(byStart.values());
+        List<Vma> out = new ArrayList<>(byStart.size());
+        for (int i = 0; i < byStart.size(); i++) {
+            out.add(byStart.value(i));
+        }
+        return out;
     }
 
     int size() {
@@ -74,7 +87,8 @@ final class VmaSet {
      */
     long findGapTopDown(long len, long align, long low, long high) {
         long ceiling = high;
-        for (Vma v : byStart.headMap(high, false).descendingMap().values()) {
+        for (int i = byStart.ceilingIndex(high) - 1; i >= 0; i--) {
+            Vma v = byStart.value(i);
             long candidate = alignDown(ceiling - len, align);
             if (v.end() <= candidate && candidate >= low) {
                 return candidate;
@@ -92,7 +106,8 @@ final class VmaSet {
         return v < 0 ? -1 : v & -align;
     }
 
+    /** Estimated heap bytes: a key and a reference per VMA in the index, and the 40-byte VMA. */
     long footprintBytes() {
-        return 48 + byStart.size() * (40L + 40);
+        return 48 + byStart.size() * (12L + 40);
     }
 }

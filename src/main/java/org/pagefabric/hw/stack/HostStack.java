@@ -1,11 +1,12 @@
 package org.pagefabric.hw.stack;
 
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.Tasklet;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AddressHandle;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.ProtectionDomain;
@@ -18,7 +19,6 @@ import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.Component;
-import org.pagefabric.sim.IntDeque;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
@@ -69,12 +69,12 @@ public final class HostStack extends Component {
     private final CompletionQueue cq;
     final DmaArea tx;
     final DmaArea rx;
-    private final IntDeque txFree = new IntDeque();
+    private final IntArrayQueue txFree = new IntArrayQueue();
     private final int[] txInFlight;
     private final boolean[] txHeld;
     private final WorkRequest[] txFullWr;
     private final WorkRequest[] txHeaderWr;
-    private final IntDeque rxFree = new IntDeque();
+    private final IntArrayQueue rxFree = new IntArrayQueue();
     private final WorkRequest[] rxWr;
     /** Per rx buffer: where its unread payload starts and how long it is. */
     final int[] rxOffset;
@@ -138,7 +138,7 @@ public final class HostStack extends Component {
         txFullWr = new WorkRequest[tx.slots];
         txHeaderWr = new WorkRequest[tx.slots];
         for (int s = 0; s < tx.slots; s++) {
-            txFree.addLast(s);
+            txFree.addInt(s);
             txFullWr[s] = WorkRequest.send(s, tx.address(s), qp.mtu(), tx.region.lkey());
             txHeaderWr[s] = WorkRequest.send(s, tx.address(s), FrameHeader.SIZE, tx.region.lkey());
         }
@@ -148,7 +148,7 @@ public final class HostStack extends Component {
         rxId = new long[rx.slots];
         for (int s = 0; s < rx.slots; s++) {
             rxWr[s] = WorkRequest.recv(s, rx.address(s), SLOT, rx.region.lkey());
-            rxFree.addLast(s);
+            rxFree.addInt(s);
         }
         refill();
         framesSent = counter("frames_sent", "frames", "frames handed to the NIC");
@@ -260,14 +260,14 @@ public final class HostStack extends Component {
 
     /** A free transmit buffer, or -1. */
     int allocTx() {
-        return txFree.isEmpty() ? -1 : txFree.pollFirst();
+        return txFree.isEmpty() ? -1 : txFree.removeInt();
     }
 
     /** Marks whether a socket still holds buffer {@code slot} (TCP until acknowledged). */
     void holdTx(int slot, boolean held) {
         txHeld[slot] = held;
         if (!held && txInFlight[slot] == 0) {
-            txFree.addLast(slot);
+            txFree.addInt(slot);
             Socket.signal(txSpace);
         }
     }
@@ -316,13 +316,13 @@ public final class HostStack extends Component {
 
     /** Gives a consumed receive buffer back and refills the ring. */
     void recycle(int slot) {
-        rxFree.addLast(slot);
+        rxFree.addInt(slot);
         refill();
     }
 
     private void refill() {
         while (rxPosted < costs.rxRing() && !rxFree.isEmpty()) {
-            qp.postRecv(rxWr[rxFree.pollFirst()]);
+            qp.postRecv(rxWr[rxFree.removeInt()]);
             rxPosted++;
         }
     }

@@ -1,5 +1,6 @@
 package org.pagefabric.hw.stack;
 
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.sim.process.Completion;
@@ -16,7 +17,7 @@ public abstract sealed class Socket permits TcpSocket, UdpSocket {
     HostStack peerStack;
     int peerPort = -1;
     /** Received buffers queued for the application, in order; offset and length per buffer in the stack. */
-    final org.pagefabric.sim.IntDeque queue = new org.pagefabric.sim.IntDeque();
+    final IntArrayQueue queue = new IntArrayQueue();
     long queuedTruesize;
     final Completion readable;
     final Completion writable;

@@ -170,16 +170,17 @@ public final class TcpSocket extends Socket {
         }
         long done = 0;
         while (done < max && !queue.isEmpty()) {
-            int slot = queue.pollFirst();
+            int slot = queue.peekInt();
             int n = (int) Math.min(stack.rxLength[slot], max - done);
             copyOut(user, va + done, slot, stack.rxOffset[slot], n);
             stack.addWork(stack.costs.copyPs(n));
             done += n;
             if (n < stack.rxLength[slot]) {
+                // A partly read buffer stays at the head for the next recv.
                 stack.rxOffset[slot] += n;
                 stack.rxLength[slot] -= n;
-                queue.addFirst(slot);
             } else {
+                queue.removeInt();
                 queuedTruesize -= HostStack.SLOT;
                 stack.recycle(slot);
             }
@@ -356,7 +357,7 @@ public final class TcpSocket extends Socket {
             sendAck((byte) 0);
             return false;
         }
-        queue.addLast(slot);
+        queue.addInt(slot);
         queuedTruesize += HostStack.SLOT;
         rcvNxt += len;
         signal(readable);

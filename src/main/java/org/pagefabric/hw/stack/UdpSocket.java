@@ -1,7 +1,7 @@
 package org.pagefabric.hw.stack;
 
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.hw.os.AddressSpace;
-import org.pagefabric.sim.IntDeque;
 import org.pagefabric.sim.process.ProcessContext;
 
 /**
@@ -15,9 +15,9 @@ import org.pagefabric.sim.process.ProcessContext;
 public final class UdpSocket extends Socket {
     private long nextId;
     /** Fragments of the datagram being reassembled, in order. */
-    private final IntDeque partial = new IntDeque();
+    private final IntArrayQueue partial = new IntArrayQueue();
     /** Frames of each queued datagram, in queue order. */
-    private final IntDeque datagramFrames = new IntDeque();
+    private final IntArrayQueue datagramFrames = new IntArrayQueue();
     private long partialId = -1;
     private int partialBytes;
     private long lastId = -1;
@@ -88,11 +88,11 @@ public final class UdpSocket extends Socket {
                 await(ctx, readable);
             }
         }
-        int frames = datagramFrames.pollFirst();
+        int frames = datagramFrames.removeInt();
         long total = 0;
         long copied = 0;
         for (int f = 0; f < frames; f++) {
-            int slot = queue.pollFirst();
+            int slot = queue.removeInt();
             lastId = stack.rxId[slot];
             int n = stack.rxLength[slot];
             int c = (int) Math.max(0, Math.min(n, max - copied));
@@ -138,7 +138,7 @@ public final class UdpSocket extends Socket {
         }
         partialId = id;
         stack.rxId[slot] = id;
-        partial.addLast(slot);
+        partial.addInt(slot);
         partialBytes += len;
         if (partialBytes < total) {
             return true;
@@ -147,12 +147,12 @@ public final class UdpSocket extends Socket {
         if (queuedTruesize + (long) frames * HostStack.SLOT > stack.costs.recvBuffer()) {
             stack.udpDroppedFull.increment();
             while (!partial.isEmpty()) {
-                stack.recycle(partial.pollFirst());
+                stack.recycle(partial.removeInt());
             }
         } else {
-            datagramFrames.addLast(frames);
+            datagramFrames.addInt(frames);
             while (!partial.isEmpty()) {
-                queue.addLast(partial.pollFirst());
+                queue.addInt(partial.removeInt());
                 queuedTruesize += HostStack.SLOT;
             }
             signal(readable);
@@ -166,7 +166,7 @@ public final class UdpSocket extends Socket {
         if (!partial.isEmpty()) {
             stack.udpDroppedIncomplete.increment();
             while (!partial.isEmpty()) {
-                stack.recycle(partial.pollFirst());
+                stack.recycle(partial.removeInt());
             }
         }
         partialId = -1;

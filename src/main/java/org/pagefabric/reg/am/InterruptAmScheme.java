@@ -1,5 +1,6 @@
 package org.pagefabric.reg.am;
 
+import org.agrona.collections.LongArrayQueue;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.dht.DhtContext;
 import org.pagefabric.workload.dht.DhtCosts;
@@ -13,9 +14,11 @@ import org.pagefabric.workload.dht.DhtScheme;
  * interrupt at once (the end of the run flushes them).
  */
 final class InterruptAmScheme implements DhtScheme {
+    /** The queues' null value: an element is never 0 ({@link org.pagefabric.workload.dht.DhtHash}). */
+    private static final long NO_ELEMENT = 0;
     private DhtContext dht;
     private DhtCosts costs;
-    private LongQueue[] pending;
+    private LongArrayQueue[] pending;
     private boolean draining;
     private long interrupts;
 
@@ -23,9 +26,9 @@ final class InterruptAmScheme implements DhtScheme {
     public void setUp(DhtContext dht) {
         this.dht = dht;
         this.costs = dht.costs();
-        pending = new LongQueue[dht.ranks()];
+        pending = new LongArrayQueue[dht.ranks()];
         for (int r = 0; r < pending.length; r++) {
-            pending[r] = new LongQueue();
+            pending[r] = new LongArrayQueue(LongArrayQueue.MIN_CAPACITY, NO_ELEMENT);
         }
     }
 
@@ -36,7 +39,7 @@ final class InterruptAmScheme implements DhtScheme {
 
     @Override
     public void onMessage(int source, int target, long elem) {
-        pending[target].add(elem);
+        pending[target].addLong(elem);
         if (draining || pending[target].size() >= costs.interruptBatch()) {
             interrupt(target);
         }
@@ -56,10 +59,10 @@ final class InterruptAmScheme implements DhtScheme {
         interrupts++;
         long start = dht.coreFreeAt(rank);
         long cost = costs.interruptPs();
-        LongQueue q = pending[rank];
+        LongArrayQueue q = pending[rank];
         while (!q.isEmpty()) {
             cost += costs.amExtractPs();
-            cost += dht.applyLocally(q.poll(), dht.coreOf(rank), start + cost);
+            cost += dht.applyLocally(q.removeLong(), dht.coreOf(rank), start + cost);
         }
         dht.stealCore(rank, cost);
     }

@@ -1,5 +1,6 @@
 package org.pagefabric.reg.am;
 
+import org.agrona.collections.LongArrayQueue;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.dht.DhtContext;
 import org.pagefabric.workload.dht.DhtCosts;
@@ -15,10 +16,12 @@ import org.pagefabric.workload.dht.DhtScheme;
  * own inserts keep polling until every element is applied.
  */
 final class PollingAmScheme implements DhtScheme {
+    /** The queues' null value: an element is never 0 ({@link org.pagefabric.workload.dht.DhtHash}). */
+    private static final long NO_ELEMENT = 0;
     private final boolean backoff;
     private DhtContext dht;
     private DhtCosts costs;
-    private LongQueue[] inbox;
+    private LongArrayQueue[] inbox;
     private long[] nextPoll;
     private long[] interval;
     private long longestInterval;
@@ -35,11 +38,11 @@ final class PollingAmScheme implements DhtScheme {
         this.dht = dht;
         this.costs = dht.costs();
         int n = dht.ranks();
-        inbox = new LongQueue[n];
+        inbox = new LongArrayQueue[n];
         nextPoll = new long[n];
         interval = new long[n];
         for (int r = 0; r < n; r++) {
-            inbox[r] = new LongQueue();
+            inbox[r] = new LongArrayQueue(LongArrayQueue.MIN_CAPACITY, NO_ELEMENT);
             interval[r] = costs.pollIntervalPs();
             nextPoll[r] = interval[r];
         }
@@ -70,7 +73,7 @@ final class PollingAmScheme implements DhtScheme {
 
     @Override
     public void onMessage(int source, int target, long elem) {
-        inbox[target].add(elem);
+        inbox[target].addLong(elem);
     }
 
     private void poll(ProcessContext ctx, int rank) {
@@ -78,10 +81,10 @@ final class PollingAmScheme implements DhtScheme {
         long now = ctx.now();
         long cost = costs.pollPs();
         int handled = 0;
-        LongQueue q = inbox[rank];
+        LongArrayQueue q = inbox[rank];
         while (!q.isEmpty()) {
             cost += costs.amExtractPs();
-            cost += dht.applyLocally(q.poll(), dht.coreOf(rank), now + cost);
+            cost += dht.applyLocally(q.removeLong(), dht.coreOf(rank), now + cost);
             handled++;
         }
         if (handled == 0) {

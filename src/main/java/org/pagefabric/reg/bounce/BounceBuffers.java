@@ -1,18 +1,17 @@
 package org.pagefabric.reg.bounce;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.endpoint.ActiveMessages;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.CompletionStatus;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.Opcode;
 import org.pagefabric.hw.nic.QpType;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.BounceParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.bounce.BounceParameters;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.pinning.RangePinner;
@@ -47,7 +46,7 @@ public final class BounceBuffers implements RegistrationPolicy {
     private final long bufferSize;
     private final int buffers;
     private final CpuCopy copier;
-    private final Map<Integer, RankState> states = new HashMap<>();
+    private final Int2ObjectHashMap<RankState> states = new Int2ObjectHashMap<>();
     private ActiveMessages messages;
     private JobLayout job;
 

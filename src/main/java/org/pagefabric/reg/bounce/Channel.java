@@ -1,7 +1,7 @@
 package org.pagefabric.reg.bounce;
 
-import java.util.ArrayDeque;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.agrona.collections.IntArrayQueue;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
@@ -53,7 +53,7 @@ final class Channel {
     final Endpoint to;
     final QueuePair qp;
     final Slot[] slots;
-    private final ArrayDeque<Integer> free = new ArrayDeque<>();
+    private final IntArrayQueue free = new IntArrayQueue();
     private Completion freed;
 
     Channel(Endpoint from, Endpoint to, QueuePair qp, int buffers) {
@@ -63,7 +63,7 @@ final class Channel {
         this.slots = new Slot[buffers];
         for (int b = 0; b < buffers; b++) {
             slots[b] = new Slot("rank" + from.id() + ".bounce" + to.id() + "." + b, b);
-            free.addLast(b);
+            free.addInt(b);
         }
     }
 
@@ -75,12 +75,12 @@ final class Channel {
             }
             ctx.await(freed);
         }
-        return free.removeFirst();
+        return free.removeInt();
     }
 
     /** Returns buffer {@code b}: its piece is at its destination. */
     void release(int b) {
-        free.addLast(b);
+        free.addInt(b);
         if (freed != null) {
             Completion c = freed;
             freed = null;

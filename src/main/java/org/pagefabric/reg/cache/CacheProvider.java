@@ -3,13 +3,14 @@ package org.pagefabric.reg.cache;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 
 /** Pin-down caches, one per way of hearing that memory was unmapped. */
-public final class CacheProvider implements PolicyProvider {
+public final class CacheProvider implements PolicyProvider, ParameterSet {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
@@ -18,5 +19,11 @@ public final class CacheProvider implements PolicyProvider {
                     ParameterRegistry.matching("cache.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin."), List.of(), p -> new PinDownCache(p, m)));
         }
         return all;
+    }
+
+    /** The costs this package declares. */
+    @Override
+    public List<Class<?>> declaringClasses() {
+        return List.of(RegistrationCacheParameters.class);
     }
 }

@@ -3,9 +3,11 @@ package org.pagefabric.reg.cache;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.endpoint.ActiveMessages;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.RegistrationCacheParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.cache.RegistrationCacheParameters;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.JobLayout;
@@ -37,14 +39,14 @@ public final class PinDownCache implements RegistrationPolicy {
     private final MonitorKind monitor;
     private final CacheLimits limits;
     private final long lookupPs;
-    private final Map<Integer, State> states = new HashMap<>();
+    private final Int2ObjectHashMap<State> states = new Int2ObjectHashMap<>();
     private ActiveMessages am;
 
     /** One rank's cache and the references its operations in flight hold. */
     private static final class State {
         final RegistrationCache cache;
         final Map<LocalHold, ArrayDeque<CacheEntry>> localHolds = new HashMap<>();
-        final Map<RemoteHold, ArrayDeque<Integer>> remoteHolds = new HashMap<>();
+        final Map<RemoteHold, IntArrayQueue> remoteHolds = new HashMap<>();
         RemoteReleases releases;
 
         State(RegistrationCache cache) {
@@ -120,8 +122,8 @@ public final class PinDownCache implements RegistrationPolicy {
             throw new IllegalStateException(name() + ": remote keys need start(job) first");
         }
         long reply = am.request(ctx, initiator, target, ACQUIRE_HANDLER, va, length, 0, 0);
-        state(initiator).remoteHolds.computeIfAbsent(new RemoteHold(target.id(), va, length), k -> new ArrayDeque<>())
-                .add((int) (reply >>> 32));
+        state(initiator).remoteHolds.computeIfAbsent(new RemoteHold(target.id(), va, length), k -> new IntArrayQueue())
+                .addInt((int) (reply >>> 32));
         // the round trip's time has passed in ctx already
         return new Access((int) reply, 0);
     }
@@ -134,9 +136,9 @@ public final class PinDownCache implements RegistrationPolicy {
             sleep(ctx, s.cache.release(local.poll()));
         }
         if (target != null) {
-            ArrayDeque<Integer> remote = s.remoteHolds.get(new RemoteHold(target.id(), remoteVa, length));
+            IntArrayQueue remote = s.remoteHolds.get(new RemoteHold(target.id(), remoteVa, length));
             if (remote != null && !remote.isEmpty()) {
-                s.releases.release(target, remote.poll());
+                s.releases.release(target, remote.removeInt());
             }
         }
     }

@@ -2,13 +2,12 @@ package org.pagefabric.reg.cache;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
+import org.pagefabric.sim.collect.LongSortedMap;
 
 /**
  * One process's pin-down cache: page-aligned regions registered on first use and kept after it.
@@ -30,13 +29,13 @@ public final class RegistrationCache {
     private final CacheLimits limits;
     private final long lookupPs;
     /** Valid regions by start address; they never overlap. */
-    private final TreeMap<Long, CacheEntry> index = new TreeMap<>();
+    private final LongSortedMap<CacheEntry> index = new LongSortedMap<>();
     /** Valid regions nobody uses, least recently used first. */
     private final LinkedHashSet<CacheEntry> lru = new LinkedHashSet<>();
     /** Invalidated regions nobody uses, waiting to be deregistered by the next operation. */
     private final ArrayDeque<CacheEntry> dead = new ArrayDeque<>();
     /** Every registered region, valid or not, by id. */
-    private final Map<Integer, CacheEntry> registered = new HashMap<>();
+    private final Int2ObjectHashMap<CacheEntry> registered = new Int2ObjectHashMap<>();
     private final CacheStatistics stats = new CacheStatistics();
     private long registeredBytes;
     private int nextId = 1;
@@ -81,9 +80,9 @@ public final class RegistrationCache {
         stats.gets++;
         long start = va & -Kernel.PAGE_SIZE;
         long end = (va + length + Kernel.PAGE_SIZE - 1) & -Kernel.PAGE_SIZE;
-        Map.Entry<Long, CacheEntry> floor = index.floorEntry(start);
-        if (floor != null && floor.getValue().covers(start, end)) {
-            CacheEntry e = floor.getValue();
+        int floor = index.floorIndex(start);
+        if (floor >= 0 && index.value(floor).covers(start, end)) {
+            CacheEntry e = index.value(floor);
             take(e);
             stats.hits++;
             return new Lookup(e, cost);
@@ -168,8 +167,8 @@ public final class RegistrationCache {
 
     /** The valid region covering {@code va}, or null (no reference taken, nothing charged). */
     public CacheEntry find(long va) {
-        Map.Entry<Long, CacheEntry> floor = index.floorEntry(va);
-        return floor != null && floor.getValue().end() > va ? floor.getValue() : null;
+        int floor = index.floorIndex(va);
+        return floor >= 0 && index.value(floor).end() > va ? index.value(floor) : null;
     }
 
     /** Valid regions nobody uses, least recently used first. */
@@ -195,8 +194,8 @@ public final class RegistrationCache {
     /** Valid regions overlapping {@code [start, end)}, in address order. */
     List<CacheEntry> validOverlapping(long start, long end) {
         List<CacheEntry> out = new ArrayList<>();
-        Long from = index.floorKey(start);
-        for (CacheEntry e : index.tailMap(from == null ? start : from, true).values()) {
+        for (int i = Math.max(index.floorIndex(start), 0); i < index.size(); i++) {
+            CacheEntry e = index.value(i);
             if (e.start() >= end) {
                 break;
             }

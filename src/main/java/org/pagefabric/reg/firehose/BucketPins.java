@@ -36,9 +36,9 @@ final class BucketPins {
 
     /** Registers the rank's segment with no translations and prepares its buckets of {@code bucketBytes}. */
     BucketPins(Endpoint rank, long bucketBytes, PinCosts costs) {
-        if (bucketBytes < Endpoint.PAGE || bucketBytes % Endpoint.PAGE != 0) {
+        if (bucketBytes < Kernel.PAGE_SIZE || bucketBytes % Kernel.PAGE_SIZE != 0) {
             throw new IllegalArgumentException("firehose.bucket_size " + bucketBytes + " B is not a whole number of "
-                    + Endpoint.PAGE + " B pages");
+                    + Kernel.PAGE_SIZE + " B pages");
         }
         long n = Math.ceilDiv(rank.segmentLength(), bucketBytes);
         if (n > Integer.MAX_VALUE / 2) {
@@ -48,7 +48,7 @@ final class BucketPins {
         this.bucketBytes = bucketBytes;
         this.buckets = (int) n;
         this.costs = costs;
-        this.frames = new long[Math.toIntExact(rank.segmentLength() / Endpoint.PAGE)];
+        this.frames = new long[Math.toIntExact(rank.segmentLength() / Kernel.PAGE_SIZE)];
         Arrays.fill(frames, NO_FRAME);
         // A region of the pinned kind whose entries start absent: see the class comment.
         this.region = rank.node().nic().keys().register(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS, false);
@@ -82,16 +82,16 @@ final class BucketPins {
 
     /** Bytes pinned now. */
     long pinnedBytes() {
-        return pinnedPages * Endpoint.PAGE;
+        return pinnedPages * Kernel.PAGE_SIZE;
     }
 
     private int firstPage(int b) {
-        return (int) (b * bucketBytes / Endpoint.PAGE);
+        return (int) (b * bucketBytes / Kernel.PAGE_SIZE);
     }
 
     private int pages(int b) {
         long start = b * bucketBytes;
-        return (int) ((Math.min(start + bucketBytes, rank.segmentLength()) - start) / Endpoint.PAGE);
+        return (int) ((Math.min(start + bucketBytes, rank.segmentLength()) - start) / Kernel.PAGE_SIZE);
     }
 
     /**
@@ -103,7 +103,7 @@ final class BucketPins {
     long pin(int b) {
         int first = firstPage(b);
         int pages = pages(b);
-        long va = rank.segment() + (long) first * Endpoint.PAGE;
+        long va = rank.segment() + (long) first * Kernel.PAGE_SIZE;
         Kernel kernel = rank.node().kernel();
         PinResult pin = kernel.getUserPages(rank.process(), va, pages, true);
         if (!pin.complete()) {
@@ -129,10 +129,10 @@ final class BucketPins {
     long unpin(int b) {
         int first = firstPage(b);
         int pages = pages(b);
-        long va = rank.segment() + (long) first * Endpoint.PAGE;
+        long va = rank.segment() + (long) first * Kernel.PAGE_SIZE;
         Nic nic = rank.node().nic();
         // Translations go first, so no DMA can reach a frame once it is unpinned.
-        nic.zap(region, va, (long) pages * Endpoint.PAGE);
+        nic.zap(region, va, (long) pages * Kernel.PAGE_SIZE);
         Kernel kernel = rank.node().kernel();
         long ps = 0;
         for (int i = first; i < first + pages; i++) {

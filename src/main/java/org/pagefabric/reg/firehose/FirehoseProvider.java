@@ -3,14 +3,15 @@ package org.pagefabric.reg.firehose;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** Firehose (004). */
-public final class FirehoseProvider implements PolicyProvider {
+public final class FirehoseProvider implements PolicyProvider, ParameterSet {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
@@ -38,5 +39,11 @@ public final class FirehoseProvider implements PolicyProvider {
                 new Statistic("firehose.detaches", "firehoses", "firehoses moved away from a mapped bucket by a miss")
                 ), FirehosePolicy::new));
         return all;
+    }
+
+    /** The costs this package declares. */
+    @Override
+    public List<Class<?>> declaringClasses() {
+        return List.of(FirehoseParameters.class);
     }
 }

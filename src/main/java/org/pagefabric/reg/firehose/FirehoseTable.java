@@ -1,6 +1,8 @@
 package org.pagefabric.reg.firehose;
 
 import java.util.Arrays;
+import org.agrona.collections.Hashing;
+import org.agrona.collections.Long2LongHashMap;
 import org.pagefabric.sim.process.Completion;
 
 /**
@@ -20,7 +22,8 @@ final class FirehoseTable {
     private static final int NODE_SHIFT = 40;
 
     private final int perNode;
-    private final LongIntMap index;
+    /** Slot of each mapped (node, bucket) key; the values are ints held as longs (Agrona has no long-to-int map). */
+    private final Long2LongHashMap index;
     private long[] key = new long[64];
     private int[] refs = new int[64];
     private int[] newer = new int[64];
@@ -45,7 +48,7 @@ final class FirehoseTable {
                     + " per remote node");
         }
         this.perNode = perNode;
-        this.index = new LongIntMap(64);
+        this.index = new Long2LongHashMap(64, Hashing.DEFAULT_LOAD_FACTOR, NONE);
         this.used = new int[nodes];
         this.fifoOldest = new int[nodes];
         this.fifoNewest = new int[nodes];
@@ -65,7 +68,7 @@ final class FirehoseTable {
 
     /** The firehose mapping {@code bucket} of {@code node}, or -1. */
     int find(int node, int bucket) {
-        return index.get(key(node, bucket));
+        return (int) index.get(key(node, bucket));
     }
 
     /** The remote bucket firehose {@code slot} maps. */

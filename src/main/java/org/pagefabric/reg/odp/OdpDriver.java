@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeSet;
+import org.agrona.collections.LongHashSet;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.InterruptController;
+import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.Advice;
 import org.pagefabric.hw.nic.MemoryRegion;
@@ -24,7 +25,7 @@ import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PageTable;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;
@@ -66,8 +67,6 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * ({@code unresolvable}) and the QP stays suspended: resuming it would only fault again.
  */
 public final class OdpDriver extends Component implements PageFaultHandler, OnDemandPaging {
-    private static final int PAGE_SHIFT = 12;
-    private static final long PAGE = 1L << PAGE_SHIFT;
     private static final int IRQ_DONE = 1;
     private static final int HANDLED = 2;
     private static final int PAGED_IN = 3;
@@ -270,8 +269,8 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         w.umem = u;
         w.raised = sim.now();
         long len = Math.min(length, costs.prefetchMaxBytes());
-        long va = address & -PAGE;
-        int pages = (int) (((address + Math.max(len, 1) - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+        long va = address & -Kernel.PAGE_SIZE;
+        int pages = (int) (((address + Math.max(len, 1) - 1) >>> PhysicalMemory.PAGE_SHIFT) - (va >>> PhysicalMemory.PAGE_SHIFT) + 1);
         if ((flags & Advice.PREFETCH_NO_FAULT) != 0) {
             pages = residentPrefix(u, va, pages);
         }
@@ -283,7 +282,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
     private int residentPrefix(Umem u, long va, int pages) {
         long need = Pte.PRESENT | (u.writable ? Pte.WRITABLE : Pte.READABLE);
         int n = 0;
-        while (n < pages && (u.process.translate(va + n * PAGE) & need) == need) {
+        while (n < pages && (u.process.translate(va + n * Kernel.PAGE_SIZE) & need) == need) {
             n++;
         }
         return n;
@@ -304,12 +303,12 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
             case HANDLED -> {
                 w.handled = sim.now();
                 PageFault f = w.fault;
-                long va = f.address() & -PAGE;
+                long va = f.address() & -Kernel.PAGE_SIZE;
                 long end = f.address() + Math.max(f.length(), 1);
                 if (!f.region().implicit()) {
                     end = Math.min(end, f.region().address() + f.region().length());
                 }
-                int pages = (int) Math.min(Integer.MAX_VALUE, ((end - 1) >>> PAGE_SHIFT) - (va >>> PAGE_SHIFT) + 1);
+                int pages = (int) Math.min(Integer.MAX_VALUE, ((end - 1) >>> PhysicalMemory.PAGE_SHIFT) - (va >>> PhysicalMemory.PAGE_SHIFT) + 1);
                 long cost = pageIn(w, va, pages);
                 if (w.frames == null) {
                     unresolvable.increment();
@@ -391,7 +390,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
      * (ib_umem_odp skips pages it already maps), so a prefetch of a mapped range costs little.
      */
     private static int unmappedPages(MemoryRegion mr, long va, int pages) {
-        long first = (va >>> PAGE_SHIFT) - mr.firstPage();
+        long first = (va >>> PhysicalMemory.PAGE_SHIFT) - mr.firstPage();
         int n = 0;
         for (int i = 0; i < pages; i++) {
             if ((mr.table().get(first + i) & Pte.PRESENT) == 0) {
@@ -415,7 +414,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         pagesIn.add(w.frames.length);
         if (mr.implicit()) {
             long first = w.va / costs.implicitChildBytes();
-            long last = (w.va + (long) w.frames.length * PAGE - 1) / costs.implicitChildBytes();
+            long last = (w.va + (long) w.frames.length * Kernel.PAGE_SIZE - 1) / costs.implicitChildBytes();
             for (long c = first; c <= last; c++) {
                 if (w.umem.children.add(c)) {
                     implicitChildren.increment();
@@ -487,7 +486,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         final MemoryRegion mr;
         final AddressSpace process;
         final boolean writable;
-        final TreeSet<Long> children = new TreeSet<>();
+        final LongHashSet children = new LongHashSet();
         MmuIntervalNotifier notifier;
 
         Umem(MemoryRegion mr, AddressSpace process, boolean writable) {

@@ -6,7 +6,8 @@ import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.Advice;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.Completion;
@@ -95,8 +96,8 @@ public final class OdpPolicy implements RegistrationPolicy {
         MemoryRegion mr = covering(owner, va, length);
         if (mr == null) {
             // a buffer outside the segment: one region of its own, page aligned, kept from now on
-            long start = va & -Endpoint.PAGE;
-            long end = Math.ceilDiv(va + Math.max(length, 1), Endpoint.PAGE) * Endpoint.PAGE;
+            long start = va & -Kernel.PAGE_SIZE;
+            long end = Math.ceilDiv(va + Math.max(length, 1), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
             mr = driver.register(owner.process(), owner.pd(), start, end - start, ACCESS);
             regions.get(owner.id()).add(mr);
             cost = driver.registerPs();

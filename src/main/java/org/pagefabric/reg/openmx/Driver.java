@@ -1,10 +1,10 @@
 package org.pagefabric.reg.openmx;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.mem.PhysicalMemory;
@@ -44,12 +44,12 @@ final class Driver {
     private Message[] table = new Message[64];
     /** Offset in its message of the bytes each wire message carries (pull replies served piecewise). */
     private long[] tableBase = new long[64];
-    private final ArrayDeque<Integer> freeEntries = new ArrayDeque<>();
+    private final IntArrayQueue freeEntries = new IntArrayQueue();
     private int entries;
     /** Eager send ring per peer (slot i here travels into slot i of the peer's receive ring). */
     final UserRegion[] sendRing;
     final UserRegion[] recvRing;
-    private final ArrayDeque<Integer>[] freeSlots;
+    private final IntArrayQueue[] freeSlots;
     private final Completion[] slotFreed;
     private final ArrayList<Message.Posted>[] posted;
     private final ArrayList<Message>[] unexpected;
@@ -72,7 +72,7 @@ final class Driver {
         this.out = new ReliableSender[ranks];
         this.sendRing = new UserRegion[ranks];
         this.recvRing = new UserRegion[ranks];
-        this.freeSlots = new ArrayDeque[ranks];
+        this.freeSlots = new IntArrayQueue[ranks];
         this.slotFreed = new Completion[ranks];
         this.posted = new ArrayList[ranks];
         this.unexpected = new ArrayList[ranks];
@@ -101,9 +101,9 @@ final class Driver {
                     recvRing[peer] = ring;
                 }
             }
-            freeSlots[peer] = new ArrayDeque<>();
+            freeSlots[peer] = new IntArrayQueue();
             for (int s = 0; s < policy.eagerSlots(); s++) {
-                freeSlots[peer].addLast(s);
+                freeSlots[peer].addInt(s);
             }
         }
         return cost;
@@ -133,12 +133,12 @@ final class Driver {
                 }
                 ctx.await(slotFreed[peer]);
             }
-            m.slot = freeSlots[peer].removeFirst();
+            m.slot = freeSlots[peer].removeInt();
             UserRegion ring = sendRing[peer];
             long cost = copyUser(va, ring, ring.va + (long) m.slot * policy.eagerMax(), length, false);
             run(ctx, core, cost + policy.copyPs(length) + sendCost(length));
             post(peer, m, Message.EAGER, 0, length);
-            rank.completeSend(wrId, org.pagefabric.hw.nic.Opcode.SEND, org.pagefabric.hw.nic.CompletionStatus.SUCCESS,
+            rank.completeSend(wrId, org.pagefabric.hw.nic.Opcode.SEND, org.pagefabric.hw.net.CompletionStatus.SUCCESS,
                     length, ctx.now());
             return;
         }
@@ -177,11 +177,11 @@ final class Driver {
             long cost = copyOut(m);
             if (ctx != null) {
                 run(ctx, r.core(), cost);
-                rank.completeReceive(r.wrId(), org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length, ctx.now());
+                rank.completeReceive(r.wrId(), org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length, ctx.now());
             } else {
                 // matched in the bottom half: the copy runs there, the receive completes after it
                 core(m).submit(Core.TASKLET, null, cost, null, (t, a) -> rank.completeReceive(r.wrId(),
-                        org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length, policy.now()), 0, 0, null);
+                        org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length, policy.now()), 0, 0, null);
             }
             return;
         }
@@ -404,7 +404,7 @@ final class Driver {
             }
             e = entries++;
         } else {
-            e = freeEntries.removeFirst();
+            e = freeEntries.removeInt();
         }
         table[e] = m;
         tableBase[e] = base;
@@ -501,7 +501,7 @@ final class Driver {
 
     private void freeEntry(int e) {
         table[e] = null;
-        freeEntries.addLast(e);
+        freeEntries.addInt(e);
     }
 
     private void act(Driver peer, int kind, Message m, long length) {
@@ -526,7 +526,7 @@ final class Driver {
                 if (m.pulled < m.length) {
                     return;
                 }
-                rank.completeReceive(m.receive.wrId(), org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length,
+                rank.completeReceive(m.receive.wrId(), org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length,
                         policy.now());
                 release(m.target, m.receive.core());
                 post(peer.rank.id(), m, Message.NOTIFY, 0, 0);
@@ -534,7 +534,7 @@ final class Driver {
             case Message.NOTIFY -> {
                 release(m.source, m.core);
                 rank.completeSend(m.sendWrId, org.pagefabric.hw.nic.Opcode.SEND,
-                        org.pagefabric.hw.nic.CompletionStatus.SUCCESS, m.length, policy.now());
+                        org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length, policy.now());
             }
             default -> throw new SimulationException("unknown Open-MX wire kind " + kind);
         }
@@ -565,7 +565,7 @@ final class Driver {
     }
 
     private void releaseSlot(int peer, int slot) {
-        freeSlots[peer].addLast(slot);
+        freeSlots[peer].addInt(slot);
         if (slotFreed[peer] != null) {
             Completion c = slotFreed[peer];
             slotFreed[peer] = null;

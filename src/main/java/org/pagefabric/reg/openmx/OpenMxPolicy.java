@@ -1,16 +1,16 @@
 package org.pagefabric.reg.openmx;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.net.TransportConfig;
 import org.pagefabric.hw.node.Node;
-import org.pagefabric.hw.profile.Bandwidth;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.OpenMxParameters;
-import org.pagefabric.hw.profile.param.OsParameters;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Bandwidth;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.openmx.OpenMxParameters;
+import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.reg.InterruptPlacement;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
@@ -49,7 +49,7 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     private final long unpinBasePs;
     private final long pinBasePs;
     private final Bandwidth copyRate;
-    private final Map<Integer, Driver> drivers = new HashMap<>();
+    private final Int2ObjectHashMap<Driver> drivers = new Int2ObjectHashMap<>();
     /** Core of each process that called in (lookups only, never iterated). */
     private final IdentityHashMap<SimProcess, Integer> placement = new IdentityHashMap<>();
     /** Core the NIC's receive interrupt is routed to: core 0, Linux's default, unless a workload binds it elsewhere. */
@@ -188,13 +188,13 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     @Override
     public long pinnedBytes(Endpoint rank) {
         Driver d = drivers.get(rank.id());
-        return d == null ? 0 : d.pinnedPages * Endpoint.PAGE;
+        return d == null ? 0 : d.pinnedPages * Kernel.PAGE_SIZE;
     }
 
     /** Pinned bytes of the rank's user regions only (eager rings excluded). */
     public long regionPinnedBytes(Endpoint rank) {
         Driver d = drivers.get(rank.id());
-        return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Endpoint.PAGE;
+        return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Kernel.PAGE_SIZE;
     }
 
     /** Unpins and undeclares every region the rank's driver holds, as closing the endpoint does. */

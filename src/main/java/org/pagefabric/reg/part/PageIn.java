@@ -1,5 +1,7 @@
 package org.pagefabric.reg.part;
 
+import org.pagefabric.hw.os.Kernel;
+
 /** How many pages PART's fault tasklet pages in for one faulting page (000 §V, Table I). */
 public enum PageIn {
     /** PIO, "Page-In One-Page": only the faulting page. */
@@ -17,21 +19,21 @@ public enum PageIn {
      * @param blockBytes bytes per block of the transport
      */
     long rangeStart(long faultVa, long messageVa, int block, int blockBytes) {
-        long page = faultVa & ~(PartDriver.PAGE - 1);
+        long page = faultVa & ~(Kernel.PAGE_SIZE - 1);
         if (this == BLOCK) {
-            return Math.min(page, (messageVa + (long) block * blockBytes) & ~(PartDriver.PAGE - 1));
+            return Math.min(page, (messageVa + (long) block * blockBytes) & ~(Kernel.PAGE_SIZE - 1));
         }
         return page;
     }
 
     /** One past the last byte of the range to page in, page aligned. */
     long rangeEnd(long faultVa, long messageVa, long messageLength, int block, int blockBytes) {
-        long pageEnd = (faultVa & ~(PartDriver.PAGE - 1)) + PartDriver.PAGE;
+        long pageEnd = (faultVa & ~(Kernel.PAGE_SIZE - 1)) + Kernel.PAGE_SIZE;
         long end = switch (this) {
             case ONE -> pageEnd;
             case BLOCK -> Math.min(messageVa + (long) (block + 1) * blockBytes, messageVa + messageLength);
             case ALL -> messageVa + messageLength;
         };
-        return Math.max(pageEnd, (end + PartDriver.PAGE - 1) & ~(PartDriver.PAGE - 1));
+        return Math.max(pageEnd, (end + Kernel.PAGE_SIZE - 1) & ~(Kernel.PAGE_SIZE - 1));
     }
 }

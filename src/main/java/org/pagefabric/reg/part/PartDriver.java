@@ -53,8 +53,6 @@ import org.pagefabric.sim.stat.Counter;
  * by the source's time-out. A {@link Trace} records the phases of 000 Fig. 8 since its last reset.
  */
 public final class PartDriver implements EventHandler, FaultTrace {
-    /** Page size. */
-    static final long PAGE = Kernel.PAGE_SIZE;
     private static final int EV_HANDLER_DONE = 0;
     private static final int EV_TASKLET = 1;
     private static final int EV_ERR_ISSUED = 2;
@@ -284,7 +282,7 @@ public final class PartDriver implements EventHandler, FaultTrace {
             entries++;
             fifoEntries.increment();
             trace.fault(entry.loggedPs);
-            long page = entry.faultAddress & ~(PAGE - 1);
+            long page = entry.faultAddress & ~(Kernel.PAGE_SIZE - 1);
             if (entry.write && err) {
                 if (answeredBefore(entry.qpn, entry.messageId, entry.block, entry.loggedPs)) {
                     answered.increment();
@@ -365,14 +363,14 @@ public final class PartDriver implements EventHandler, FaultTrace {
         }
         for (long va = start; va < end; ) {
             if (va == page || present(as, va, write)) {
-                va += PAGE;
+                va += Kernel.PAGE_SIZE;
                 continue;
             }
             long runEnd = va;
             while (runEnd < end && runEnd != page && !present(as, runEnd, write)) {
-                runEnd += PAGE;
+                runEnd += Kernel.PAGE_SIZE;
             }
-            charged += gup(as, va, (int) ((runEnd - va) / PAGE), write);
+            charged += gup(as, va, (int) ((runEnd - va) / Kernel.PAGE_SIZE), write);
             va = runEnd;
         }
         return charged;

@@ -6,7 +6,8 @@ import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.node.Node;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
@@ -91,11 +92,11 @@ public abstract class PartFamilyPolicy implements RegistrationPolicy {
 
     /** First address of the page holding {@code va}. */
     static long pageDown(long va) {
-        return va & ~(PartDriver.PAGE - 1);
+        return va & ~(Kernel.PAGE_SIZE - 1);
     }
 
     /** One past the last byte of the last page of {@code [va, va + length)}. */
     static long pageUp(long va, long length) {
-        return (va + Math.max(length, 1) + PartDriver.PAGE - 1) & ~(PartDriver.PAGE - 1);
+        return (va + Math.max(length, 1) + Kernel.PAGE_SIZE - 1) & ~(Kernel.PAGE_SIZE - 1);
     }
 }

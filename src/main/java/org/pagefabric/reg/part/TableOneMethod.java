@@ -7,7 +7,7 @@ import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.FaultKind;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.Endpoint;
 
@@ -115,7 +115,7 @@ public final class TableOneMethod extends PartFamilyPolicy {
             case TOUCH -> {
                 CoreTlb tlb = tlbs.computeIfAbsent(rank.node(), n -> new CoreTlb(profile));
                 long ps = 0;
-                for (long p = start; p < end; p += PartDriver.PAGE) {
+                for (long p = start; p < end; p += Kernel.PAGE_SIZE) {
                     Fault f = k.touch(rank.process(), p, true);
                     // A fault's retried access fills the TLB too; the fault's cost includes its walk.
                     long walk = tlb.walk(rank.process(), p);

@@ -3,10 +3,11 @@ package org.pagefabric.reg.pin;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.Errno;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.Endpoint;
@@ -40,7 +41,7 @@ public final class PinEverything implements RegistrationPolicy {
 
     @Override
     public long setUp(Endpoint rank) {
-        long pages = rank.segmentLength() / Endpoint.PAGE;
+        long pages = rank.segmentLength() / Kernel.PAGE_SIZE;
         if (pages > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("segment of " + rank.segmentLength() + " B is too large to pin at once");
         }

@@ -1,6 +1,7 @@
 package org.pagefabric.reg.pinning;
 
 import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.os.Kernel;
 
 /**
  * Whole pages of one rank pinned (get_user_pages) and registered with its NIC as one region.
@@ -13,12 +14,12 @@ import org.pagefabric.hw.nic.MemoryRegion;
 public record PinnedRange(long start, long pages, MemoryRegion region, long[] frames) {
     /** First byte after the range. */
     public long end() {
-        return start + pages * RangePinner.PAGE;
+        return start + pages * Kernel.PAGE_SIZE;
     }
 
     /** Bytes pinned. */
     public long bytes() {
-        return pages * RangePinner.PAGE;
+        return pages * Kernel.PAGE_SIZE;
     }
 
     /** Whether the range covers {@code [va, va + length)}. */

@@ -1,15 +1,14 @@
 package org.pagefabric.reg.pinning;
 
-import java.util.HashMap;
-import java.util.Map;
+import org.agrona.collections.Long2LongHashMap;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.endpoint.Endpoint;
 
 /**
@@ -21,15 +20,13 @@ import org.pagefabric.endpoint.Endpoint;
  * whose per-page part is the unpin, so the kernel's put_page time is not charged twice).
  */
 public final class RangePinner {
-    /** Bytes per page. */
-    public static final long PAGE = Kernel.PAGE_SIZE;
 
     /** Access rights of every region pinned here: the NIC may read and write it, locally and remotely. */
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
 
     private final Endpoint rank;
     /** Registrations holding each pinned page, by page number. */
-    private final Map<Long, Integer> holders = new HashMap<>();
+    private final Long2LongHashMap holders = new Long2LongHashMap(0);
     private final long registerBasePs;
     private final long registerPerPagePs;
     private final long deregisterBasePs;
@@ -55,9 +52,9 @@ public final class RangePinner {
      * @throws OsException if a page cannot be pinned (the pages pinned so far are released)
      */
     public Pinned pin(long va, long length) {
-        long start = va & -PAGE;
-        long end = Math.ceilDiv(va + Math.max(length, 1), PAGE) * PAGE;
-        long pages = (end - start) / PAGE;
+        long start = va & -Kernel.PAGE_SIZE;
+        long end = Math.ceilDiv(va + Math.max(length, 1), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
+        long pages = (end - start) / Kernel.PAGE_SIZE;
         if (pages > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(length + " B is too large to pin at once");
         }
@@ -73,8 +70,8 @@ public final class RangePinner {
         }
         kernel.chargePinned(rank.process(), pages);
         MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), start, end - start, ACCESS, pin.frames());
-        for (long page = start / PAGE; page < end / PAGE; page++) {
-            holders.merge(page, 1, Integer::sum);
+        for (long page = start / Kernel.PAGE_SIZE; page < end / Kernel.PAGE_SIZE; page++) {
+            holders.put(page, holders.get(page) + 1);
         }
         return new Pinned(new PinnedRange(start, pages, mr, pin.frames()), pin.costPs() + registerBasePs
                 + pages * registerPerPagePs);
@@ -92,8 +89,13 @@ public final class RangePinner {
             kernel.putPage(frame);
         }
         kernel.unchargePinned(rank.process(), range.pages());
-        for (long page = range.start() / PAGE; page < range.end() / PAGE; page++) {
-            holders.merge(page, -1, (a, b) -> a + b == 0 ? null : a + b);
+        for (long page = range.start() / Kernel.PAGE_SIZE; page < range.end() / Kernel.PAGE_SIZE; page++) {
+            long left = holders.get(page) - 1;
+            if (left == 0) {
+                holders.remove(page);
+            } else {
+                holders.put(page, left);
+            }
         }
         return deregisterBasePs + range.pages() * deregisterPerPagePs;
     }
@@ -105,6 +107,6 @@ public final class RangePinner {
 
     /** Bytes of distinct pages the rank holds pinned through this pinner now. */
     public long pinnedBytes() {
-        return holders.size() * PAGE;
+        return holders.size() * Kernel.PAGE_SIZE;
     }
 }

@@ -3,8 +3,7 @@ package org.pagefabric.reg.rendezvous;
 import org.pagefabric.reg.pinning.PinnedRange;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import org.pagefabric.sim.collect.LongSortedMap;
 
 /**
  * The ranges a Rendezvous target pinned for its peers and keeps pinned (no-unpin), found by
@@ -12,16 +11,20 @@ import java.util.TreeMap;
  * pins nothing.
  */
 final class KeptRanges {
-    /** Ranges by first byte; ranges that start on the same page share a list. */
-    private final TreeMap<Long, List<PinnedRange>> byStart = new TreeMap<>();
+    /** Ranges by first byte; ranges that start on the same page share a list, oldest first. */
+    private final LongSortedMap<List<PinnedRange>> byStart = new LongSortedMap<>();
     /** Bytes of the longest range kept: no range starting further below an address can cover it. */
     private long longest;
 
-    /** A kept range covering {@code [va, va + length)}, or null if none does. */
+    /**
+     * A kept range covering {@code [va, va + length)}, or null if none does: of several, the one
+     * starting highest, and of those the oldest.
+     */
     PinnedRange find(long va, long length) {
-        for (Map.Entry<Long, List<PinnedRange>> e = byStart.floorEntry(va); e != null && e.getKey() >= va - longest;
-             e = byStart.lowerEntry(e.getKey())) {
-            for (PinnedRange r : e.getValue()) {
+        for (int i = byStart.floorIndex(va); i >= 0 && byStart.key(i) >= va - longest; i--) {
+            List<PinnedRange> same = byStart.value(i);
+            for (int j = 0; j < same.size(); j++) {
+                PinnedRange r = same.get(j);
                 if (r.covers(va, length)) {
                     return r;
                 }
@@ -32,7 +35,12 @@ final class KeptRanges {
 
     /** Keeps {@code range}. */
     void add(PinnedRange range) {
-        byStart.computeIfAbsent(range.start(), k -> new ArrayList<>(1)).add(range);
+        List<PinnedRange> same = byStart.get(range.start());
+        if (same == null) {
+            same = new ArrayList<>(1);
+            byStart.put(range.start(), same);
+        }
+        same.add(range);
         longest = Math.max(longest, range.bytes());
     }
 }

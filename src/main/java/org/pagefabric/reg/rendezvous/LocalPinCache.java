@@ -9,7 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import org.pagefabric.sim.collect.LongSortedMap;
 
 /**
  * The initiator's cache of its own pinned buffers (004 §4.2: the Rendezvous implementation
@@ -39,7 +39,7 @@ public final class LocalPinCache {
     private final RangePinner pinner;
     private final long boundBytes;
     /** Ranges by first byte; ranges that start on the same page share a list. */
-    private final TreeMap<Long, List<Entry>> byStart = new TreeMap<>();
+    private final LongSortedMap<List<Entry>> byStart = new LongSortedMap<>();
     /** Every range, least recently used first. */
     private final LinkedHashSet<Entry> lru = new LinkedHashSet<>();
     /** The ranges operations use, by buffer, oldest first, until their completion releases them. */
@@ -81,7 +81,12 @@ public final class LocalPinCache {
             RangePinner.Pinned p = pinner.pin(va, length);
             cost += p.costPs();
             e = new Entry(p.range());
-            byStart.computeIfAbsent(e.range.start(), k -> new ArrayList<>(1)).add(e);
+            List<Entry> same = byStart.get(e.range.start());
+            if (same == null) {
+                same = new ArrayList<>(1);
+                byStart.put(e.range.start(), same);
+            }
+            same.add(e);
             pinnedBytes += e.range.bytes();
         }
         lru.addLast(e);
@@ -113,11 +118,13 @@ public final class LocalPinCache {
     }
 
     private Entry find(long va, long length) {
-        Map.Entry<Long, List<Entry>> floor = byStart.floorEntry(va);
-        if (floor == null) {
+        int floor = byStart.floorIndex(va);
+        if (floor < 0) {
             return null;
         }
-        for (Entry e : floor.getValue()) {
+        List<Entry> same = byStart.value(floor);
+        for (int i = 0; i < same.size(); i++) {
+            Entry e = same.get(i);
             if (e.range.covers(va, length)) {
                 return e;
             }

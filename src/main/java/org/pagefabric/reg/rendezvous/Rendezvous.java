@@ -2,12 +2,13 @@ package org.pagefabric.reg.rendezvous;
 
 import org.pagefabric.reg.pinning.PinnedRange;
 import org.pagefabric.reg.pinning.RangePinner;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.endpoint.ActiveMessages;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.RendezvousParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.rendezvous.RendezvousParameters;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.stat.Counter;
@@ -50,7 +51,7 @@ public final class Rendezvous implements RegistrationPolicy {
     private final Profile profile;
     private final long localCacheBytes;
     private final long lookupPs;
-    private final Map<Integer, RankState> states = new HashMap<>();
+    private final Int2ObjectHashMap<RankState> states = new Int2ObjectHashMap<>();
     private ActiveMessages messages;
     /** Handshakes the target answered from ranges it kept pinned, and those that pinned. */
     private Counter hits;
@@ -65,11 +66,11 @@ public final class Rendezvous implements RegistrationPolicy {
         final RangePinner pinner;
         final LocalPinCache localCache;
         /** Ranges this rank pinned for its peers, by remote key. */
-        final Map<Integer, PinnedRange> pinnedForPeers = new HashMap<>();
+        final Int2ObjectHashMap<PinnedRange> pinnedForPeers = new Int2ObjectHashMap<>();
         /** Without unpin: the same ranges by address, kept pinned and reused for later requests. */
         final KeptRanges kept = new KeptRanges();
         /** With unpin: remote keys of operations not yet completed, oldest first per buffer. */
-        final Map<RemoteBuffer, ArrayDeque<Integer>> toUnpin = new HashMap<>();
+        final Map<RemoteBuffer, IntArrayQueue> toUnpin = new HashMap<>();
         /** Remote operations this rank started that needed the pin handshake. */
         long handshakes;
 
@@ -172,7 +173,7 @@ public final class Rendezvous implements RegistrationPolicy {
         ((reply & PINNED) != 0 ? misses : hits).increment();
         int rkey = (int) (reply & KEY_MASK);
         if (unpin) {
-            s.toUnpin.computeIfAbsent(new RemoteBuffer(target.id(), va, length), b -> new ArrayDeque<>(1)).addLast(rkey);
+            s.toUnpin.computeIfAbsent(new RemoteBuffer(target.id(), va, length), b -> new IntArrayQueue()).addInt(rkey);
         }
         return new Access(rkey, 0);
     }
@@ -190,12 +191,12 @@ public final class Rendezvous implements RegistrationPolicy {
             ctx.sleep(evicted);
         }
         if (unpin && target != null && remoteVa != 0) {
-            ArrayDeque<Integer> keys = s.toUnpin.get(new RemoteBuffer(target.id(), remoteVa, length));
+            IntArrayQueue keys = s.toUnpin.get(new RemoteBuffer(target.id(), remoteVa, length));
             if (keys == null) {
                 throw new IllegalStateException("rank " + initiator.id() + " has no registration at rank " + target.id()
                         + " for 0x" + Long.toHexString(remoteVa));
             }
-            int rkey = keys.removeFirst();
+            int rkey = keys.removeInt();
             if (keys.isEmpty()) {
                 s.toUnpin.remove(new RemoteBuffer(target.id(), remoteVa, length));
             }

@@ -1,6 +1,7 @@
 package org.pagefabric.workload.aaapps;
 
 import java.util.Arrays;
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.Notification;
 import org.pagefabric.hw.iommu.aa.AccessKind;
@@ -9,12 +10,12 @@ import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.hw.net.TransportEndpoint;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
-import org.pagefabric.sim.IntDeque;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.collect.LongQuadQueue;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
@@ -124,8 +125,8 @@ final class AppFabric extends Component {
 
     // Active Access logs, per process
     private final int[] logUsed;
-    private final EntryQueue[] log;
-    private final EntryQueue[] stalled;
+    private final LongQuadQueue[] log;
+    private final LongQuadQueue[] stalled;
     private final boolean[] draining;
     private final int[] freeing;
     private long lastHandledAt;
@@ -134,7 +135,7 @@ final class AppFabric extends Component {
     // logged gets sent back (RMA, AM): reassembly per (target, source)
     private final long[] pendingDigest;
     private final int[] pendingLeft;
-    private final EntryQueue[] inbox;
+    private final LongQuadQueue[] inbox;
 
     // Allreduce vectors, per (process, round)
     private final long[][][] vecRecv;
@@ -146,7 +147,7 @@ final class AppFabric extends Component {
     private long[] slotX = new long[64];
     private long[] slotY = new long[64];
     private long[] slotZ = new long[64];
-    private final IntDeque freeSlots = new IntDeque();
+    private final IntArrayQueue freeSlots = new IntArrayQueue();
     private int slotsUsed;
 
     /**
@@ -184,22 +185,22 @@ final class AppFabric extends Component {
         this.nodeBytes = new long[cluster.size()];
         boolean active = scheme == AppScheme.ACTIVE;
         this.logUsed = new int[active ? processes : 0];
-        this.log = new EntryQueue[active ? processes : 0];
-        this.stalled = new EntryQueue[active ? processes : 0];
+        this.log = new LongQuadQueue[active ? processes : 0];
+        this.stalled = new LongQuadQueue[active ? processes : 0];
         this.draining = new boolean[active ? processes : 0];
         this.freeing = new int[active ? processes : 0];
         for (int r = 0; r < log.length; r++) {
-            log[r] = new EntryQueue();
-            stalled[r] = new EntryQueue();
+            log[r] = new LongQuadQueue();
+            stalled[r] = new LongQuadQueue();
         }
         this.stalls = counter("logStalls", "accesses", "accesses held back by a full access log (backpressure)");
         boolean sendBack = logGets && (scheme == AppScheme.RMA || scheme == AppScheme.AM);
         this.pendingDigest = new long[sendBack ? processes * processes : 0];
         this.pendingLeft = new int[sendBack ? processes * processes : 0];
         boolean polls = scheme == AppScheme.AM || scheme == AppScheme.AKV;
-        this.inbox = new EntryQueue[polls ? processes : 0];
+        this.inbox = new LongQuadQueue[polls ? processes : 0];
         for (int r = 0; r < inbox.length; r++) {
-            inbox[r] = new EntryQueue();
+            inbox[r] = new LongQuadQueue();
         }
         boolean vectors = scheme == AppScheme.ALLREDUCE;
         this.vecRecv = new long[vectors ? processes : 0][][];
@@ -342,13 +343,13 @@ final class AppFabric extends Component {
      */
     long pollInbox(int rank) {
         long cost = costs.pollPs();
-        EntryQueue q = inbox[rank];
+        LongQuadQueue q = inbox[rank];
         while (!q.isEmpty()) {
-            int kind = (int) (q.a() >>> 32);
-            int source = (int) q.a();
-            long x = q.b();
-            long y = q.c();
-            int n = q.bytes();
+            int kind = (int) (q.head(0) >>> 32);
+            int source = (int) q.head(0);
+            long x = q.head(1);
+            long y = q.head(2);
+            int n = (int) q.head(3);
             q.remove();
             cost += costs.memoryPs() * (1 + (n + 63) / 64);
             if (kind == INBOX_LOG) {
@@ -551,7 +552,7 @@ final class AppFabric extends Component {
                     int words = (int) y;
                     if (!reserve(target, words * 8)) {
                         stalled[target].add((long) EV_READ << 32 | source, x, z, words);
-                        freeSlots.addLast(s);
+                        freeSlots.addInt(s);
                         return;
                     }
                     logRead(source, target, x, words, z);
@@ -591,7 +592,7 @@ final class AppFabric extends Component {
             }
             default -> throw new IllegalStateException("unknown application fabric event " + type);
         }
-        freeSlots.addLast(s);
+        freeSlots.addInt(s);
     }
 
     /** Sends the reply of a get: the words read, in datagrams, back to the process that asked. */
@@ -650,13 +651,13 @@ final class AppFabric extends Component {
         long perEntry = notification == Notification.SCRATCHPAD ? aa.scratchpadAccessPs() : aa.logAccessPs();
         long cost = 0;
         int freed = 0;
-        EntryQueue q = log[target];
+        LongQuadQueue q = log[target];
         while (!q.isEmpty()) {
-            int kind = (int) (q.a() >>> 32);
-            int source = (int) q.a();
-            long x = q.b();
-            long y = q.c();
-            int n = q.bytes();
+            int kind = (int) (q.head(0) >>> 32);
+            int source = (int) q.head(0);
+            long x = q.head(1);
+            long y = q.head(2);
+            int n = (int) q.head(3);
             q.remove();
             cost += perEntry + aa.logAccessPs() * ((n + 63) / 64) + hooks.handleLogEntry(target, kind, source, x, y, n);
             freed += AccessLog.footprint(AccessKind.carriesData(kind) ? n : 0);
@@ -670,14 +671,14 @@ final class AppFabric extends Component {
         logUsed[target] -= freeing[target];
         freeing[target] = 0;
         draining[target] = false;
-        EntryQueue q = stalled[target];
+        LongQuadQueue q = stalled[target];
         retrying = true;
         while (!q.isEmpty()) {
-            int type = (int) (q.a() >>> 32);
-            int source = (int) q.a();
-            long x = q.b();
-            long y = q.c();
-            int n = q.bytes();
+            int type = (int) (q.head(0) >>> 32);
+            int source = (int) q.head(0);
+            long x = q.head(1);
+            long y = q.head(2);
+            int n = (int) q.head(3);
             if (!reserve(target, type == EV_READ ? n * 8 : 0)) {
                 break;
             }
@@ -699,7 +700,7 @@ final class AppFabric extends Component {
     private int slot(int a, int b, long x, long y, long z) {
         int s;
         if (!freeSlots.isEmpty()) {
-            s = freeSlots.pollFirst();
+            s = freeSlots.removeInt();
         } else {
             if (slotsUsed == slotA.length) {
                 int n = slotA.length * 2;

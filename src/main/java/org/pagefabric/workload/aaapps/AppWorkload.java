@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.active.Notification;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.workload.AbstractWorkload;
@@ -60,7 +61,7 @@ abstract class AppWorkload extends AbstractWorkload {
     /** The data lives in the workload's own arrays; each node registers one page of segment. */
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Rank.PAGE;
+        return Kernel.PAGE_SIZE;
     }
 
     @Override

@@ -16,7 +16,6 @@ import org.pagefabric.hw.os.Kernel;
  * Runs on the real IOMMU path ({@code ActiveAccessPolicy}, {@code nic.iommu: true}).
  */
 public final class IncrementalCheckpoint {
-    private static final long PAGE = 4096;
     private final Kernel kernel;
     private final AddressSpace process;
     private final TreeSet<Long> dirty = new TreeSet<>();
@@ -28,8 +27,8 @@ public final class IncrementalCheckpoint {
         this.kernel = kernel;
         this.process = process;
         for (int p = 0; p < pages; p++) {
-            domain.assocPage(va + p * PAGE, Actions.PUT_METADATA, rec -> {
-                dirty.add(rec.va & ~(PAGE - 1));
+            domain.assocPage(va + p * Kernel.PAGE_SIZE, Actions.PUT_METADATA, rec -> {
+                dirty.add(rec.va & ~(Kernel.PAGE_SIZE - 1));
                 return 0;
             });
         }
@@ -44,8 +43,8 @@ public final class IncrementalCheckpoint {
     public int take() {
         int n = 0;
         for (long page : dirty) {
-            byte[] copy = new byte[(int) PAGE];
-            kernel.read(process, page, copy, 0, (int) PAGE);
+            byte[] copy = new byte[(int) Kernel.PAGE_SIZE];
+            kernel.read(process, page, copy, 0, (int) Kernel.PAGE_SIZE);
             saved.put(page, copy);
             n++;
         }

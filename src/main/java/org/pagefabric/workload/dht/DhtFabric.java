@@ -1,13 +1,13 @@
 package org.pagefabric.workload.dht;
 
 import java.util.Arrays;
+import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.hw.net.TransportEndpoint;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
-import org.pagefabric.sim.IntDeque;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
@@ -61,7 +61,7 @@ public final class DhtFabric extends Component {
     private long[] slotAddress = new long[64];
     private long[] slotA = new long[64];
     private long[] slotB = new long[64];
-    private final IntDeque freeSlots = new IntDeque();
+    private final IntArrayQueue freeSlots = new IntArrayQueue();
     private int slotsUsed;
 
     DhtFabric(DhtContext dht) {
@@ -204,7 +204,7 @@ public final class DhtFabric extends Component {
         long a = slotA[s];
         long b = slotB[s];
         int op = slotOp[s];
-        freeSlots.addLast(s);
+        freeSlots.addInt(s);
         Volume v = dht.volume(target);
         switch (type) {
             case ATOMIC_DONE -> {
@@ -232,7 +232,7 @@ public final class DhtFabric extends Component {
     private int slot(int source, int target, int op, long address, long a, long b) {
         int s;
         if (!freeSlots.isEmpty()) {
-            s = freeSlots.pollFirst();
+            s = freeSlots.removeInt();
         } else {
             if (slotsUsed == slotOp.length) {
                 int n = slotOp.length * 2;

@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
@@ -119,7 +120,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     /** The volumes live in the workload's sparse model; each node registers one page of segment. */
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return Rank.PAGE;
+        return Kernel.PAGE_SIZE;
     }
 
     @Override

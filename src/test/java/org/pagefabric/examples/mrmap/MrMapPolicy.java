@@ -4,10 +4,11 @@ import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.Errno;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
@@ -51,7 +52,7 @@ public final class MrMapPolicy implements RegistrationPolicy {
             lookups = rank.node().simulator().statistics().counter(NAME + ".lookups", "lookups",
                     "memory-region map lookups, one per key an operation needs");
         }
-        int pages = Math.toIntExact(rank.segmentLength() / Endpoint.PAGE);
+        int pages = Math.toIntExact(rank.segmentLength() / Kernel.PAGE_SIZE);
         PinResult pin = rank.node().kernel().getUserPages(rank.process(), rank.segment(), pages, true);
         if (!pin.complete()) {
             throw new OsException(pin.error() == null ? Errno.ENOMEM : pin.error(), "pinning the segment of rank "

@@ -17,6 +17,7 @@ import org.pagefabric.hw.iommu.aa.AccessLog;
 import org.pagefabric.hw.iommu.aa.AccessLogListener;
 import org.pagefabric.hw.iommu.aa.AccessRecord;
 import org.pagefabric.hw.iommu.aa.ActiveAccessUnit;
+import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.PacketPool;
 import org.pagefabric.hw.os.Pte;
@@ -32,7 +33,7 @@ class ActiveAccessUnitTest {
     private static final IommuCosts COSTS = new IommuCosts(5, 70, 40, 30, 200);
     private static final long ACTIVE_PUT = MapPageTable.RW | Pte.WL | Pte.WLD | Pte.E;
     private static final long ACTIVE_GET = MapPageTable.RW | Pte.RL | Pte.RLD | Pte.E;
-    private static final long PAGE = 4096;
+    private static final long PAGE = PhysicalMemory.PAGE_SIZE;
 
     private final Simulator sim = new Simulator(5);
     private final Iommu iommu = new Iommu(sim, "iommu", new IommuConfig(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.net.CompletionStatus;
 
 class CompletionQueueTest {
     private static WorkCompletion wc(long id) {

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.iommu.Iommu;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.comm.Job;
@@ -32,7 +34,7 @@ class IommuDmaTimingTest {
 
         Pair(String iommu) {
             profile = ProfileRegistry.load("aa-gem5").withOverrides(Map.of("nic.iommu", iommu), "test");
-            job = new Job(sim, profile, 2, 2, Rank.PAGE, PolicyRegistry.standard().create("pin-all", profile), false);
+            job = new Job(sim, profile, 2, 2, Kernel.PAGE_SIZE, PolicyRegistry.standard().create("pin-all", profile), false);
             txMr = region(job.rank(0));
             rxMr = region(job.rank(1));
             tx = job.rank(0).node().nic().createUdQp(job.rank(0).pd(), txCq, new CompletionQueue("u0", 1), PAYLOAD);
@@ -69,8 +71,8 @@ class IommuDmaTimingTest {
         Iommu src = pair.job.rank(0).node().iommu();
         int levels = src.walker().lastLevels();
         long warm = pair.oneWay(2);
-        long walk = pair.profile.time(org.pagefabric.hw.profile.param.IommuParameters.WALK_PER_LEVEL);
-        long context = pair.profile.time(org.pagefabric.hw.profile.param.IommuParameters.CONTEXT_FETCH);
+        long walk = pair.profile.time(org.pagefabric.hw.param.IommuParameters.WALK_PER_LEVEL);
+        long context = pair.profile.time(org.pagefabric.hw.param.IommuParameters.CONTEXT_FETCH);
         assertTrue(levels > 0);
         assertEquals(2 * (levels * walk + context), cold - warm,
                 "source read and destination write each walk " + levels + " levels and fetch the context once");

@@ -26,7 +26,7 @@ import org.pagefabric.sim.process.Completion;
  * table (page to frame) so that on-demand regions can be paged in by a test driver.
  */
 final class NicBed {
-    static final int PAGE = 4096;
+    static final int PAGE = PhysicalMemory.PAGE_SIZE;
     static final long BASE = 0x7000_0000L;
     static final NicCosts COSTS = new NicCosts(200 * Time.NS, 100 * Time.NS, 300 * Time.NS, 100 * Time.NS,
             400 * Time.NS);

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.FullMesh;
 import org.pagefabric.hw.net.LinkFaults;
 import org.pagefabric.hw.net.LinkParams;
@@ -27,7 +28,7 @@ import org.pagefabric.sim.Time;
 
 /** Two NICs over the reliable transport, with hand-pinned buffers: bytes really move. */
 class NicEndToEndTest {
-    static final int PAGE = 4096;
+    static final int PAGE = PhysicalMemory.PAGE_SIZE;
     static final long BASE = 0x7000_0000L;
 
     static final class Host extends Component {

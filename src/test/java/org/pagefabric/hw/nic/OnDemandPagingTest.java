@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.stat.Counter;

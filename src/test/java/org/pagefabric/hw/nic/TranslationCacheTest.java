@@ -10,6 +10,7 @@ import static org.pagefabric.hw.nic.NicBed.PAGE;
 
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.iommu.ReplacementPolicy;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.stat.Counter;

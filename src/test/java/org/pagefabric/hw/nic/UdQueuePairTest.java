@@ -9,6 +9,7 @@ import static org.pagefabric.hw.nic.NicBed.PAGE;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.LinkFaults;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.stat.Counter;

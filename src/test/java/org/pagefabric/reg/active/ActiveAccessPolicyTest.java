@@ -10,8 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.active.Actions;
 import org.pagefabric.active.ActiveDomain;
 import org.pagefabric.hw.iommu.aa.AccessKind;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
@@ -31,19 +32,19 @@ class ActiveAccessPolicyTest {
     void handlersSeeExactlyThePutsToTheirPages(String name) {
         Simulator sim = new Simulator(3);
         ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create(name, PROFILE);
-        Job job = new Job(sim, PROFILE, 3, 4 * Rank.PAGE, policy);
+        Job job = new Job(sim, PROFILE, 3, 4 * Kernel.PAGE_SIZE, policy);
         Rank target = job.rank(2);
         Rank other = job.rank(1);
         ActiveDomain domain = policy.domain(target.endpoint());
         ActiveDomain otherDomain = policy.domain(other.endpoint());
         List<Long> seen = new ArrayList<>();
         List<Long> seenByOther = new ArrayList<>();
-        domain.assocPage(target.segment() + Rank.PAGE, Actions.PUT_DATA, r -> {
+        domain.assocPage(target.segment() + Kernel.PAGE_SIZE, Actions.PUT_DATA, r -> {
             assertEquals(AccessKind.PUT_DATA, r.kind);
             seen.add(r.word(0));
             return 100_000;
         });
-        otherDomain.assocPage(other.segment() + Rank.PAGE, Actions.PUT_METADATA, r -> {
+        otherDomain.assocPage(other.segment() + Kernel.PAGE_SIZE, Actions.PUT_METADATA, r -> {
             seenByOther.add(r.va);
             return 0;
         });
@@ -55,7 +56,7 @@ class ActiveAccessPolicyTest {
                 for (int i = 0; i < puts; i++) {
                     long value = 1000L * (base + 1) + i;
                     me.node().kernel().write(me.process(), me.segment() + 8L * i, longBytes(value), 0, 8);
-                    long at = (i % 3 == 2) ? 2 * Rank.PAGE : Rank.PAGE; // every third put to a plain page
+                    long at = (i % 3 == 2) ? 2 * Kernel.PAGE_SIZE : Kernel.PAGE_SIZE; // every third put to a plain page
                     me.write(ctx, target, 8L * i, at + 8L * (i + 16 * base), 8, i);
                     me.awaitSend(ctx);
                 }

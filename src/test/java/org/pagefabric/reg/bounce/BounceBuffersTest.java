@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.nic.CompletionStatus;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;

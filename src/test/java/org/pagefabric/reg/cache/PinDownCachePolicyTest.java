@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
@@ -36,7 +37,7 @@ class PinDownCachePolicyTest {
             assertEquals(s.gets() - 1, s.hits());
             assertEquals(s.gets(), s.puts(), "rank " + r.id() + ": every reference came back");
             assertEquals(1, c.unused().size());
-            assertEquals(2 * Rank.PAGE, policy.pinnedBytes(r.endpoint()));
+            assertEquals(2 * Kernel.PAGE_SIZE, policy.pinnedBytes(r.endpoint()));
         }
         assertTrue(policy.cache(job.rank(1).endpoint()).statistics().gets() > 10, "the target was asked for each remote key");
     }

@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pagefabric.comm.Job;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyRefusal;
@@ -93,7 +93,7 @@ class PolicyConformanceTest {
         List<String> wrong = new ArrayList<>();
         for (var e : job.layout().endpoints()) {
             long reported = job.policy().pinnedBytes(e);
-            long held = pinnedFrames(e.node().memory().frames()) * org.pagefabric.comm.Rank.PAGE;
+            long held = pinnedFrames(e.node().memory().frames()) * org.pagefabric.hw.os.Kernel.PAGE_SIZE;
             if (reported < 0 || reported > held) {
                 wrong.add("rank " + e.id() + " reports " + reported + " B pinned, its node's frames hold " + held
                         + " B of pins");

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.nic.CompletionStatus;
+import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
@@ -19,7 +20,7 @@ import org.pagefabric.comm.Rank;
 
 /** The Firehose policy on a small cluster: misses move firehoses, hits are one-sided, victims are reused or unpinned. */
 class FirehosePolicyTest {
-    private static final int PAGE = Rank.PAGE;
+    private static final int PAGE = PhysicalMemory.PAGE_SIZE;
 
     /** M = {@code fPages} buckets for one remote node, MAXVICTIM {@code victimPages}: F = fPages. */
     private static Profile profile(int fPages, int victimPages) {

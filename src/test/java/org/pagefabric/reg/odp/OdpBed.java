@@ -3,9 +3,10 @@ package org.pagefabric.reg.odp;
 import java.util.Map;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.Statistic;
@@ -15,7 +16,7 @@ import org.pagefabric.comm.Rank;
 /** A job of ranks under an ODP policy on the odp-connectx profile, and what tests check on it. */
 final class OdpBed {
     static final Profile PROFILE = ProfileRegistry.resolve("odp-connectx");
-    static final long PAGE = Rank.PAGE;
+    static final long PAGE = Kernel.PAGE_SIZE;
 
     final Simulator sim;
     final Job job;

@@ -9,9 +9,10 @@ import org.pagefabric.reg.pinning.RangePinner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pagefabric.hw.nic.CompletionStatus;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
@@ -22,7 +23,7 @@ import org.pagefabric.workload.WorkloadRegistry;
 
 class RendezvousTest {
     private static final Profile PROFILE = ProfileRegistry.resolve("default");
-    private static final long PAGE = RangePinner.PAGE;
+    private static final long PAGE = Kernel.PAGE_SIZE;
 
     private static Map<String, Object> point(Profile p, String policy, String workload, long size, int iterations) {
         return PointRun.run(p, policy, WorkloadRegistry.standard().byName(workload), size, iterations, 7);

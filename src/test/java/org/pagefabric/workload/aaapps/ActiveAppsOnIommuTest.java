@@ -8,8 +8,10 @@ import java.util.TreeSet;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.active.Actions;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.active.ActiveAccessPolicy;
 import org.pagefabric.sim.RandomStream;
@@ -32,7 +34,7 @@ class ActiveAppsOnIommuTest {
     void checkpointCopiesExactlyThePagesWrittenSinceTheLastOne(long seed) {
         Simulator sim = new Simulator(seed);
         ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create("aa-poll", PROFILE);
-        Job job = new Job(sim, PROFILE, 2, PAGES * Rank.PAGE, policy);
+        Job job = new Job(sim, PROFILE, 2, PAGES * Kernel.PAGE_SIZE, policy);
         Rank target = job.rank(1);
         Rank source = job.rank(0);
         IncrementalCheckpoint cp = new IncrementalCheckpoint(policy.domain(target.endpoint()), target.node().kernel(),
@@ -45,7 +47,7 @@ class ActiveAppsOnIommuTest {
             int[] offsets = new int[6];
             for (int i = 0; i < offsets.length; i++) {
                 offsets[i] = rnd.nextInt(PAGES);
-                pages.add(target.segment() + offsets[i] * (long) Rank.PAGE);
+                pages.add(target.segment() + offsets[i] * (long) Kernel.PAGE_SIZE);
             }
             written[epoch] = pages;
             int e = epoch;
@@ -54,7 +56,7 @@ class ActiveAppsOnIommuTest {
                     byte[] b = new byte[8];
                     b[0] = (byte) (17 * e + i + 1);
                     source.node().kernel().write(source.process(), source.segment(), b, 0, 8);
-                    source.write(ctx, target, 0, offsets[i] * (long) Rank.PAGE + 64L * i, 8, 100L * e + i);
+                    source.write(ctx, target, 0, offsets[i] * (long) Kernel.PAGE_SIZE + 64L * i, 8, 100L * e + i);
                     source.awaitSend(ctx);
                 }
             }).start();
@@ -64,8 +66,8 @@ class ActiveAppsOnIommuTest {
             copied[epoch] = cp.take();
             assertEquals(pages.size(), copied[epoch], "only the dirty pages are copied");
             for (long page : pages) {
-                byte[] mem = new byte[Rank.PAGE];
-                target.node().kernel().read(target.process(), page, mem, 0, Rank.PAGE);
+                byte[] mem = new byte[PhysicalMemory.PAGE_SIZE];
+                target.node().kernel().read(target.process(), page, mem, 0, PhysicalMemory.PAGE_SIZE);
                 assertArrayEquals(mem, cp.saved(page), "W=1: the puts reached memory and the checkpoint holds them");
             }
         }
@@ -79,7 +81,7 @@ class ActiveAppsOnIommuTest {
         Simulator sim = new Simulator(seed);
         ActiveAccessPolicy policy = (ActiveAccessPolicy) PolicyRegistry.standard().create("aa-poll", PROFILE);
         // ranks 1 and 3 share node 1; rank 0 writes to both
-        Job job = new Job(sim, PROFILE, 2, 4, 4 * Rank.PAGE, policy);
+        Job job = new Job(sim, PROFILE, 2, 4, 4 * Kernel.PAGE_SIZE, policy);
         Rank source = job.rank(0);
         Rank[] targets = {job.rank(1), job.rank(3)};
         long[][] counted = new long[2][4];
@@ -88,7 +90,7 @@ class ActiveAppsOnIommuTest {
             int tt = t;
             for (int p = 0; p < 4; p++) {
                 int pp = p;
-                policy.domain(targets[t].endpoint()).assocPage(targets[t].segment() + p * (long) Rank.PAGE, Actions.PUT_METADATA,
+                policy.domain(targets[t].endpoint()).assocPage(targets[t].segment() + p * (long) Kernel.PAGE_SIZE, Actions.PUT_METADATA,
                         rec -> {
                             counted[tt][pp]++;
                             return 0;
@@ -106,7 +108,7 @@ class ActiveAppsOnIommuTest {
         }
         new SimProcess(sim, "accesses", ctx -> {
             for (int i = 0; i < tgt.length; i++) {
-                source.write(ctx, targets[tgt[i]], 0, page[i] * (long) Rank.PAGE + 8L * i, 8, i);
+                source.write(ctx, targets[tgt[i]], 0, page[i] * (long) Kernel.PAGE_SIZE + 8L * i, 8, i);
                 source.awaitSend(ctx);
             }
         }).start();
