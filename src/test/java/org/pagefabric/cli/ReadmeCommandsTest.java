@@ -7,15 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -120,7 +125,7 @@ class ReadmeCommandsTest {
                     continue;
                 }
                 List<String> block = f.body().stream().map(String::strip).toList();
-                if (sources.stream().noneMatch(s -> java.util.Collections.indexOfSubList(s, block) >= 0)) {
+                if (sources.stream().noneMatch(s -> Collections.indexOfSubList(s, block) >= 0)) {
                     problems.add(f.where() + ": no test under src/test/java holds this block line for line");
                 }
                 if (doc.file.equals(Path.of("README.md")) && block.stream().anyMatch(l -> l.contains("extends Component"))) {
@@ -151,8 +156,8 @@ class ReadmeCommandsTest {
     /** Why a code span that looks like one of our packages or classes names none, or {@code null}. */
     private static String unknownName(String span) {
         if (CLASS_NAME.matcher(span).matches()) {
-            return sourceFileNamed(span + ".java") || jdkClass(span) ? null
-                    : "no class of that name in src/main/java, src/test/java or java.util";
+            return sourceFileNamed(span + ".java") || jdkClass(span) || classPathNames().contains(span) ? null
+                    : "no class of that name in src/main/java, src/test/java, the class path or java.util";
         }
         if (!DOTTED_NAME.matcher(span).matches()) {
             return null;
@@ -171,6 +176,29 @@ class ReadmeCommandsTest {
             dir = dir.resolve(parts[i]);
         }
         return Files.isDirectory(dir) ? null : "no package " + dir;
+    }
+
+    private static Set<String> classPathNames;
+
+    /** Simple names of the top-level classes in the jars on the class path (the dependencies). */
+    private static synchronized Set<String> classPathNames() {
+        if (classPathNames == null) {
+            Set<String> names = new HashSet<>();
+            for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+                if (!entry.endsWith(".jar")) {
+                    continue;
+                }
+                try (JarFile jar = new JarFile(entry)) {
+                    jar.stream().map(JarEntry::getName)
+                            .filter(n -> n.endsWith(".class") && !n.contains("$"))
+                            .forEach(n -> names.add(n.substring(n.lastIndexOf('/') + 1, n.length() - ".class".length())));
+                } catch (IOException e) {
+                    throw new IllegalStateException(entry, e);
+                }
+            }
+            classPathNames = names;
+        }
+        return classPathNames;
     }
 
     private static boolean jdkClass(String simpleName) {
