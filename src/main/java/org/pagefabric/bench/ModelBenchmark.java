@@ -19,8 +19,8 @@ import org.pagefabric.workload.BandwidthWorkload;
 import org.pagefabric.workload.PointRun;
 
 /**
- * {@code pagefabric bench model}: the simulated machine's own speed and size, against issue 3's
- * targets. Each check is one row: what was measured, the value, the target and whether it is met.
+ * {@code pagefabric bench model}: the simulated machine's own speed and size, against its
+ * performance targets (docs/PERFORMANCE.md). Each check is one row: what was measured, the value, the target and whether it is met.
  */
 public final class ModelBenchmark {
     private static final long GIB = 1L << 30;

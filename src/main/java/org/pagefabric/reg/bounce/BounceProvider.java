@@ -16,7 +16,7 @@ public final class BounceProvider implements PolicyProvider, ParameterSet {
         List<PolicyDescriptor> all = new ArrayList<>();
         all.add(new PolicyDescriptor(BounceBuffers.NAME, "bounce buffers: puts copied into statically pinned buffers, written"
                 + " into the target's and copied out there by its CPU, in pieces; no user memory registered",
-                Set.of(Capability.PUT, Capability.SEND_RECEIVE), ParameterRegistry.matching("bounce.", "memory.bandwidth"), List.of(), BounceBuffers::new));
+                Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.SEND_RECEIVE), ParameterRegistry.matching("bounce.", "memory.bandwidth"), List.of(), BounceBuffers::new));
         return all;
     }
 

@@ -15,7 +15,7 @@ public final class CacheProvider implements PolicyProvider, ParameterSet {
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
         for (MonitorKind m : MonitorKind.values()) {
-            all.add(new PolicyDescriptor(m.policyName(), m.description(), Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE),
+            all.add(new PolicyDescriptor(m.policyName(), m.description(), Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE),
                     ParameterRegistry.matching("cache.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin."), List.of(), p -> new PinDownCache(p, m)));
         }
         return all;

@@ -17,7 +17,7 @@ public final class FirehoseProvider implements PolicyProvider, ParameterSet {
         List<PolicyDescriptor> all = new ArrayList<>();
         all.add(new PolicyDescriptor(FirehosePolicy.NAME, "Firehose (004): F firehoses per remote node moved by active"
                 + " messages, bucket reference counts and a victim FIFO; pinned memory within M + MAXVICTIM",
-                Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), ParameterRegistry.matching("firehose.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin."),
+                Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), ParameterRegistry.matching("firehose.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin."),
                 List.of(
                 new Statistic("firehose.hits", "operations", "remote operations whose buckets all had firehoses"),
                 new Statistic("firehose.misses", "operations", "remote operations that needed a firehose move"),

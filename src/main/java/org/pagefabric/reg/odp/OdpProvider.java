@@ -34,7 +34,7 @@ public final class OdpProvider implements PolicyProvider, ParameterSet {
             stats.add(new Statistic("<node>.odp." + OdpDriver.phaseStatistic(p), "ps", "time resolved faults spent in phase " + p));
         }
         stats.add(new Statistic("<node>.odp.fault_time", "ps", "from the NIC raising a fault to the driver resuming the QP"));
-        Set<Capability> caps = Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ON_DEMAND_PAGING);
+        Set<Capability> caps = Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ON_DEMAND_PAGING);
         all.add(new PolicyDescriptor(OdpPolicy.EXPLICIT, "On-Demand Paging (001), explicit: each buffer in an on-demand"
                 + " region, nothing pinned; the NIC faults, the driver pages in, maps and resumes", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.EXPLICIT, p)));

@@ -32,7 +32,7 @@ public final class OpenMxProvider implements PolicyProvider, ParameterSet {
                 stats.add(new Statistic("<policy>.misses", "lookups", "region cache lookups that declared a new region"));
             }
             all.add(new PolicyDescriptor(m.policyName(), m.description(),
-                    Set.of(Capability.SEND_RECEIVE, Capability.OWN_MESSAGING, Capability.INTERRUPT_PLACEMENT),
+                    Set.of(Capability.PAGED_OUT_MEMORY, Capability.SEND_RECEIVE, Capability.OWN_MESSAGING, Capability.INTERRUPT_PLACEMENT),
                     ParameterRegistry.matching("openmx.", "os.pin.", "os.unpin.", "os.mmu_notifier."), stats,
                     p -> new OpenMxPolicy(p, m)));
         }

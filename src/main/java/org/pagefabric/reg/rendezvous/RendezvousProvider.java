@@ -21,11 +21,11 @@ public final class RendezvousProvider implements PolicyProvider, ParameterSet {
                 new Statistic("<policy>.hits", "operations", "remote operations whose handshake found the target range pinned"),
                 new Statistic("<policy>.misses", "operations", "remote operations whose handshake pinned the target range"));
         all.add(new PolicyDescriptor(Rendezvous.WITH_UNPIN, "rendezvous: active-message handshake, target pins on demand"
-                + " and unpins after each operation; sources in a bounded local pin cache", Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats,
+                + " and unpins after each operation; sources in a bounded local pin cache", Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats,
                 p -> new Rendezvous(p, true)));
         all.add(new PolicyDescriptor(Rendezvous.NO_UNPIN, "rendezvous without unpin: an active-message handshake before"
                 + " every operation; the target pins on demand and keeps every range pinned; sources in a bounded local"
-                + " pin cache", Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats, p -> new Rendezvous(p, false)));
+                + " pin cache", Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats, p -> new Rendezvous(p, false)));
         return all;
     }
 

@@ -19,7 +19,7 @@ public final class MrMapProvider implements PolicyProvider, ParameterSet {
     public List<PolicyDescriptor> policies() {
         return List.of(new PolicyDescriptor(MrMapPolicy.NAME,
                 "example: pin-all whose keys are looked up in a software memory-region map on every operation",
-                Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE),
+                Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.PAGED_OUT_MEMORY),
                 ParameterRegistry.matching("example.mr_map.", "nic.register.", "os.pin."),
                 List.of(new Statistic(MrMapPolicy.NAME + ".lookups", "lookups", "memory-region map lookups")),
                 MrMapPolicy::new));
