@@ -12,12 +12,19 @@ package org.pagefabric.reg.pinning;
 public abstract class CachedRange {
     private final long start;
     private final long end;
+    /** Not inserted in a cache yet. */
+    static final byte NEW = 0;
+    /** Inserted and not withdrawn: lookups may find it, it sits in the recency list and counts against the bound. */
+    static final byte CACHED = 1;
+    /** Withdrawn: never found again, still counted against the bound. */
+    static final byte WITHDRAWN = 2;
+    /** Discarded: no longer counted; the range's life in the cache is over. */
+    static final byte DISCARDED = 3;
+
     /** Operations using the range now; the cache never evicts a range in use. */
     int users;
-    /** Inserted and not withdrawn: lookups may find it, and it sits in the recency list. */
-    boolean cached;
-    /** Inserted and not discarded: it counts against the cache's bound. */
-    boolean held;
+    /** Where the range is in its life in a cache: {@link #NEW}, {@link #CACHED}, ... */
+    byte state = NEW;
     /** Neighbours in the cache's recency list: toward the cold end and toward the warm end. */
     CachedRange colder;
     CachedRange warmer;
@@ -60,7 +67,7 @@ public abstract class CachedRange {
 
     /** Whether a cache holds the range where lookups find it (inserted and not withdrawn). */
     public final boolean cached() {
-        return cached;
+        return state == CACHED;
     }
 
     /** Whether the range covers {@code [from, to)}. */

@@ -187,7 +187,7 @@ public final class RangeCache<E extends CachedRange> {
      * @throws IllegalStateException if the range was ever inserted, or (merged ranges) it overlaps a cached one
      */
     public void insert(E range) {
-        if (range.cached || range.held || range.users != 0) {
+        if (range.state != CachedRange.NEW) {
             throw new IllegalStateException(range + " was cached before");
         }
         if (overlap == Overlap.MERGED && firstOverlapping(range.start(), range.end()) != null) {
@@ -204,8 +204,7 @@ public final class RangeCache<E extends CachedRange> {
             }
             last.nextSameStart = range;
         }
-        range.cached = true;
-        range.held = true;
+        range.state = CachedRange.CACHED;
         range.users = 1;
         heldEntries++;
         heldBytes += range.length();
@@ -238,7 +237,7 @@ public final class RangeCache<E extends CachedRange> {
         if (range.users > 0) {
             return false;
         }
-        if (recency == Recency.LAST_RELEASE && range.cached) {
+        if (recency == Recency.LAST_RELEASE && range.state == CachedRange.CACHED) {
             unlink(range);
             linkWarmest(range);
         }
@@ -263,20 +262,21 @@ public final class RangeCache<E extends CachedRange> {
             before.nextSameStart = range.nextSameStart;
         }
         range.nextSameStart = null;
-        range.cached = false;
+        range.state = CachedRange.WITHDRAWN;
         unlink(range);
     }
 
     /**
-     * Stops counting a withdrawn range against the bound: its pinning is gone.
+     * Stops counting a withdrawn, unused range against the bound: its pinning is gone.
      *
-     * @throws IllegalStateException if it is still cached, or was discarded already
+     * @throws IllegalStateException if it is still cached or in use, or was discarded already
      */
     public void discard(E range) {
-        if (range.cached || !range.held) {
-            throw new IllegalStateException(range + (range.cached ? " is still cached" : " is not held"));
+        if (range.state != CachedRange.WITHDRAWN || range.users > 0) {
+            throw new IllegalStateException(range + (range.state == CachedRange.CACHED ? " is still cached"
+                    : range.users > 0 ? " is in use" : " is not held"));
         }
-        range.held = false;
+        range.state = CachedRange.DISCARDED;
         heldEntries--;
         heldBytes -= range.length();
     }
@@ -307,13 +307,15 @@ public final class RangeCache<E extends CachedRange> {
     /** Merged ranges: one past the last byte of {@code [start, end)} joined with every cached range it overlaps. */
     public long mergedEnd(long start, long end) {
         requireMerged();
-        // disjoint ranges: only the one starting last below end can reach past it
+        // disjoint ranges: only those starting last below end can reach past it
         int last = index.floorIndex(end - 1);
-        if (last < 0) {
-            return end;
+        long to = end;
+        for (CachedRange r = last < 0 ? null : index.value(last); r != null; r = r.nextSameStart) {
+            if (r.overlaps(start, end)) {
+                to = Math.max(to, r.end());
+            }
         }
-        CachedRange r = index.value(last);
-        return r.overlaps(start, end) ? Math.max(end, r.end()) : end;
+        return to;
     }
 
     // ------------------------------------------------------------------ eviction
@@ -350,7 +352,7 @@ public final class RangeCache<E extends CachedRange> {
                 withdraw(victim);
                 discard(victim);
                 cost += evicted.applyAsLong(victim);
-                if (next != null && !next.cached) {
+                if (next != null && next.state != CachedRange.CACHED) {
                     next = coldest; // the callback let other ranges go: walk again from the cold end
                 }
             }
@@ -428,7 +430,7 @@ public final class RangeCache<E extends CachedRange> {
     }
 
     private static void requireCached(CachedRange r) {
-        if (!r.cached) {
+        if (r.state != CachedRange.CACHED) {
             throw new IllegalStateException(r + " is not cached");
         }
     }
