@@ -1,9 +1,7 @@
 package org.pagefabric.reg.rendezvous;
 
-import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.ToLongFunction;
+import org.pagefabric.reg.pinning.BufferHolds;
 import org.pagefabric.reg.pinning.CachedRange;
 import org.pagefabric.reg.pinning.PinnedRange;
 import org.pagefabric.reg.pinning.RangeCache;
@@ -42,14 +40,11 @@ public final class LocalPinCache {
     private final long boundBytes;
     private final RangeCache<Entry> ranges;
     /** The ranges operations use, by buffer, oldest first, until their completion releases them. */
-    private final Map<Buffer, ArrayDeque<Entry>> inUse = new HashMap<>();
+    private final BufferHolds<Entry> inUse = new BufferHolds<>();
     private final ToLongFunction<Entry> unpin = this::unpin;
     private long hits;
     private long misses;
     private long evictions;
-
-    private record Buffer(long va, long length) {
-    }
 
     /**
      * A cache of the pinner's rank's buffers, pinned through {@code pinner}, holding at most
@@ -84,7 +79,7 @@ public final class LocalPinCache {
             e = new Entry(p.range());
             ranges.insert(e);
         }
-        inUse.computeIfAbsent(new Buffer(va, length), k -> new ArrayDeque<>(1)).addLast(e);
+        inUse.add(va, length, e);
         cost += ranges.evictOver(0, 0, unpin);
         return new Acquired(e.range.region().lkey(), hit, cost);
     }
@@ -96,15 +91,10 @@ public final class LocalPinCache {
      * @return the time unpinning ranges over the bound took, in picoseconds
      */
     public long release(long va, long length) {
-        Buffer b = new Buffer(va, length);
-        ArrayDeque<Entry> q = inUse.get(b);
-        if (q == null) {
+        Entry e = inUse.poll(va, length);
+        if (e == null) {
             throw new IllegalStateException("rank " + pinner.rank().id() + ": no operation holds [0x" + Long.toHexString(va)
                     + ", +" + length + ")");
-        }
-        Entry e = q.removeFirst();
-        if (q.isEmpty()) {
-            inUse.remove(b);
         }
         ranges.release(e);
         return ranges.evictOver(0, 0, unpin);
