@@ -1,7 +1,7 @@
 package org.pagefabric.active;
 
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.ActiveAccessParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.active.ActiveAccessParameters;
 
 /**
  * The costs and sizes of Active Access from a profile.

@@ -13,13 +13,13 @@ import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.WorkloadRegistry;
 import org.pagefabric.workload.dht.DhtInsertWorkload;
 
 /**
- * How the distributed hashtable's cost grows with ranks (issue 7's target: 1024 nodes x 32
+ * How the distributed hashtable's cost grows with ranks (the target: 1024 nodes x 32
  * processes in under 10 minutes and 12 GB of heap): one run of {@code dht-insert} per rank
  * count, with its wall time, its events and events per second, the bytes the simulation thread
  * allocated per event, and the heap: the most live data any garbage collection during the run

@@ -12,15 +12,15 @@ import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.os.MemoryFootprint;
 import org.pagefabric.hw.os.ThpMode;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.workload.BandwidthWorkload;
 import org.pagefabric.workload.PointRun;
 
 /**
- * {@code pagefabric bench model}: the simulated machine's own speed and size, against issue 3's
- * targets. Each check is one row: what was measured, the value, the target and whether it is met.
+ * {@code pagefabric bench model}: the simulated machine's own speed and size, against its
+ * performance targets (docs/PERFORMANCE.md). Each check is one row: what was measured, the value, the target and whether it is met.
  */
 public final class ModelBenchmark {
     private static final long GIB = 1L << 30;

@@ -3,14 +3,14 @@ package org.pagefabric.bench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadRegistry;
 
 /**
- * {@code pagefabric bench part}: issue 6's speed targets for PART, each one row (check, value,
+ * {@code pagefabric bench part}: the speed targets for PART, each one row (check, value,
  * unit, target, met): a 1 MiB write with every destination page faulting (PIO, the most events)
  * in under 50 ms of wall time, and 000 Fig. 11's sweep (1 MiB, PIO and PIA, fault frequency 0 to
  * 100 %) with 50 timed writes per point in under 20 s, on one thread. Each row gives the wall

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.param.OsParameters;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.param.OsParameters;
 
 /**
  * Turns a calibration into a profile that {@code extends: default}: each measured quantity that

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code pagefabric bench ...}: the performance benchmarks behind docs/PERFORMANCE.md. */
-@Command(name = "bench", description = "Measure the simulator's own speed.",
+@Command(name = "bench", description = "Measure the simulator's own speed.", mixinStandardHelpOptions = true,
         subcommands = {BenchCommand.Kernel.class, BenchCommand.ProcessResume.class, BenchCommand.Model.class, BenchCommand.Jmh.class,
             BenchCommand.Dht.class, BenchCommand.Part.class},
         synopsisSubcommandLabel = "TARGET")
@@ -181,7 +181,7 @@ final class BenchCommand implements Runnable {
     }
 
     @Command(name = "model", mixinStandardHelpOptions = true,
-            description = "The simulated machine's speed and size against issue 3's targets.")
+            description = "The simulated machine's speed and size against its performance targets (docs/PERFORMANCE.md).")
     static final class Model extends RowsBenchmark {
         @Option(names = "--profile", defaultValue = "default",
                 description = "Hardware profile (default: ${DEFAULT-VALUE}).")
@@ -200,9 +200,9 @@ final class BenchCommand implements Runnable {
             if (writes <= 0 || nodes < 2) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive and --nodes at least 2");
             }
-            org.pagefabric.hw.profile.Profile p;
+            org.pagefabric.config.Profile p;
             try {
-                p = org.pagefabric.hw.profile.ProfileRegistry.resolve(profile);
+                p = org.pagefabric.config.ProfileRegistry.resolve(profile);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

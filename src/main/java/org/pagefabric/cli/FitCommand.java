@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.ParameterFit;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -9,11 +9,11 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.config.ResolvedSetting;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadRegistry;
@@ -167,6 +167,26 @@ final class InfoCommand implements Callable<Integer> {
             }
             out.println("its costs and settings (profile parameters; override with --set or a profile):");
             out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
+            org.pagefabric.reg.PolicyDescriptor d = PolicyRegistry.standard().descriptor(name);
+            List<String> caps = new ArrayList<>();
+            for (org.pagefabric.reg.Capability c : org.pagefabric.reg.Capability.values()) {
+                if (d.capabilities().contains(c)) {
+                    caps.add(c.phrase());
+                }
+            }
+            out.println("capabilities: " + String.join("; ", caps));
+            if (!d.statistics().isEmpty()) {
+                List<Map<String, Object>> stats = new ArrayList<>();
+                for (org.pagefabric.reg.Statistic st : d.statistics()) {
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    r.put("statistic", st.name());
+                    r.put("unit", st.unit());
+                    r.put("description", st.description());
+                    stats.add(r);
+                }
+                out.println("statistics it publishes:");
+                out.print(RowFormat.leftTable(stats, List.of("statistic", "unit", "description")));
+            }
             return true;
         }
         if (WorkloadRegistry.standard().names().contains(name)) {

@@ -19,7 +19,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.hw.profile.param.ActiveMessageParameters;
+import org.pagefabric.endpoint.ActiveMessageParameters;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;

@@ -1,7 +1,7 @@
 package org.pagefabric.experiment;
 
 import java.util.Map;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 
 /**
  * One run of an experiment: a combination of grid values, a policy and a repetition, with

@@ -13,9 +13,9 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.pagefabric.experiment.ExperimentSpec.Axis;
 import org.pagefabric.experiment.ExperimentSpec.AxisKind;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ResolvedSetting;
 import org.pagefabric.workload.PointRun;
 
 /**
@@ -297,7 +297,7 @@ public final class ExperimentRunner {
             ResolvedSetting s = p.profile().setting(param);
             Object v;
             if (s.canonical() == null) {
-                v = param.dimension() == org.pagefabric.hw.profile.Dimension.BOOLEAN
+                v = param.dimension() == org.pagefabric.config.Dimension.BOOLEAN
                         ? Boolean.valueOf(s.text()) : s.text();
             } else if (param.dimension().integral()) {
                 v = s.canonical().longValueExact();

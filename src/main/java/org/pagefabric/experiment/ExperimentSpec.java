@@ -2,7 +2,7 @@ package org.pagefabric.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.workload.Workload;
 
 /**
@@ -88,7 +88,7 @@ public record ExperimentSpec(String file, String id, String title, String paper,
      *               canonical unit the key and that unit ({@code transport.mtu_B})
      * @param values the values: workload values in their stored form ({@link Long},
      *               {@link Boolean}, {@link String}); profile values as written ({@code "4 KiB"});
-     *               profile names as references {@link org.pagefabric.hw.profile.ProfileRegistry#resolve}
+     *               profile names as references {@link org.pagefabric.config.ProfileRegistry#resolve}
      *               takes (a bundled name or a normalised path)
      * @param file   where the axis was written: the spec file, or {@code --set}
      * @param line   the line of the key in {@code file}, or 0; a profile value's source names both

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.experiment.ExperimentSpec.Axis;
 import org.pagefabric.experiment.ExperimentSpec.AxisKind;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileOverride;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileOverride;
+import org.pagefabric.config.ProfileRegistry;
 
 /**
  * Turns a spec into the ordered list of runs: the cartesian product of the grid axes in the

@@ -18,8 +18,8 @@ import org.hipparchus.optim.univariate.BrentOptimizer;
 import org.hipparchus.optim.univariate.SearchInterval;
 import org.hipparchus.optim.univariate.UnivariateObjectiveFunction;
 import org.pagefabric.experiment.ExperimentSpec.Reference;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ResolvedSetting;
 
 /**
  * Fits free cost parameters of a profile to published aggregates of one experiment, as validated

@@ -11,9 +11,9 @@ import java.util.TreeMap;
 import org.pagefabric.experiment.ExperimentSpec.Axis;
 import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.experiment.ExperimentSpec.Reference;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.config.ResolvedSetting;
 
 /**
  * Checks what the paper published against what we measured, for reading only (the model never

@@ -4,7 +4,7 @@ package org.pagefabric.experiment;
  * An experiment spec that cannot be used: malformed YAML, an unknown field, workload, policy,
  * grid key, metric or plot axis, a bad value. The message is one line naming the file, the line
  * (and column when known), the field, and what would be valid, in the style of
- * {@link org.pagefabric.hw.profile.ProfileException}. It is an {@link IllegalArgumentException}
+ * {@link org.pagefabric.config.ProfileException}. It is an {@link IllegalArgumentException}
  * because the user's input is wrong: the command line turns it into exit code 2.
  */
 public final class SpecException extends IllegalArgumentException {

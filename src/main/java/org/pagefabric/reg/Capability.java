@@ -22,6 +22,12 @@ public enum Capability {
     ON_DEMAND_PAGING("on-demand paging (ODP)"),
     /** Reports how each node handled its network page faults ({@link FaultTrace}). */
     FAULT_TRACE("a trace of network page-fault handling"),
+    /**
+     * Carries operations on memory the kernel has paged out: the policy pins (which faults the
+     * pages in) or resolves the NIC's page faults (PART, ODP). A policy without it leaves the NIC
+     * facing a page that is not there.
+     */
+    PAGED_OUT_MEMORY("operations on memory the kernel has paged out"),
     /** Needs a NIC that reaches memory through an IOMMU over the process page table ({@code nic.iommu: true}). */
     NEEDS_IOMMU("a NIC behind an IOMMU (profile nic.iommu: true)");
 

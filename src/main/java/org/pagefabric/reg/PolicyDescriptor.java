@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.Profile;
 
 /**
  * One registration policy as the {@link PolicyRegistry} knows it: its name, what it does, its
@@ -49,7 +49,7 @@ public record PolicyDescriptor(String name, String description, Set<Capability> 
                 return name + " does not carry " + c.phrase();
             }
         }
-        if (capabilities.contains(Capability.NEEDS_IOMMU) && !profile.flag(org.pagefabric.hw.profile.param.NicParameters.IOMMU)) {
+        if (capabilities.contains(Capability.NEEDS_IOMMU) && !profile.flag(org.pagefabric.hw.param.NicParameters.IOMMU)) {
             return name + " needs " + Capability.NEEDS_IOMMU.phrase() + "; profile " + profile.name() + " has none";
         }
         return null;

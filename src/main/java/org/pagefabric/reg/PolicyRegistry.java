@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 
 /**
  * The registration policies that exist, by name: every {@link PolicyProvider} on the class path,
@@ -35,7 +35,7 @@ public final class PolicyRegistry {
     /** The policies of every provider the class loader finds. */
     public static PolicyRegistry load(ClassLoader loader) {
         List<PolicyDescriptor> all = new ArrayList<>();
-        for (PolicyProvider p : ServiceLoader.load(PolicyProvider.class, loader)) {
+        for (PolicyProvider p : bundledFirst(ServiceLoader.load(PolicyProvider.class, loader))) {
             all.addAll(p.policies());
         }
         return new PolicyRegistry(all);
@@ -93,5 +93,21 @@ public final class PolicyRegistry {
             }
         }
         return out;
+    }
+
+    /**
+     * The providers, PageFabric's own first (in service-file order), then those of other jars:
+     * listings and comparisons keep their order whatever a user adds to the class path.
+     */
+    private static List<PolicyProvider> bundledFirst(ServiceLoader<PolicyProvider> loader) {
+        java.security.CodeSource ours = PolicyRegistry.class.getProtectionDomain().getCodeSource();
+        List<PolicyProvider> own = new java.util.ArrayList<>();
+        List<PolicyProvider> others = new java.util.ArrayList<>();
+        for (PolicyProvider p : loader) {
+            java.security.CodeSource theirs = p.getClass().getProtectionDomain().getCodeSource();
+            (ours != null && theirs != null && ours.getLocation().equals(theirs.getLocation()) ? own : others).add(p);
+        }
+        own.addAll(others);
+        return own;
     }
 }

@@ -211,9 +211,10 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         }
     }
 
-    /** Its transfers are one-sided puts. */
+    /** One-sided puts, into (and from) pages made non-present unless both fractions are zero. */
     @Override
     public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
+        boolean pagedOut = (Double) params.get("fault_fraction") > 0 || (Double) params.get("source_fault_fraction") > 0;
+        return pagedOut ? Set.of(Capability.PUT, Capability.PAGED_OUT_MEMORY) : Set.of(Capability.PUT);
     }
 }

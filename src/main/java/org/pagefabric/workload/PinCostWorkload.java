@@ -9,7 +9,7 @@ import java.util.Map;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.profile.param.OsParameters;
+import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;

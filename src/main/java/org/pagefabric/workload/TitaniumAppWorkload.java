@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.hw.profile.param.CpuParameters;
+import org.pagefabric.hw.param.CpuParameters;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
@@ -80,7 +80,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
                 + " put latency by put type", 4, PARAMETERS, "runtime_s", false);
     }
 
-    private static App app(Map<String, Object> params, org.pagefabric.hw.profile.Profile profile) {
+    private static App app(Map<String, Object> params, org.pagefabric.config.Profile profile) {
         double scale = (Double) params.get(SCALE);
         long flop = profile == null ? 0 : profile.time(CpuParameters.MULTIPLY_ADD);
         long compare = profile == null ? 0 : profile.time(CpuParameters.SORT_COMPARE);

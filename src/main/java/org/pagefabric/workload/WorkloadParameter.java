@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.pagefabric.hw.profile.Dimension;
+import org.pagefabric.config.Dimension;
 
 /**
  * One parameter a workload declares: name (with its unit in the name, as every column is),

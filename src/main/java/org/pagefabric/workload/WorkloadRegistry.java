@@ -25,7 +25,7 @@ public final class WorkloadRegistry {
     /** The workloads of every provider the class loader finds. */
     public static WorkloadRegistry load(ClassLoader loader) {
         List<Workload> all = new java.util.ArrayList<>();
-        for (WorkloadProvider p : ServiceLoader.load(WorkloadProvider.class, loader)) {
+        for (WorkloadProvider p : bundledFirst(ServiceLoader.load(WorkloadProvider.class, loader))) {
             all.addAll(p.workloads());
         }
         return new WorkloadRegistry(all);
@@ -53,5 +53,21 @@ public final class WorkloadRegistry {
     /** Every workload. */
     public List<Workload> all() {
         return List.copyOf(byName.values());
+    }
+
+    /**
+     * The providers, PageFabric's own first (in service-file order), then those of other jars:
+     * listings and comparisons keep their order whatever a user adds to the class path.
+     */
+    private static List<WorkloadProvider> bundledFirst(ServiceLoader<WorkloadProvider> loader) {
+        java.security.CodeSource ours = WorkloadRegistry.class.getProtectionDomain().getCodeSource();
+        List<WorkloadProvider> own = new java.util.ArrayList<>();
+        List<WorkloadProvider> others = new java.util.ArrayList<>();
+        for (WorkloadProvider p : loader) {
+            java.security.CodeSource theirs = p.getClass().getProtectionDomain().getCodeSource();
+            (ours != null && theirs != null && ours.getLocation().equals(theirs.getLocation()) ? own : others).add(p);
+        }
+        own.addAll(others);
+        return own;
     }
 }

@@ -27,7 +27,7 @@ class ArchitectureTest {
     /** The layers from the bottom up, each with the packages that make it. */
     static final List<String[]> LAYERS = List.of(
             new String[] {"Simulation kernel", "org.pagefabric.sim.."},
-            new String[] {"Configuration", "org.pagefabric.hw.profile.."},
+            new String[] {"Configuration", "org.pagefabric.config.."},
             new String[] {"Hardware", "org.pagefabric.hw.."},
             new String[] {"Endpoint", "org.pagefabric.endpoint.."},
             new String[] {"Active Access runtime", "org.pagefabric.active.."},

@@ -9,11 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
-import org.pagefabric.hw.profile.SourceCitation;
-import org.pagefabric.hw.profile.param.OsParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.config.ResolvedSetting;
+import org.pagefabric.config.SourceCitation;
+import org.pagefabric.hw.param.OsParameters;
 
 /** The profile a calibration writes: what maps where, what is left out and why, and that it loads. */
 class ProfileWriterTest {

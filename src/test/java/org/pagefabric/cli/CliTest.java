@@ -184,7 +184,7 @@ class CliTest {
         assertTrue(all.out().contains("part-forth") && all.out().contains("pin-all") && all.out().contains("pingpong"));
         Result params = run("info", "parameters");
         assertEquals(0, params.code());
-        for (org.pagefabric.hw.profile.Parameter p : org.pagefabric.hw.profile.ParameterRegistry.all()) {
+        for (org.pagefabric.config.Parameter p : org.pagefabric.config.ParameterRegistry.all()) {
             assertTrue(params.out().contains(p.name()), "every registered parameter is listed: " + p.name());
         }
         Result mtu = run("info", "transport.mtu");
@@ -203,7 +203,7 @@ class CliTest {
         // Open-MX policies refuse one-sided writes (MX has none): compare leaves them out of latency
         // PART's and Active Access's policies need an IOMMU on the NIC's path, which the default profile lacks.
         long policies = org.pagefabric.reg.PolicyRegistry.standard().names().stream().filter(n -> !n.startsWith("openmx-"))
-                .filter(n -> !(org.pagefabric.reg.PolicyRegistry.standard().create(n, org.pagefabric.hw.profile.ProfileRegistry
+                .filter(n -> !(org.pagefabric.reg.PolicyRegistry.standard().create(n, org.pagefabric.config.ProfileRegistry
                         .load("default")) instanceof org.pagefabric.reg.part.PartFamilyPolicy))
                 .filter(n -> !n.startsWith("aa-")).count();
         assertEquals(2 * policies, rows.size());
@@ -305,7 +305,7 @@ class CliTest {
         for (String policy : org.pagefabric.reg.PolicyRegistry.standard().names()) {
             Result r = run("info", policy);
             assertEquals(0, r.code(), policy + ": " + r.err());
-            for (org.pagefabric.hw.profile.Parameter p : org.pagefabric.reg.PolicyRegistry.standard().descriptor(policy).parameters()) {
+            for (org.pagefabric.config.Parameter p : org.pagefabric.reg.PolicyRegistry.standard().descriptor(policy).parameters()) {
                 assertTrue(r.out().contains(p.name()), policy + " documents " + p.name());
             }
         }

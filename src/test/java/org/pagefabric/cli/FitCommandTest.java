@@ -7,10 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
-import org.pagefabric.hw.profile.SourceCitation;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.config.ResolvedSetting;
+import org.pagefabric.config.SourceCitation;
 
 /** {@code pagefabric fit} end to end: one parameter on one published number, and what it refuses. */
 class FitCommandTest {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
@@ -48,7 +48,7 @@ class ActiveMessagesTest {
     }
 
     /** Warm round trips of an empty request from rank 0 to rank 1, under {@code profile}. */
-    private static long warmRoundTrip(org.pagefabric.hw.profile.Profile profile) {
+    private static long warmRoundTrip(org.pagefabric.config.Profile profile) {
         Simulator sim = new Simulator(3);
         Job job = new Job(sim, profile, 2, 1 << 16, new PinEverything(profile));
         ActiveMessages am = ActiveMessages.attach(job.layout());

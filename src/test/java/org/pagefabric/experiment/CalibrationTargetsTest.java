@@ -9,10 +9,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.ResolvedSetting;
-import org.pagefabric.hw.profile.SourceCitation;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.config.ResolvedSetting;
+import org.pagefabric.config.SourceCitation;
 
 /**
  * Every fitted value of a bundled profile names its calibration target, and that target is a

@@ -8,8 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.SourceCitation;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.SourceCitation;
 
 class GridTest {
     private static final String TWO_AXES = """

@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileException;
-import org.pagefabric.hw.profile.ProfileOverride;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileException;
+import org.pagefabric.config.ProfileOverride;
+import org.pagefabric.config.ProfileRegistry;
 
 /** The profile override API the experiment grid relies on (lives with the experiment tests). */
 class ProfileOverrideTest {

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 
 /**
  * The Titanium applications: put counts follow from the algorithms' communication, puts are
@@ -104,7 +104,7 @@ class TitaniumAppWorkloadTest {
         double scale = 0.002;
         Map<String, Object> row = run("pin-all", "bitonic", scale);
         long perNode = Math.round(BitonicApp.PER_NODE * scale);
-        double compare = PROFILE.time(org.pagefabric.hw.profile.param.CpuParameters.SORT_COMPARE);
+        double compare = PROFILE.time(org.pagefabric.hw.param.CpuParameters.SORT_COMPARE);
         double expected = (Math.round(BitonicApp.quicksortComparisons(perNode) * compare) + 6 * perNode * compare)
                 / org.pagefabric.sim.Time.S;
         assertEquals(expected, (Double) row.get("compute_s"), 1e-3);
@@ -112,7 +112,7 @@ class TitaniumAppWorkloadTest {
         Map<String, Object> one = run("pin-all", "cannon", 1.0 / CannonApp.MULTIPLICATIONS);
         Map<String, Object> two = run("pin-all", "cannon", 2.0 / CannonApp.MULTIPLICATIONS);
         long b = CannonApp.N / CannonApp.Q;
-        double madd = PROFILE.time(org.pagefabric.hw.profile.param.CpuParameters.MULTIPLY_ADD);
+        double madd = PROFILE.time(org.pagefabric.hw.param.CpuParameters.MULTIPLY_ADD);
         // per rank and multiplication at least the Q partial products of b x b blocks
         assertTrue((Double) one.get("compute_s") >= CannonApp.Q * b * b * b * madd / org.pagefabric.sim.Time.S);
         assertEquals(2 * (Double) one.get("compute_s"), (Double) two.get("compute_s"), 2e-3);

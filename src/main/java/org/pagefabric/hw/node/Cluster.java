@@ -7,7 +7,7 @@ import org.pagefabric.hw.net.Network;
 import org.pagefabric.hw.net.PacketPool;
 import org.pagefabric.hw.net.Topology;
 import org.pagefabric.hw.net.TransportConfig;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Simulator;
 
 /**
@@ -45,7 +45,7 @@ public final class Cluster {
      * Builds {@code nodes} nodes and the network, all parameters from {@code profile}; the
      * topology from {@code network.topology} ({@code two_nodes} requires {@code nodes == 2}).
      *
-     * @throws org.pagefabric.hw.profile.ProfileException if a value cannot be used (named, with
+     * @throws org.pagefabric.config.ProfileException if a value cannot be used (named, with
      *         the file and line that set it), or the topology cannot hold {@code nodes} nodes
      */
     public static Cluster build(Simulator sim, Profile profile, int nodes) {

@@ -26,24 +26,24 @@ import org.pagefabric.hw.os.KernelConfig;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.ThpMode;
 import org.pagefabric.hw.pcie.PcieCosts;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.CpuParameters;
-import org.pagefabric.hw.profile.param.IommuParameters;
-import org.pagefabric.hw.profile.param.LinkParameters;
-import org.pagefabric.hw.profile.param.MemoryParameters;
-import org.pagefabric.hw.profile.param.NicParameters;
-import org.pagefabric.hw.profile.param.OsParameters;
-import org.pagefabric.hw.profile.param.PcieParameters;
-import org.pagefabric.hw.profile.param.TransportParameters;
-import org.pagefabric.hw.profile.param.PowerParameters;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.IommuParameters;
+import org.pagefabric.hw.param.LinkParameters;
+import org.pagefabric.hw.param.MemoryParameters;
+import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.hw.param.OsParameters;
+import org.pagefabric.hw.param.PcieParameters;
+import org.pagefabric.hw.param.TransportParameters;
+import org.pagefabric.hw.param.PowerParameters;
 
 /**
  * Each layer's cost record, read from a profile: the one place that maps parameter names to
  * record fields, so a cluster and any hardware a policy adds later use the same values. A value
  * the hardware cannot take (a block that is not a whole number of packets, IOTLB ways that do
  * not divide its entries, an interrupt delivery longer than the whole interrupt) is a
- * {@link org.pagefabric.hw.profile.ProfileException} naming the parameter and where it was set.
+ * {@link org.pagefabric.config.ProfileException} naming the parameter and where it was set.
  */
 public final class CostsFromProfile {
     /** Bus bandwidth above this (1 PB/s) would make the PCIe model's fixed-point rate zero. */
@@ -260,7 +260,7 @@ public final class CostsFromProfile {
     /**
      * The wiring of {@code nodes} nodes named by {@code network.topology}.
      *
-     * @throws org.pagefabric.hw.profile.ProfileException if the topology cannot hold that many nodes
+     * @throws org.pagefabric.config.ProfileException if the topology cannot hold that many nodes
      */
     public static Topology.Factory topology(Profile p, int nodes) {
         String kind = p.choice(LinkParameters.TOPOLOGY);

@@ -8,7 +8,7 @@ import org.pagefabric.hw.nic.TranslationCacheConfig;
 import org.pagefabric.hw.os.KernelConfig;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.pcie.PcieCosts;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 
 /**
  * What every node of a cluster is built from, read from the profile once: a cluster of
@@ -37,6 +37,6 @@ record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCos
                 CostsFromProfile.swapSlots(p), CostsFromProfile.os(p), CostsFromProfile.kernelConfig(p),
                 CostsFromProfile.pcie(p), CostsFromProfile.nic(p), CostsFromProfile.nicTranslationCache(p),
                 iommu ? CostsFromProfile.iommuConfig(p) : null, iommu ? CostsFromProfile.iommu(p) : null,
-                iommu ? ProfileValues.intCount(p, org.pagefabric.hw.profile.param.PartParameters.NACK_FIFO_ENTRIES) : 0);
+                iommu ? ProfileValues.intCount(p, org.pagefabric.hw.param.PartParameters.NACK_FIFO_ENTRIES) : 0);
     }
 }

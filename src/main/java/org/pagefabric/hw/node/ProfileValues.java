@@ -1,9 +1,9 @@
 package org.pagefabric.hw.node;
 
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileException;
-import org.pagefabric.hw.profile.ResolvedSetting;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileException;
+import org.pagefabric.config.ResolvedSetting;
 
 /**
  * Reads profile values into the Java types the hardware records take, and reports a value the

@@ -1,8 +1,8 @@
 package org.pagefabric.hw.stack;
 
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.OsParameters;
-import org.pagefabric.hw.profile.param.StackParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.OsParameters;
+import org.pagefabric.hw.param.StackParameters;
 import org.pagefabric.sim.Time;
 
 /**

@@ -1,6 +1,6 @@
 package org.pagefabric.reg.aaapps;
 
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.pin.PinnedRegistration;
 import org.pagefabric.workload.aaapps.AppScheme;
 import org.pagefabric.workload.aaapps.AppSchemeProvider;

@@ -3,7 +3,7 @@ package org.pagefabric.reg.active;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.active.Notification;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;

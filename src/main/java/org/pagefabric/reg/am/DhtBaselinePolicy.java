@@ -1,6 +1,6 @@
 package org.pagefabric.reg.am;
 
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.pin.PinnedRegistration;
 import org.pagefabric.workload.dht.DhtScheme;
 import org.pagefabric.workload.dht.DhtSchemeProvider;

@@ -1,6 +1,5 @@
 package org.pagefabric.reg.bounce;
 
-import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
@@ -10,8 +9,9 @@ import org.pagefabric.hw.nic.QpType;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.BounceParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.bounce.BounceParameters;
+import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.pinning.RangePinner;
@@ -46,7 +46,7 @@ public final class BounceBuffers implements RegistrationPolicy {
     private final long bufferSize;
     private final int buffers;
     private final CpuCopy copier;
-    private final Int2ObjectHashMap<RankState> states = new Int2ObjectHashMap<>();
+    private final PerRank<RankState> states = new PerRank<>();
     private ActiveMessages messages;
     private JobLayout job;
 
@@ -91,7 +91,7 @@ public final class BounceBuffers implements RegistrationPolicy {
     public long setUp(Endpoint rank) {
         int ranks = rank.jobSize();
         BounceRegion region = new BounceRegion(rank, new RangePinner(profile, rank), ranks, buffers, bufferSize);
-        states.put(rank.id(), new RankState(rank, region, ranks));
+        states.put(rank, new RankState(rank, region, ranks));
         return region.costPs();
     }
 
@@ -296,12 +296,12 @@ public final class BounceBuffers implements RegistrationPolicy {
     /** The bounce buffers: pinned once, never more. */
     @Override
     public long pinnedBytes(Endpoint rank) {
-        RankState s = states.get(rank.id());
+        RankState s = states.get(rank);
         return s == null ? 0 : s.region.pinnedBytes();
     }
 
     private RankState state(Endpoint rank) {
-        RankState s = states.get(rank.id());
+        RankState s = states.get(rank);
         if (s == null) {
             throw new IllegalStateException("rank " + rank.id() + " was not set up by " + NAME);
         }

@@ -6,10 +6,10 @@ import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
-import org.pagefabric.hw.profile.Bandwidth;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.BounceParameters;
-import org.pagefabric.hw.profile.param.MemoryParameters;
+import org.pagefabric.config.Bandwidth;
+import org.pagefabric.config.Profile;
+import org.pagefabric.reg.bounce.BounceParameters;
+import org.pagefabric.hw.param.MemoryParameters;
 
 /**
  * A memcpy by a core between two buffers of one node: the bytes really move (content tags

@@ -9,8 +9,8 @@ import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.NicParameters;
 
 /**
  * Pins and registers page ranges of one process with its NIC, and undoes it, returning what each

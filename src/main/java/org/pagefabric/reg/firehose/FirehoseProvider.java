@@ -3,20 +3,21 @@ package org.pagefabric.reg.firehose;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** Firehose (004). */
-public final class FirehoseProvider implements PolicyProvider {
+public final class FirehoseProvider implements PolicyProvider, ParameterSet {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
         all.add(new PolicyDescriptor(FirehosePolicy.NAME, "Firehose (004): F firehoses per remote node moved by active"
                 + " messages, bucket reference counts and a victim FIFO; pinned memory within M + MAXVICTIM",
-                Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), ParameterRegistry.matching("firehose.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin."),
+                Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), ParameterRegistry.matching("firehose.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin."),
                 List.of(
                 new Statistic("firehose.hits", "operations", "remote operations whose buckets all had firehoses"),
                 new Statistic("firehose.misses", "operations", "remote operations that needed a firehose move"),
@@ -38,5 +39,11 @@ public final class FirehoseProvider implements PolicyProvider {
                 new Statistic("firehose.detaches", "firehoses", "firehoses moved away from a mapped bucket by a miss")
                 ), FirehosePolicy::new));
         return all;
+    }
+
+    /** The costs this package declares. */
+    @Override
+    public List<Class<?>> declaringClasses() {
+        return List.of(FirehoseParameters.class);
     }
 }

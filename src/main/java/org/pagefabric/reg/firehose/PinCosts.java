@@ -1,7 +1,7 @@
 package org.pagefabric.reg.firehose;
 
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.NicParameters;
 
 /**
  * What registering and deregistering one bucket costs the NIC driver (GM registers each bucket

@@ -1,8 +1,8 @@
 package org.pagefabric.reg.odp;
 
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.NicParameters;
-import org.pagefabric.hw.profile.param.OdpParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.reg.odp.OdpParameters;
 
 /**
  * What the ODP driver's steps cost, from a profile (every value there with its unit and source).

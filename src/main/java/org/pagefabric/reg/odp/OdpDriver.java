@@ -25,7 +25,7 @@ import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PageTable;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;

@@ -3,8 +3,9 @@ package org.pagefabric.reg.odp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.FaultPhases;
@@ -12,7 +13,7 @@ import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** On-Demand Paging (001). */
-public final class OdpProvider implements PolicyProvider {
+public final class OdpProvider implements PolicyProvider, ParameterSet {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
@@ -33,7 +34,7 @@ public final class OdpProvider implements PolicyProvider {
             stats.add(new Statistic("<node>.odp." + OdpDriver.phaseStatistic(p), "ps", "time resolved faults spent in phase " + p));
         }
         stats.add(new Statistic("<node>.odp.fault_time", "ps", "from the NIC raising a fault to the driver resuming the QP"));
-        Set<Capability> caps = Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ON_DEMAND_PAGING);
+        Set<Capability> caps = Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ON_DEMAND_PAGING);
         all.add(new PolicyDescriptor(OdpPolicy.EXPLICIT, "On-Demand Paging (001), explicit: each buffer in an on-demand"
                 + " region, nothing pinned; the NIC faults, the driver pages in, maps and resumes", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.EXPLICIT, p)));
@@ -44,5 +45,11 @@ public final class OdpProvider implements PolicyProvider {
                 + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.PREFETCH, p)));
         return all;
+    }
+
+    /** The costs this package declares. */
+    @Override
+    public List<Class<?>> declaringClasses() {
+        return List.of(OdpParameters.class);
     }
 }

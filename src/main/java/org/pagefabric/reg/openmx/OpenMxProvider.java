@@ -3,14 +3,15 @@ package org.pagefabric.reg.openmx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** Open-MX (003): pinning inside its own messaging stack. */
-public final class OpenMxProvider implements PolicyProvider {
+public final class OpenMxProvider implements PolicyProvider, ParameterSet {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
@@ -31,10 +32,16 @@ public final class OpenMxProvider implements PolicyProvider {
                 stats.add(new Statistic("<policy>.misses", "lookups", "region cache lookups that declared a new region"));
             }
             all.add(new PolicyDescriptor(m.policyName(), m.description(),
-                    Set.of(Capability.SEND_RECEIVE, Capability.OWN_MESSAGING, Capability.INTERRUPT_PLACEMENT),
+                    Set.of(Capability.PAGED_OUT_MEMORY, Capability.SEND_RECEIVE, Capability.OWN_MESSAGING, Capability.INTERRUPT_PLACEMENT),
                     ParameterRegistry.matching("openmx.", "os.pin.", "os.unpin.", "os.mmu_notifier."), stats,
                     p -> new OpenMxPolicy(p, m)));
         }
         return all;
+    }
+
+    /** The costs this package declares. */
+    @Override
+    public List<Class<?>> declaringClasses() {
+        return List.of(OpenMxParameters.class);
     }
 }

@@ -5,8 +5,8 @@ import org.pagefabric.hw.iommu.IotlbLevelConfig;
 import org.pagefabric.hw.iommu.ReplacementPolicy;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.CpuParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.CpuParameters;
 
 /**
  * The main TLB of the core a process touches its pages from, for timing only (translations come

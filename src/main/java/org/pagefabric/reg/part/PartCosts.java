@@ -1,10 +1,10 @@
 package org.pagefabric.reg.part;
 
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.CpuParameters;
-import org.pagefabric.hw.profile.param.IommuParameters;
-import org.pagefabric.hw.profile.param.OsParameters;
-import org.pagefabric.hw.profile.param.PartParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.IommuParameters;
+import org.pagefabric.hw.param.OsParameters;
+import org.pagefabric.hw.param.PartParameters;
 
 /**
  * What PART's software costs, in picoseconds, from a profile.

@@ -7,7 +7,7 @@ import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;

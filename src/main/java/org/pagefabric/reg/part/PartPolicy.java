@@ -1,6 +1,6 @@
 package org.pagefabric.reg.part;
 
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 
 /**
  * PART (000): no pinning, no preparation; network page faults are resolved by the fault

@@ -3,8 +3,8 @@ package org.pagefabric.reg.part;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
@@ -27,7 +27,7 @@ public final class PartProvider implements PolicyProvider {
                 new Statistic("<node>.part.staleEntries", "entries",
                         "NI FIFO entries whose page was already present when read (only their ERR was needed)"),
                 new Statistic("<node>.part.unresolved", "pages", "faulting pages get_user_pages could not bring in"));
-        Set<Capability> caps = Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.FAULT_TRACE,
+        Set<Capability> caps = Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.FAULT_TRACE,
                 Capability.NEEDS_IOMMU);
         all.add(new PolicyDescriptor(PartPolicy.PIO, "PART (000): nothing pinned, the IOMMU walks the process page table;"
                 + " a network page fault is paged in by the fault tasklet (the faulting page only) and its block"

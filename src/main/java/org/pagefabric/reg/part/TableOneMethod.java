@@ -7,7 +7,7 @@ import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.FaultKind;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.Endpoint;
 

@@ -3,7 +3,7 @@ package org.pagefabric.reg.pin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
@@ -15,7 +15,7 @@ public final class PinProvider implements PolicyProvider {
         List<PolicyDescriptor> all = new ArrayList<>();
         all.add(new PolicyDescriptor(PinEverything.NAME,
                 "pin and register each rank's whole communication segment once, at start",
-                Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), ParameterRegistry.matching("nic.register.", "os.pin."), List.of(), PinEverything::new));
+                Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), ParameterRegistry.matching("nic.register.", "os.pin."), List.of(), PinEverything::new));
         return all;
     }
 }

@@ -1,6 +1,6 @@
 package org.pagefabric.reg.pin;
 
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.Endpoint;

@@ -3,15 +3,16 @@ package org.pagefabric.reg.rendezvous;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.pagefabric.hw.profile.Parameter;
-import org.pagefabric.hw.profile.ParameterRegistry;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** Rendezvous: the target pins on demand after an active-message handshake. */
-public final class RendezvousProvider implements PolicyProvider {
+public final class RendezvousProvider implements PolicyProvider, ParameterSet {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
@@ -20,11 +21,17 @@ public final class RendezvousProvider implements PolicyProvider {
                 new Statistic("<policy>.hits", "operations", "remote operations whose handshake found the target range pinned"),
                 new Statistic("<policy>.misses", "operations", "remote operations whose handshake pinned the target range"));
         all.add(new PolicyDescriptor(Rendezvous.WITH_UNPIN, "rendezvous: active-message handshake, target pins on demand"
-                + " and unpins after each operation; sources in a bounded local pin cache", Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats,
+                + " and unpins after each operation; sources in a bounded local pin cache", Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats,
                 p -> new Rendezvous(p, true)));
         all.add(new PolicyDescriptor(Rendezvous.NO_UNPIN, "rendezvous without unpin: an active-message handshake before"
                 + " every operation; the target pins on demand and keeps every range pinned; sources in a bounded local"
-                + " pin cache", Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats, p -> new Rendezvous(p, false)));
+                + " pin cache", Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats, p -> new Rendezvous(p, false)));
         return all;
+    }
+
+    /** The costs this package declares. */
+    @Override
+    public List<Class<?>> declaringClasses() {
+        return List.of(RendezvousParameters.class);
     }
 }

@@ -10,7 +10,7 @@ import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.hw.net.TransportEndpoint;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.RandomStream;

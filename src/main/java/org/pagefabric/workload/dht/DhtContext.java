@@ -1,7 +1,7 @@
 package org.pagefabric.workload.dht;
 
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.hw.profile.Profile;
+import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
 

@@ -1,11 +1,11 @@
 package org.pagefabric.workload.dht;
 
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.param.ActiveMessageParameters;
-import org.pagefabric.hw.profile.param.CpuParameters;
-import org.pagefabric.hw.profile.param.MemoryParameters;
-import org.pagefabric.hw.profile.param.NicParameters;
-import org.pagefabric.hw.profile.param.PcieParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.ActiveMessageParameters;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.MemoryParameters;
+import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.hw.param.PcieParameters;
 
 /**
  * The costs the hashtable schemes use, all read from the profile (picoseconds): the host side of

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.ParameterRegistry;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.WorkloadRegistry;

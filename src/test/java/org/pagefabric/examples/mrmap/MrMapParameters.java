@@ -1,6 +1,6 @@
 package org.pagefabric.examples.mrmap;
 
-import org.pagefabric.hw.profile.Parameter;
+import org.pagefabric.config.Parameter;
 
 /** The cost the example policy adds to every profile, with its own default. */
 public final class MrMapParameters {

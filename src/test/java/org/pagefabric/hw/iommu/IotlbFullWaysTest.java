@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.node.CostsFromProfile;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileException;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileException;
+import org.pagefabric.config.ProfileRegistry;
 
 /** {@code iommu.iotlb.l1.ways: full} (aa.fig7c's af lines) makes a fully associative level of any size. */
 class IotlbFullWaysTest {

@@ -14,7 +14,7 @@ import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;

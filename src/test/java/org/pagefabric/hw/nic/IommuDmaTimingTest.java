@@ -9,8 +9,8 @@ import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.comm.Job;
@@ -71,8 +71,8 @@ class IommuDmaTimingTest {
         Iommu src = pair.job.rank(0).node().iommu();
         int levels = src.walker().lastLevels();
         long warm = pair.oneWay(2);
-        long walk = pair.profile.time(org.pagefabric.hw.profile.param.IommuParameters.WALK_PER_LEVEL);
-        long context = pair.profile.time(org.pagefabric.hw.profile.param.IommuParameters.CONTEXT_FETCH);
+        long walk = pair.profile.time(org.pagefabric.hw.param.IommuParameters.WALK_PER_LEVEL);
+        long context = pair.profile.time(org.pagefabric.hw.param.IommuParameters.CONTEXT_FETCH);
         assertTrue(levels > 0);
         assertEquals(2 * (levels * walk + context), cold - warm,
                 "source read and destination write each walk " + levels + " levels and fetch the context once");

@@ -13,12 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pagefabric.hw.net.FullMesh;
 import org.pagefabric.hw.net.Star;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileException;
-import org.pagefabric.hw.profile.ProfileRegistry;
-import org.pagefabric.hw.profile.param.CpuParameters;
-import org.pagefabric.hw.profile.param.LinkParameters;
-import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileException;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.LinkParameters;
+import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.sim.Simulator;
 
 /** Every bundled profile builds a cluster whose parts carry the profile's values and names. */

@@ -27,9 +27,9 @@ import org.pagefabric.hw.nic.NicCosts;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.ThpMode;
 import org.pagefabric.hw.pcie.PcieCosts;
-import org.pagefabric.hw.profile.Profile;
-import org.pagefabric.hw.profile.ProfileException;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileException;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 

@@ -13,7 +13,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.hw.profile.ProfileRegistry;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 
 /** The IOMMU of a PART node walks the process's own page table. */

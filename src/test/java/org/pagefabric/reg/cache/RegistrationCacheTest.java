@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.profile.param.NicParameters;
+import org.pagefabric.hw.param.NicParameters;
 
 /** The cache's bookkeeping: hits, references, LRU order, limits, merging, costs and pinning. */
 class RegistrationCacheTest {

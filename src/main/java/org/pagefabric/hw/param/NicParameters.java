@@ -1,0 +1,47 @@
+package org.pagefabric.hw.param;
+
+import org.pagefabric.config.Parameter;
+
+/** The RDMA NIC: work processing, its translation cache and memory registration. */
+public final class NicParameters {
+    /** Time for the NIC to process one work queue element. */
+    public static final Parameter WQE_PROCESSING = Parameter.time("nic.wqe_processing",
+            "Time for the NIC to fetch and process one work queue element before data moves.");
+    /** Entries of the NIC's translation cache. */
+    public static final Parameter TRANSLATION_CACHE_ENTRIES = Parameter.count("nic.translation_cache.entries",
+            "Page translations the NIC caches on board.");
+    /** Associativity of the NIC's translation cache. */
+    public static final Parameter TRANSLATION_CACHE_WAYS = Parameter.count("nic.translation_cache.ways",
+            "Associativity of the NIC translation cache (equal to entries: fully associative).").positive();
+    /** Cost of a translation cache miss: a read of the table in host memory. */
+    public static final Parameter TRANSLATION_CACHE_MISS = Parameter.time("nic.translation_cache.miss",
+            "Cost of a NIC translation cache miss: a bus read of the translation table in host memory.");
+    /** Fixed cost of registering memory with the NIC. */
+    public static final Parameter REGISTER_BASE = Parameter.time("nic.register.base",
+            "Fixed cost of registering a region with the NIC, pinning included (reg_mr, gm_register_memory).");
+    /** Per-page cost of registering memory with the NIC. */
+    public static final Parameter REGISTER_PER_PAGE = Parameter.time("nic.register.per_page",
+            "Cost per page of registering a region with the NIC, pinning included.");
+    /** Fixed cost of deregistering memory. */
+    public static final Parameter DEREGISTER_BASE = Parameter.time("nic.deregister.base",
+            "Fixed cost of deregistering a region (NIC table synchronisation, unpinning included).");
+    /** Per-page cost of deregistering memory. */
+    public static final Parameter DEREGISTER_PER_PAGE = Parameter.time("nic.deregister.per_page",
+            "Cost per page of deregistering a region, unpinning included.");
+
+    /** Whether the NIC reaches memory through an IOMMU over the process page table. */
+    public static final Parameter IOMMU = Parameter.flag("nic.iommu",
+            "Whether the NIC's memory accesses are translated by an IOMMU walking the process page table (PART, Active Access).");
+    /** From a doorbell write to the NIC starting on the request. */
+    public static final Parameter DOORBELL = Parameter.time("nic.doorbell",
+            "From the application's doorbell write (an MMIO write across the bus) until the NIC starts on the request.");
+    /** Until the first payload bytes of a DMA read arrive. */
+    public static final Parameter DMA_READ_START = Parameter.time("nic.dma_read_start",
+            "From the NIC issuing a DMA read until the first payload bytes arrive from host memory (a bus read round trip).");
+    /** Writing a completion entry to host memory. */
+    public static final Parameter COMPLETION = Parameter.time("nic.completion",
+            "Writing a completion queue entry to host memory (a posted bus write).");
+
+    private NicParameters() {
+    }
+}

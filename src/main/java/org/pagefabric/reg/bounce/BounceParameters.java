@@ -1,0 +1,22 @@
+package org.pagefabric.reg.bounce;
+
+import org.pagefabric.config.Parameter;
+
+/** Bounce buffers: puts staged through statically pinned buffers and copied at both ends (seed 004 §3.3). */
+public final class BounceParameters {
+    /** Bytes of one bounce buffer: the largest piece of a put that moves at once. */
+    public static final Parameter BUFFER_SIZE = Parameter.size("bounce.buffer_size",
+            "Bytes of one bounce buffer; a larger put is cut into pieces of this size.").positive();
+    /** Bounce buffers a rank keeps for each peer. */
+    public static final Parameter BUFFERS = Parameter.count("bounce.buffers",
+            "Bounce buffers a rank keeps for each peer: pieces of puts to that peer in flight at once.").positive();
+    /** Rate of one core copying between a user buffer and a bounce buffer. */
+    public static final Parameter COPY_BANDWIDTH = Parameter.bandwidth("bounce.copy_bandwidth",
+            "Rate of one core's memcpy between a user buffer and a bounce buffer (also bounded by memory.bandwidth).");
+    /** Fixed cost of one copy. */
+    public static final Parameter COPY_OVERHEAD = Parameter.time("bounce.copy_overhead",
+            "Fixed cost of one copy into or out of a bounce buffer: the call and the first cache misses.");
+
+    private BounceParameters() {
+    }
+}
