@@ -17,9 +17,8 @@ import org.pagefabric.reg.pinning.RangePinner;
  * never unpinned, since the NIC may still read it; the bound may then be exceeded until those
  * operations complete. Ranges may overlap: a buffer is found in a range starting on the nearest
  * pinned start at or below it ({@link RangeCache} with overlapping ranges, covering lookup,
- * recency by last acquisition, a bound in bytes). What is this cache's own is naming the ranges
- * by buffer: a completion says which buffer it was for, so each buffer keeps the ranges its
- * operations hold, oldest first.
+ * recency by last acquisition, a bound in bytes). A completion names only its buffer, so the
+ * ranges operations hold are kept by buffer ({@link BufferHolds}).
  */
 public final class LocalPinCache {
     /** One pinned range. */
