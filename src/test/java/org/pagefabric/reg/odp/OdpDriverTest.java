@@ -181,7 +181,7 @@ class OdpDriverTest {
         // The 64-page page-in runs for tens of microseconds; give half the buffer back in the middle of it.
         new SimProcess(bed.sim, a.node(), "reclaimer", ctx -> {
             ctx.sleep(40 * Time.US);
-            a.node().kernel().madvise(a.process(), a.segment(), 32 * PAGE, org.pagefabric.hw.os.AdviseMrFlags.DONTNEED);
+            a.node().kernel().madvise(a.process(), a.segment(), 32 * PAGE, org.pagefabric.hw.os.Advice.DONTNEED);
             fill(a, 0, 32 * PAGE, 9); // the application rewrites what it gave back, into new frames
         }).start();
         bed.sim.run();
