@@ -352,8 +352,8 @@ public final class Nic extends Component {
      * Asks the page-fault handler to map {@code [address, address + length)} of an on-demand
      * region ahead of access, as {@code ibv_advise_mr}.
      *
-     * @param flags one {@link Advice} (PREFETCH, PREFETCH_WRITE, PREFETCH_NO_FAULT), optionally
-     *              with {@link Advice#FLUSH} (synchronous)
+     * @param flags one {@link AdviseMrFlags} (PREFETCH, PREFETCH_WRITE, PREFETCH_NO_FAULT), optionally
+     *              with {@link AdviseMrFlags#FLUSH} (synchronous)
      * @return whether the handler took the advice; false with no handler, for a region that is
      *         not on-demand or no longer registered, or for a range outside the region
      * @throws IllegalArgumentException if {@code flags} are not one advice plus optional FLUSH
@@ -364,11 +364,11 @@ public final class Nic extends Component {
 
     /**
      * As {@link #advise(MemoryRegion, long, long, int)}, with a completion the handler
-     * completes when the work is done (after mapping, with {@link Advice#FLUSH}): a process
+     * completes when the work is done (after mapping, with {@link AdviseMrFlags#FLUSH}): a process
      * awaits it for a synchronous prefetch.
      */
     public boolean advise(MemoryRegion mr, long address, long length, int flags, Completion done) {
-        if (!Advice.valid(flags)) {
+        if (!AdviseMrFlags.valid(flags)) {
             throw new IllegalArgumentException("advice flags 0x" + Integer.toHexString(flags)
                     + " are not one of PREFETCH, PREFETCH_WRITE, PREFETCH_NO_FAULT (optionally with FLUSH)");
         }

@@ -1,45 +1,27 @@
 package org.pagefabric.reg.cache;
 
+import org.pagefabric.reg.pinning.CachedRange;
+
 /**
- * One cached registration: a page-aligned range, the region the NIC knows it by, and the
- * cache's bookkeeping (references held by operations in flight, whether it may still be handed
- * out, the monitor's handle on it).
+ * One cached registration: a page-aligned range and the region the NIC knows it by. The cache
+ * counts the operations in flight that use it and says whether it may still be handed out; the
+ * monitor keeps its handle on it here.
  */
-public final class CacheEntry {
+public final class CacheEntry extends CachedRange {
     private final int id;
-    private final long start;
-    private final long end;
     private final NicRegistrar.Registration registration;
-    int refs;
-    boolean valid = true;
     /** What the monitor needs to stop watching this entry (a notifier subscription), or null. */
     Object watch;
 
     CacheEntry(int id, long start, long end, NicRegistrar.Registration registration) {
+        super(start, end);
         this.id = id;
-        this.start = start;
-        this.end = end;
         this.registration = registration;
     }
 
     /** The cache's number for this entry, unique within its cache; a remote peer names it by this. */
     public int id() {
         return id;
-    }
-
-    /** First byte (page-aligned). */
-    public long start() {
-        return start;
-    }
-
-    /** One past the last byte (page-aligned). */
-    public long end() {
-        return end;
-    }
-
-    /** Bytes covered. */
-    public long length() {
-        return end - start;
     }
 
     /** The local key. */
@@ -54,7 +36,7 @@ public final class CacheEntry {
 
     /** Operations in flight that use this entry. */
     public int references() {
-        return refs;
+        return users();
     }
 
     /**
@@ -62,24 +44,16 @@ public final class CacheEntry {
      * region or evicted (it stays registered until its last reference is released).
      */
     public boolean valid() {
-        return valid;
+        return cached();
     }
 
     NicRegistrar.Registration registration() {
         return registration;
     }
 
-    boolean covers(long from, long to) {
-        return start <= from && to <= end;
-    }
-
-    boolean overlaps(long from, long to) {
-        return start < to && from < end;
-    }
-
     @Override
     public String toString() {
-        return "entry" + id + "[" + Long.toHexString(start) + ", " + Long.toHexString(end) + ") refs=" + refs
-                + (valid ? "" : " invalid");
+        return "entry" + id + "[" + Long.toHexString(start()) + ", " + Long.toHexString(end()) + ") refs=" + users()
+                + (valid() ? "" : " invalid");
     }
 }

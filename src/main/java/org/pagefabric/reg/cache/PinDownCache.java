@@ -1,6 +1,5 @@
 package org.pagefabric.reg.cache;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -9,6 +8,7 @@ import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.config.Profile;
 import org.pagefabric.reg.cache.RegistrationCacheParameters;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.pinning.BufferHolds;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.endpoint.Endpoint;
@@ -45,17 +45,14 @@ public final class PinDownCache implements RegistrationPolicy {
     /** One rank's cache and the references its operations in flight hold. */
     private static final class State {
         final RegistrationCache cache;
-        final Map<LocalHold, ArrayDeque<CacheEntry>> localHolds = new HashMap<>();
+        /** Local references, by the buffer the completion names. */
+        final BufferHolds<CacheEntry> localHolds = new BufferHolds<>();
         final Map<RemoteHold, IntArrayQueue> remoteHolds = new HashMap<>();
         RemoteReleases releases;
 
         State(RegistrationCache cache) {
             this.cache = cache;
         }
-    }
-
-    /** A local reference, as the completion names it; completions come back in posting order per buffer. */
-    private record LocalHold(long va, long length) {
     }
 
     /** A remote reference, as the completion names it. */
@@ -112,7 +109,7 @@ public final class PinDownCache implements RegistrationPolicy {
     public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
         State s = state(rank);
         RegistrationCache.Lookup l = s.cache.acquire(va, length);
-        s.localHolds.computeIfAbsent(new LocalHold(va, length), k -> new ArrayDeque<>()).add(l.entry());
+        s.localHolds.add(va, length, l.entry());
         return new Access(l.entry().lkey(), l.costPs());
     }
 
@@ -131,9 +128,9 @@ public final class PinDownCache implements RegistrationPolicy {
     @Override
     public void completed(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length) {
         State s = state(initiator);
-        ArrayDeque<CacheEntry> local = s.localHolds.get(new LocalHold(localVa, length));
-        if (local != null && !local.isEmpty()) {
-            sleep(ctx, s.cache.release(local.poll()));
+        CacheEntry local = s.localHolds.poll(localVa, length);
+        if (local != null) {
+            sleep(ctx, s.cache.release(local));
         }
         if (target != null) {
             IntArrayQueue remote = s.remoteHolds.get(new RemoteHold(target.id(), remoteVa, length));

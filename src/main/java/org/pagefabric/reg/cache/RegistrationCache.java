@@ -2,42 +2,42 @@ package org.pagefabric.reg.cache;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.ToLongFunction;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
-import org.pagefabric.sim.collect.LongSortedMap;
+import org.pagefabric.reg.pinning.RangeCache;
 
 /**
  * One process's pin-down cache: page-aligned regions registered on first use and kept after it.
  *
- * <p>Valid regions sit in an index by start address, never overlapping: a range covered by one
- * is a hit; a miss folds the valid regions it overlaps into one larger new registration, as
- * UCX's rcache merges. A region is referenced while an operation uses it and sits in the LRU
- * while unused; the limits evict from the LRU's cold end, never a region in use. A region that
- * is invalidated (by the {@link InvalidationMonitor}), merged or evicted leaves the index at
- * once, so it is never handed out again, and is deregistered when its last user releases it;
- * invalidations that arrive during an application call are deregistered at the next cache
- * operation, which pays for them.
+ * <p>Valid regions never overlap: a range covered by one is a hit; a miss folds the valid regions
+ * it overlaps into one larger new registration, as UCX's rcache merges. A region is referenced
+ * while an operation uses it; unused regions are ordered by when they fell idle, and the limits
+ * evict from the coldest, never a region in use ({@link RangeCache} with merged ranges, recency by
+ * last release). What is this cache's own is the lifetime of a region that stops being valid: a
+ * region that is invalidated (by the {@link InvalidationMonitor}), merged or evicted leaves the
+ * index at once, so it is never handed out again, yet stays registered, and counted against the
+ * limits, until its last user releases it; invalidations that arrive during an application call
+ * are deregistered at the next cache operation, which pays for them.
  *
  * <p>Every operation returns the time it took in picoseconds; the caller charges it.
  */
 public final class RegistrationCache {
     private final NicRegistrar registrar;
     private final InvalidationMonitor monitor;
-    private final CacheLimits limits;
     private final long lookupPs;
-    /** Valid regions by start address; they never overlap. */
-    private final LongSortedMap<CacheEntry> index = new LongSortedMap<>();
-    /** Valid regions nobody uses, least recently used first. */
-    private final LinkedHashSet<CacheEntry> lru = new LinkedHashSet<>();
+    /** Valid regions; withdrawn ones stay held until deregistered. */
+    private final RangeCache<CacheEntry> regions;
     /** Invalidated regions nobody uses, waiting to be deregistered by the next operation. */
     private final ArrayDeque<CacheEntry> dead = new ArrayDeque<>();
     /** Every registered region, valid or not, by id. */
     private final Int2ObjectHashMap<CacheEntry> registered = new Int2ObjectHashMap<>();
     private final CacheStatistics stats = new CacheStatistics();
-    private long registeredBytes;
+    private final ToLongFunction<CacheEntry> evicted = this::evicted;
+    private final ToLongFunction<CacheEntry> merged = this::merged;
+    private final ToLongFunction<CacheEntry> invalidated = this::invalidated;
     private int nextId = 1;
 
     /**
@@ -49,8 +49,9 @@ public final class RegistrationCache {
     public RegistrationCache(NicRegistrar registrar, InvalidationMonitor monitor, CacheLimits limits, long lookupPs) {
         this.registrar = registrar;
         this.monitor = monitor;
-        this.limits = limits;
         this.lookupPs = lookupPs;
+        this.regions = new RangeCache<>(RangeCache.Match.COVERING, RangeCache.Overlap.MERGED,
+                RangeCache.Recency.LAST_RELEASE, new RangeCache.Bound(limits.maxEntries(), limits.maxBytes()));
         monitor.bind(this);
     }
 
@@ -80,66 +81,54 @@ public final class RegistrationCache {
         stats.gets++;
         long start = va & -Kernel.PAGE_SIZE;
         long end = (va + length + Kernel.PAGE_SIZE - 1) & -Kernel.PAGE_SIZE;
-        int floor = index.floorIndex(start);
-        if (floor >= 0 && index.value(floor).covers(start, end)) {
-            CacheEntry e = index.value(floor);
-            take(e);
+        CacheEntry hit = regions.find(start, end);
+        if (hit != null) {
+            regions.take(hit);
             stats.hits++;
-            return new Lookup(e, cost);
+            return new Lookup(hit, cost);
         }
         stats.misses++;
-        for (CacheEntry o : validOverlapping(start, end)) {
-            start = Math.min(start, o.start());
-            end = Math.max(end, o.end());
-            stats.merges++;
-            cost += retire(o);
-        }
-        cost += makeRoom(end - start);
+        long from = regions.mergedStart(start, end);
+        long to = regions.mergedEnd(start, end);
+        cost += regions.withdrawOverlapping(from, to, merged);
+        cost += regions.evictOver(1, to - from, evicted);
         NicRegistrar.Registration r;
         try {
-            r = registrar.register(start, end - start);
+            r = registrar.register(from, to - from);
         } catch (OsException e) {
-            if (lru.isEmpty()) {
+            if (regions.coldestIdle() == null) {
                 throw e;
             }
             // as Open MPI's grdma: out of pinnable memory, evict every unused region and retry once
             cost += e.costPs();
-            while (!lru.isEmpty()) {
-                cost += evict(lru.getFirst());
-            }
-            r = registrar.register(start, end - start);
+            cost += regions.evictIdle(evicted);
+            r = registrar.register(from, to - from);
         }
-        CacheEntry e = new CacheEntry(nextId++, start, end, r);
+        CacheEntry e = new CacheEntry(nextId++, from, to, r);
         cost += r.costPs();
         stats.registrations++;
         registered.put(e.id(), e);
-        registeredBytes += e.length();
-        index.put(start, e);
+        regions.insert(e);
         monitor.watch(e);
-        e.refs = 1;
         return new Lookup(e, cost);
     }
 
     /**
-     * Gives back a reference taken by {@link #acquire}. A region left unused goes to the LRU if
-     * still valid (and the limits are enforced again), or is deregistered if not.
+     * Gives back a reference taken by {@link #acquire}. A region left unused becomes the most
+     * recent if still valid (and the limits are enforced again), or is deregistered if not.
      *
      * @return the time it took, picoseconds
      */
     public long release(CacheEntry e) {
-        if (e.refs <= 0) {
-            throw new IllegalStateException("release of " + e + " without a reference");
-        }
+        boolean unused = regions.release(e);
         stats.puts++;
-        e.refs--;
-        if (e.refs > 0) {
+        if (!unused) {
             return 0;
         }
-        if (!e.valid) {
-            return deregister(e);
+        if (!e.valid()) {
+            return drop(e);
         }
-        lru.add(e);
-        return makeRoom(0);
+        return regions.evictOver(0, 0, evicted);
     }
 
     /**
@@ -149,15 +138,7 @@ public final class RegistrationCache {
      * the cache nothing here.
      */
     public void invalidate(long start, long end) {
-        for (CacheEntry o : validOverlapping(start, end)) {
-            o.valid = false;
-            index.remove(o.start());
-            stats.invalidations++;
-            if (o.refs == 0) {
-                lru.remove(o);
-                dead.add(o);
-            }
-        }
+        regions.withdrawOverlapping(start, end, invalidated);
     }
 
     /** The registered region with this id (valid or waiting for its last user), or null. */
@@ -167,23 +148,28 @@ public final class RegistrationCache {
 
     /** The valid region covering {@code va}, or null (no reference taken, nothing charged). */
     public CacheEntry find(long va) {
-        int floor = index.floorIndex(va);
-        return floor >= 0 && index.value(floor).end() > va ? index.value(floor) : null;
+        return regions.find(va, va + 1);
     }
 
     /** Valid regions nobody uses, least recently used first. */
     public List<CacheEntry> unused() {
-        return List.copyOf(lru);
+        List<CacheEntry> out = new ArrayList<>();
+        for (CacheEntry e = regions.coldest(); e != null; e = regions.warmer(e)) {
+            if (e.references() == 0) {
+                out.add(e);
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** Regions registered now (valid ones and invalid ones still in use or not yet reaped). */
     public int registeredEntries() {
-        return registered.size();
+        return regions.heldEntries();
     }
 
     /** Bytes pinned now. */
     public long pinnedBytes() {
-        return registeredBytes;
+        return regions.heldBytes();
     }
 
     /** The counters. */
@@ -191,25 +177,14 @@ public final class RegistrationCache {
         return stats;
     }
 
-    /** Valid regions overlapping {@code [start, end)}, in address order. */
-    List<CacheEntry> validOverlapping(long start, long end) {
-        List<CacheEntry> out = new ArrayList<>();
-        for (int i = Math.max(index.floorIndex(start), 0); i < index.size(); i++) {
-            CacheEntry e = index.value(i);
-            if (e.start() >= end) {
-                break;
-            }
-            if (e.overlaps(start, end)) {
-                out.add(e);
-            }
-        }
-        return out;
+    /** The valid region overlapping {@code [start, end)} at the lowest address, or null. */
+    CacheEntry firstValidOverlapping(long start, long end) {
+        return regions.firstOverlapping(start, end);
     }
 
-    private void take(CacheEntry e) {
-        if (e.refs++ == 0) {
-            lru.remove(e);
-        }
+    /** The next valid region overlapping {@code [start, end)} above {@code previous} (still valid), or null. */
+    CacheEntry nextValidOverlapping(CacheEntry previous, long start, long end) {
+        return regions.nextOverlapping(previous, start, end);
     }
 
     /** Deregisters invalidated regions nobody uses. */
@@ -217,41 +192,40 @@ public final class RegistrationCache {
         long cost = 0;
         CacheEntry e;
         while ((e = dead.poll()) != null) {
-            cost += deregister(e);
+            cost += drop(e);
         }
         return cost;
     }
 
-    /** Takes a valid region out of the index (merged into a larger one): now if unused, else at its release. */
-    private long retire(CacheEntry e) {
-        e.valid = false;
-        index.remove(e.start());
-        if (e.refs == 0) {
-            lru.remove(e);
-            return deregister(e);
+    /** A region folded into a larger one on a miss: deregistered now if unused, else at its last release. */
+    private long merged(CacheEntry e) {
+        stats.merges++;
+        return e.references() == 0 ? drop(e) : 0;
+    }
+
+    /** A region whose memory went away: deregistered by the next operation if unused, else at its last release. */
+    private long invalidated(CacheEntry e) {
+        stats.invalidations++;
+        if (e.references() == 0) {
+            dead.add(e);
         }
         return 0;
     }
 
-    /** Evicts unused regions, coldest first, until {@code incoming} more bytes and one more region (if any) fit. */
-    private long makeRoom(long incoming) {
-        int more = incoming > 0 ? 1 : 0;
-        long cost = 0;
-        while (!lru.isEmpty() && (registered.size() + more > limits.maxEntries()
-                || registeredBytes + incoming > limits.maxBytes())) {
-            cost += evict(lru.getFirst());
-        }
-        return cost;
+    /** An unused region evicted to stay within the limits (the cache no longer counts it). */
+    private long evicted(CacheEntry e) {
+        stats.evictions++;
+        return deregister(e);
     }
 
-    private long evict(CacheEntry e) {
-        stats.evictions++;
-        return retire(e);
+    /** Deregisters a withdrawn region nobody uses any more. */
+    private long drop(CacheEntry e) {
+        regions.discard(e);
+        return deregister(e);
     }
 
     private long deregister(CacheEntry e) {
         registered.remove(e.id());
-        registeredBytes -= e.length();
         monitor.unwatch(e);
         stats.deregistrations++;
         return registrar.deregister(e.registration());

@@ -37,7 +37,8 @@ public final class UffdMonitor implements InvalidationMonitor {
         // unregister drops every range overlapping this one, so the ranges of valid entries
         // that overlap it (a merge keeps the old region alive while in use) are put back
         fd.unregister(entry.start(), entry.length());
-        for (CacheEntry e : cache.validOverlapping(entry.start(), entry.end())) {
+        for (CacheEntry e = cache.firstValidOverlapping(entry.start(), entry.end()); e != null;
+                e = cache.nextValidOverlapping(e, entry.start(), entry.end())) {
             if (e != entry) {
                 fd.register(e.start(), e.length());
             }

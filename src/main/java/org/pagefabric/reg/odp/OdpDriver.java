@@ -10,7 +10,7 @@ import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.InterruptController;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.nic.AccessFlags;
-import org.pagefabric.hw.nic.Advice;
+import org.pagefabric.hw.nic.AdviseMrFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.PageFault;
@@ -264,14 +264,14 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         prefetchRequests.increment();
         Work w = take();
         w.prefetch = true;
-        w.sync = Advice.synchronous(flags);
+        w.sync = AdviseMrFlags.synchronous(flags);
         w.done = done;
         w.umem = u;
         w.raised = sim.now();
         long len = Math.min(length, costs.prefetchMaxBytes());
         long va = address & -Kernel.PAGE_SIZE;
         int pages = (int) (((address + Math.max(len, 1) - 1) >>> PhysicalMemory.PAGE_SHIFT) - (va >>> PhysicalMemory.PAGE_SHIFT) + 1);
-        if ((flags & Advice.PREFETCH_NO_FAULT) != 0) {
+        if ((flags & AdviseMrFlags.PREFETCH_NO_FAULT) != 0) {
             pages = residentPrefix(u, va, pages);
         }
         step(w, pageIn(w, va, pages), PAGED_IN);

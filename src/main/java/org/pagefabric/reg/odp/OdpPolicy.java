@@ -3,7 +3,7 @@ package org.pagefabric.reg.odp;
 import java.util.ArrayList;
 import java.util.List;
 import org.pagefabric.hw.nic.AccessFlags;
-import org.pagefabric.hw.nic.Advice;
+import org.pagefabric.hw.nic.AdviseMrFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
@@ -105,7 +105,7 @@ public final class OdpPolicy implements RegistrationPolicy {
         if (name.equals(PREFETCH) && length > 0) {
             // the wait passes in ctx itself; only a registration is charged on top
             Completion done = new Completion("odp.prefetch");
-            if (owner.node().nic().advise(mr, va, length, Advice.PREFETCH_WRITE | Advice.FLUSH, done)) {
+            if (owner.node().nic().advise(mr, va, length, AdviseMrFlags.PREFETCH_WRITE | AdviseMrFlags.FLUSH, done)) {
                 ctx.await(done);
             }
         }

@@ -135,7 +135,7 @@ final class Driver {
             }
             m.slot = freeSlots[peer].removeInt();
             UserRegion ring = sendRing[peer];
-            long cost = copyUser(va, ring, ring.va + (long) m.slot * policy.eagerMax(), length, false);
+            long cost = copyUser(va, ring, ring.start() + (long) m.slot * policy.eagerMax(), length, false);
             run(ctx, core, cost + policy.copyPs(length) + sendCost(length));
             post(peer, m, Message.EAGER, 0, length);
             rank.completeSend(wrId, org.pagefabric.hw.nic.Opcode.SEND, org.pagefabric.hw.net.CompletionStatus.SUCCESS,
@@ -207,8 +207,8 @@ final class Driver {
     // ------------------------------------------------------------------ regions and pinning
 
     /**
-     * The region for a communication's buffer, per pin mode, with one more user; pinned before
-     * returning when {@code pinNow}.
+     * The region for a communication's buffer, per pin mode (a cached one with one more user);
+     * pinned before returning when {@code pinNow}.
      */
     private UserRegion acquire(ProcessContext ctx, long va, long length, int core, boolean pinNow) {
         UserRegion r;
@@ -216,7 +216,7 @@ final class Driver {
             case PERMANENT -> {
                 r = null;
                 for (UserRegion p : permanentRegions) {
-                    if (p.va == va && p.length == length) {
+                    if (p.start() == va && p.length() == length) {
                         r = p;
                         break;
                     }
@@ -242,17 +242,18 @@ final class Driver {
             }
             default -> r = new UserRegion(va, length);
         }
-        r.users++;
         if (pinNow && !r.fullyPinned()) {
-            run(ctx, core, pinRange(r, 0, r.pages()));
+            run(ctx, core, pinRange(r, 0, r.pages(), true));
         }
         return r;
     }
 
     /** A communication no longer uses {@code r}: unpinned now unless the mode keeps it. */
     private void release(UserRegion r, int core) {
-        r.users--;
         PinMode mode = policy.mode();
+        if (mode == PinMode.CACHE) {
+            cache.release(r);
+        }
         if (mode == PinMode.PER_COMMUNICATION || mode == PinMode.OVERLAP) {
             long cost = unpin(r);
             if (cost > 0) {
@@ -261,8 +262,12 @@ final class Driver {
         }
     }
 
-    /** Pins pages {@code [from, from + n)} of {@code r} not pinned yet; returns the kernel time. */
-    private long pinRange(UserRegion r, int from, int n) {
+    /**
+     * Pins pages {@code [from, from + n)} of {@code r} not pinned yet; returns the kernel time.
+     * {@code forUser}: a communication's region, whose pages the policy counts (the eager rings,
+     * pinned once at set-up, are not).
+     */
+    private long pinRange(UserRegion r, int from, int n, boolean forUser) {
         int first = from;
         while (first < from + n && r.frames[first] != UserRegion.NOT_PINNED) {
             first++;
@@ -277,8 +282,8 @@ final class Driver {
             for (int i = 0; i < pin.pinned(); i++) {
                 kernel.putPage(pin.frames()[i]);
             }
-            for (UserRegion idle : cache.leastRecentFirst()) {
-                if (idle.users == 0) {
+            for (UserRegion idle = cache.coldest(); idle != null; idle = cache.warmer(idle)) {
+                if (idle.users() == 0) {
                     unpin(idle);
                     policy.pressureUnpin();
                 }
@@ -298,15 +303,15 @@ final class Driver {
             }
         }
         r.advancePrefix();
-        if (r.users > 0) {
-            policy.pinned(count); // user regions only: the eager rings are pinned once at set-up
+        if (forUser) {
+            policy.pinned(count);
         }
         return pin.costPs();
     }
 
     /** Pins a whole region at once without charging a process (set-up); returns the kernel time. */
     private long pinNow(UserRegion r) {
-        return pinRange(r, 0, r.pages());
+        return pinRange(r, 0, r.pages(), false);
     }
 
     /**
@@ -383,7 +388,7 @@ final class Driver {
     /** Drops every region this driver holds (the end of a run, or a test's deregistration). */
     void closeRegions() {
         if (cache != null) {
-            for (UserRegion r : cache.leastRecentFirst()) {
+            for (UserRegion r = cache.coldest(); r != null; r = cache.warmer(r)) {
                 undeclare(r);
             }
         }
@@ -439,11 +444,11 @@ final class Driver {
         switch (p.opcode) {
             case Message.EAGER -> {
                 UserRegion ring = sendRing[m.to.rank.id()];
-                io.read(memory, ring.frames, ring.firstPage, ring.va + (long) m.slot * policy.eagerMax() + p.offset, p);
+                io.read(memory, ring.frames, ring.firstPage, ring.start() + (long) m.slot * policy.eagerMax() + p.offset, p);
             }
             case Message.PULL_DATA -> {
                 bottomHalfSend(m);
-                io.read(memory, m.source.frames, m.source.firstPage, m.source.va + tableBase[e] + p.offset, p);
+                io.read(memory, m.source.frames, m.source.firstPage, m.source.start() + tableBase[e] + p.offset, p);
             }
             case Message.NOTIFY -> {
                 bottomHalfSend(m);
@@ -473,7 +478,7 @@ final class Driver {
         switch (p.opcode) {
             case Message.EAGER -> {
                 UserRegion ring = recvRing[peer.rank.id()];
-                io.write(memory, ring.frames, ring.firstPage, ring.va + (long) m.slot * policy.eagerMax() + p.offset, p);
+                io.write(memory, ring.frames, ring.firstPage, ring.start() + (long) m.slot * policy.eagerMax() + p.offset, p);
             }
             case Message.PULL_DATA -> {
                 UserRegion t = m.target;
@@ -483,7 +488,7 @@ final class Driver {
                     policy.poll(rank.node(), bh).frame(policy.recvPerPacketPs());
                     return SinkVerdict.DROP;
                 }
-                io.write(memory, t.frames, t.firstPage, t.va + offset, p);
+                io.write(memory, t.frames, t.firstPage, t.start() + offset, p);
             }
             default -> {
             }
@@ -559,7 +564,7 @@ final class Driver {
     private long copyOut(Message m) {
         int peer = m.from.rank.id();
         UserRegion ring = recvRing[peer];
-        long cost = copyUser(m.receive.va(), ring, ring.va + (long) m.slot * policy.eagerMax(), m.length, true);
+        long cost = copyUser(m.receive.va(), ring, ring.start() + (long) m.slot * policy.eagerMax(), m.length, true);
         m.from.releaseSlot(rank.id(), m.slot);
         return cost + policy.copyPs(m.length);
     }

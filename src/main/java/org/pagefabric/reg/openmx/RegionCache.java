@@ -1,66 +1,76 @@
 package org.pagefabric.reg.openmx;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import org.pagefabric.reg.pinning.RangeCache;
 
 /**
  * The user-space cache of declared regions (003 §3.2): a region is declared to the driver once
- * and found again by its address and length; when more than {@code capacity} are declared, the
- * least recently used idle one is undeclared. Pinning state is the driver's business, not the
- * cache's: a cached region may be unpinned (by an invalidation) and still be declared.
+ * and found again by its exact address and length; a region used by a communication stays cached
+ * while idle, ordered by its last use ({@link RangeCache} with exact lookup, overlapping regions,
+ * recency by last acquisition, a bound in entries).
+ *
+ * <p>What is this cache's own is declaration: a declaration that finds {@code capacity} regions
+ * declared undeclares at most one, the least recently used idle region, before it adds its own;
+ * with none idle the cache grows past its capacity, and it does not shrink back on later
+ * declarations. And pinning state is the driver's business, not the cache's: a cached region may
+ * be unpinned (by an invalidation, or under memory pressure) and still be declared.
  */
 final class RegionCache {
-    private final int capacity;
-    /** Access-ordered: iteration starts at the least recently used region (deterministic). */
-    private final LinkedHashMap<Key, UserRegion> regions = new LinkedHashMap<>(16, 0.75f, true);
+    private final RangeCache<UserRegion> regions;
     long hits;
     long misses;
-
-    private record Key(long va, long length) {
-    }
 
     RegionCache(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("region cache of " + capacity + " entries");
         }
-        this.capacity = capacity;
+        this.regions = new RangeCache<>(RangeCache.Match.EXACT, RangeCache.Overlap.ALLOWED,
+                RangeCache.Recency.LAST_ACQUIRE, RangeCache.Bound.entries(capacity));
     }
 
-    /** The declared region for {@code [va, va + length)}, or null (a miss); a hit becomes the most recent. */
+    /**
+     * The declared region for {@code [va, va + length)} with one more user, now the most recent,
+     * or null (a miss).
+     */
     UserRegion lookup(long va, long length) {
-        UserRegion r = regions.get(new Key(va, length));
+        UserRegion r = regions.find(va, va + length);
         if (r == null) {
             misses++;
         } else {
             hits++;
+            regions.take(r);
         }
         return r;
     }
 
-    /** Declares {@code r}; returns the least recently used idle region evicted to make room, or null. */
+    /**
+     * Declares {@code r}, with one user, as the most recent; returns the least recently used idle
+     * region undeclared to make room, or null.
+     */
     UserRegion declare(UserRegion r) {
         UserRegion victim = null;
-        if (regions.size() >= capacity) {
-            for (Iterator<Map.Entry<Key, UserRegion>> it = regions.entrySet().iterator(); it.hasNext(); ) {
-                UserRegion v = it.next().getValue();
-                if (v.users == 0) {
-                    it.remove();
-                    victim = v;
-                    break;
-                }
+        if (regions.exceeds(1, 0)) {
+            victim = regions.coldestIdle();
+            if (victim != null) {
+                regions.withdraw(victim);
+                regions.discard(victim);
             }
         }
-        regions.put(new Key(r.va, r.length), r);
+        regions.insert(r);
         return victim;
     }
 
-    /** Idle regions from the least recently used, for unpinning under pressure. */
-    Iterable<UserRegion> leastRecentFirst() {
-        return regions.values();
+    /** A communication no longer uses {@code r}; it stays declared. */
+    void release(UserRegion r) {
+        regions.release(r);
     }
 
-    int size() {
-        return regions.size();
+    /** The least recently used declared region, in use or not, or null. */
+    UserRegion coldest() {
+        return regions.coldest();
+    }
+
+    /** The declared region used next after {@code r}, or null. */
+    UserRegion warmer(UserRegion r) {
+        return regions.warmer(r);
     }
 }

@@ -3,23 +3,21 @@ package org.pagefabric.reg.openmx;
 import java.util.Arrays;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MmuIntervalNotifier;
+import org.pagefabric.reg.pinning.CachedRange;
 
 /**
  * A user region declared to the Open-MX driver (003 §3.1): a virtual range and, per page, the
  * frame the driver pinned for it, or none. Declaring pins nothing; the driver pins pages on
- * demand and may unpin them (invalidation, pressure) without the region being undeclared.
+ * demand and may unpin them (invalidation, pressure) without the region being undeclared. The
+ * {@link RegionCache} counts the communications using a cached region.
  */
-final class UserRegion {
+final class UserRegion extends CachedRange {
     static final long NOT_PINNED = -1;
 
-    final long va;
-    final long length;
     /** First page-aligned address the region touches. */
     final long firstPage;
     final long[] frames;
     int pinnedPages;
-    /** Communications using the region now: a cached region in use is not unpinned for pressure. */
-    int users;
     /** Leading pages pinned without a hole: the part of the region the driver may already read or write. */
     int pinnedPrefix;
     /** Overlapped pinning, sender: the message whose pull is served as the pinning advances, or null. */
@@ -28,8 +26,7 @@ final class UserRegion {
     MmuIntervalNotifier watch;
 
     UserRegion(long va, long length) {
-        this.va = va;
-        this.length = length;
+        super(va, va + length);
         this.firstPage = va & -Kernel.PAGE_SIZE;
         int pages = (int) (Math.ceilDiv(va + Math.max(length, 1) - firstPage, Kernel.PAGE_SIZE));
         this.frames = new long[pages];
@@ -66,14 +63,14 @@ final class UserRegion {
     /** Bytes of the region, from its start, lying on pages of the pinned prefix. */
     long pinnedPrefixBytes() {
         if (pinnedPrefix == frames.length) {
-            return length;
+            return length();
         }
-        return Math.max(0, Math.min(length, (long) pinnedPrefix * Kernel.PAGE_SIZE - (va - firstPage)));
+        return Math.max(0, Math.min(length(), (long) pinnedPrefix * Kernel.PAGE_SIZE - (start() - firstPage)));
     }
 
     /** Index of the page holding message byte {@code offset}. */
     int pageOf(long offset) {
-        return (int) ((va + offset - firstPage) / Kernel.PAGE_SIZE);
+        return (int) ((start() + offset - firstPage) / Kernel.PAGE_SIZE);
     }
 
     long pageAddress(int i) {
@@ -82,6 +79,6 @@ final class UserRegion {
 
     @Override
     public String toString() {
-        return "region[0x" + Long.toHexString(va) + "+" + length + ", " + pinnedPages + "/" + frames.length + " pinned]";
+        return "region[0x" + Long.toHexString(start()) + "+" + length() + ", " + pinnedPages + "/" + frames.length + " pinned]";
     }
 }

@@ -1,15 +1,11 @@
 package org.pagefabric.reg.rendezvous;
 
+import java.util.function.ToLongFunction;
+import org.pagefabric.reg.pinning.BufferHolds;
+import org.pagefabric.reg.pinning.CachedRange;
 import org.pagefabric.reg.pinning.PinnedRange;
+import org.pagefabric.reg.pinning.RangeCache;
 import org.pagefabric.reg.pinning.RangePinner;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import org.pagefabric.sim.collect.LongSortedMap;
 
 /**
  * The initiator's cache of its own pinned buffers (004 §4.2: the Rendezvous implementation
@@ -17,17 +13,20 @@ import org.pagefabric.sim.collect.LongSortedMap;
  * stays pinned and registered after it, so the next operation from the same pages finds it.
  *
  * <p>Bounded: when the pinned bytes exceed the bound, ranges no operation uses any more are
- * unpinned, least recently used first. A range in use (its operation not yet completed) is
+ * unpinned, least recently acquired first. A range in use (its operation not yet completed) is
  * never unpinned, since the NIC may still read it; the bound may then be exceeded until those
- * operations complete.
+ * operations complete. Ranges may overlap: a buffer is found in a range starting on the nearest
+ * pinned start at or below it ({@link RangeCache} with overlapping ranges, covering lookup,
+ * recency by last acquisition, a bound in bytes). A completion names only its buffer, so the
+ * ranges operations hold are kept by buffer ({@link BufferHolds}).
  */
 public final class LocalPinCache {
-    /** One pinned range and the operations using it now. */
-    private static final class Entry {
+    /** One pinned range. */
+    private static final class Entry extends CachedRange {
         final PinnedRange range;
-        int users;
 
         Entry(PinnedRange range) {
+            super(range.start(), range.end());
             this.range = range;
         }
     }
@@ -38,19 +37,13 @@ public final class LocalPinCache {
 
     private final RangePinner pinner;
     private final long boundBytes;
-    /** Ranges by first byte; ranges that start on the same page share a list. */
-    private final LongSortedMap<List<Entry>> byStart = new LongSortedMap<>();
-    /** Every range, least recently used first. */
-    private final LinkedHashSet<Entry> lru = new LinkedHashSet<>();
+    private final RangeCache<Entry> ranges;
     /** The ranges operations use, by buffer, oldest first, until their completion releases them. */
-    private final Map<Buffer, ArrayDeque<Entry>> inUse = new HashMap<>();
-    private long pinnedBytes;
+    private final BufferHolds<Entry> inUse = new BufferHolds<>();
+    private final ToLongFunction<Entry> unpin = this::unpin;
     private long hits;
     private long misses;
     private long evictions;
-
-    private record Buffer(long va, long length) {
-    }
 
     /**
      * A cache of the pinner's rank's buffers, pinned through {@code pinner}, holding at most
@@ -62,6 +55,8 @@ public final class LocalPinCache {
         }
         this.pinner = pinner;
         this.boundBytes = boundBytes;
+        this.ranges = new RangeCache<>(RangeCache.Match.COVERING, RangeCache.Overlap.ALLOWED,
+                RangeCache.Recency.LAST_ACQUIRE, RangeCache.Bound.bytes(boundBytes));
     }
 
     /**
@@ -70,29 +65,21 @@ public final class LocalPinCache {
      * cache went over its bound). The operation holds the range until {@link #release}.
      */
     public Acquired acquire(long va, long length) {
-        Entry e = find(va, length);
+        Entry e = ranges.find(va, va + length);
         long cost = 0;
         boolean hit = e != null;
         if (hit) {
             hits++;
-            lru.remove(e);
+            ranges.take(e);
         } else {
             misses++;
             RangePinner.Pinned p = pinner.pin(va, length);
             cost += p.costPs();
             e = new Entry(p.range());
-            List<Entry> same = byStart.get(e.range.start());
-            if (same == null) {
-                same = new ArrayList<>(1);
-                byStart.put(e.range.start(), same);
-            }
-            same.add(e);
-            pinnedBytes += e.range.bytes();
+            ranges.insert(e);
         }
-        lru.addLast(e);
-        e.users++;
-        inUse.computeIfAbsent(new Buffer(va, length), k -> new ArrayDeque<>(1)).addLast(e);
-        cost += evictOverBound();
+        inUse.add(va, length, e);
+        cost += ranges.evictOver(0, 0, unpin);
         return new Acquired(e.range.region().lkey(), hit, cost);
     }
 
@@ -103,59 +90,23 @@ public final class LocalPinCache {
      * @return the time unpinning ranges over the bound took, in picoseconds
      */
     public long release(long va, long length) {
-        Buffer b = new Buffer(va, length);
-        ArrayDeque<Entry> q = inUse.get(b);
-        if (q == null) {
+        Entry e = inUse.poll(va, length);
+        if (e == null) {
             throw new IllegalStateException("rank " + pinner.rank().id() + ": no operation holds [0x" + Long.toHexString(va)
                     + ", +" + length + ")");
         }
-        Entry e = q.removeFirst();
-        if (q.isEmpty()) {
-            inUse.remove(b);
-        }
-        e.users--;
-        return evictOverBound();
+        ranges.release(e);
+        return ranges.evictOver(0, 0, unpin);
     }
 
-    private Entry find(long va, long length) {
-        int floor = byStart.floorIndex(va);
-        if (floor < 0) {
-            return null;
-        }
-        List<Entry> same = byStart.value(floor);
-        for (int i = 0; i < same.size(); i++) {
-            Entry e = same.get(i);
-            if (e.range.covers(va, length)) {
-                return e;
-            }
-        }
-        return null;
-    }
-
-    private long evictOverBound() {
-        long cost = 0;
-        Iterator<Entry> it = lru.iterator();
-        while (pinnedBytes > boundBytes && it.hasNext()) {
-            Entry e = it.next();
-            if (e.users > 0) {
-                continue;
-            }
-            it.remove();
-            List<Entry> same = byStart.get(e.range.start());
-            same.remove(e);
-            if (same.isEmpty()) {
-                byStart.remove(e.range.start());
-            }
-            pinnedBytes -= e.range.bytes();
-            evictions++;
-            cost += pinner.unpin(e.range);
-        }
-        return cost;
+    private long unpin(Entry e) {
+        evictions++;
+        return pinner.unpin(e.range);
     }
 
     /** Bytes of the ranges the cache holds pinned now, ranges in use included. */
     public long pinnedBytes() {
-        return pinnedBytes;
+        return ranges.heldBytes();
     }
 
     /** The bound on pinned bytes of ranges not in use. */

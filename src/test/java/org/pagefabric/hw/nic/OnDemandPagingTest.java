@@ -209,7 +209,7 @@ class OnDemandPagingTest {
         byte[] data = NicBed.pattern(4 * PAGE, 7);
         a.store(BASE, data);
         Completion done = new Completion("prefetch");
-        assertTrue(a.nic.advise(src, BASE, 4L * PAGE, Advice.PREFETCH | Advice.FLUSH, done));
+        assertTrue(a.nic.advise(src, BASE, 4L * PAGE, AdviseMrFlags.PREFETCH | AdviseMrFlags.FLUSH, done));
         bed.sim.run();
         assertTrue(done.isDone());
         assertEquals(4, src.table().presentEntries());
@@ -226,14 +226,14 @@ class OnDemandPagingTest {
     void adviceIsRefusedWithoutAHandlerOrForPinnedRegionsAndCheckedForShape() {
         MemoryRegion odp = a.onDemand(BASE, 4, 0);
         MemoryRegion pinned = a.pinned(REMOTE, 1, 0);
-        assertFalse(a.nic.advise(odp, BASE, PAGE, Advice.PREFETCH), "no handler: a no-op");
+        assertFalse(a.nic.advise(odp, BASE, PAGE, AdviseMrFlags.PREFETCH), "no handler: a no-op");
         new NicBed.DelayedDriver(bed, a, f -> 0);
-        assertFalse(a.nic.advise(pinned, REMOTE, PAGE, Advice.PREFETCH));
-        assertFalse(a.nic.advise(odp, BASE, 5L * PAGE, Advice.PREFETCH_WRITE), "beyond the region");
-        assertThrows(IllegalArgumentException.class, () -> a.nic.advise(odp, BASE, PAGE, Advice.FLUSH));
+        assertFalse(a.nic.advise(pinned, REMOTE, PAGE, AdviseMrFlags.PREFETCH));
+        assertFalse(a.nic.advise(odp, BASE, 5L * PAGE, AdviseMrFlags.PREFETCH_WRITE), "beyond the region");
+        assertThrows(IllegalArgumentException.class, () -> a.nic.advise(odp, BASE, PAGE, AdviseMrFlags.FLUSH));
         assertThrows(IllegalArgumentException.class,
-                () -> a.nic.advise(odp, BASE, PAGE, Advice.PREFETCH | Advice.PREFETCH_WRITE));
-        assertTrue(a.nic.advise(odp, BASE, PAGE, Advice.PREFETCH_WRITE));
+                () -> a.nic.advise(odp, BASE, PAGE, AdviseMrFlags.PREFETCH | AdviseMrFlags.PREFETCH_WRITE));
+        assertTrue(a.nic.advise(odp, BASE, PAGE, AdviseMrFlags.PREFETCH_WRITE));
     }
 
     @Test

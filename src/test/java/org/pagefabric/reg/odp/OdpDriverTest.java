@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.AddressHandle;
-import org.pagefabric.hw.nic.Advice;
+import org.pagefabric.hw.nic.AdviseMrFlags;
 import org.pagefabric.hw.nic.CompletionQueue;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.PageFaultKind;
@@ -93,7 +93,7 @@ class OdpDriverTest {
         Rank a = bed.rank(0);
         Completion warm = new Completion();
         // map the source first, so only the responder faults
-        assertTrue(a.node().nic().advise(a.segmentRegion(), a.segment(), PAGE, Advice.PREFETCH_WRITE | Advice.FLUSH, warm));
+        assertTrue(a.node().nic().advise(a.segmentRegion(), a.segment(), PAGE, AdviseMrFlags.PREFETCH_WRITE | AdviseMrFlags.FLUSH, warm));
         bed.sim.run();
         assertTrue(warm.isDone());
         assertEquals(CompletionStatus.RNR_RETRY_EXCEEDED, writeOnce(bed, 64)[0]);
@@ -224,7 +224,7 @@ class OdpDriverTest {
         OdpBed bed = new OdpBed(1, 2, 8 * PAGE, OdpPolicy.EXPLICIT, Map.of());
         Rank a = bed.rank(0);
         Completion done = new Completion();
-        assertTrue(a.node().nic().advise(a.segmentRegion(), a.segment(), 4 * PAGE, Advice.PREFETCH, done));
+        assertTrue(a.node().nic().advise(a.segmentRegion(), a.segment(), 4 * PAGE, AdviseMrFlags.PREFETCH, done));
         assertEquals(0, a.segmentRegion().table().presentEntries(), "nothing mapped at the call");
         bed.sim.run();
         assertTrue(done.isDone());

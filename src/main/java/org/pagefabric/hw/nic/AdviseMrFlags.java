@@ -4,7 +4,7 @@ package org.pagefabric.hw.nic;
  * Flags of {@link Nic#advise}, as verbs' {@code ibv_advise_mr}: exactly one advice, optionally
  * with {@link #FLUSH}.
  */
-public final class Advice {
+public final class AdviseMrFlags {
     /** Map the range for reading. */
     public static final int PREFETCH = 1;
     /** Map the range writable. */
@@ -20,7 +20,7 @@ public final class Advice {
 
     private static final int ADVICE = PREFETCH | PREFETCH_WRITE | PREFETCH_NO_FAULT;
 
-    private Advice() {
+    private AdviseMrFlags() {
     }
 
     /** Whether {@code flags} hold exactly one advice and nothing unknown. */
