@@ -1,7 +1,6 @@
 package org.pagefabric.active;
 
 import org.pagefabric.config.Profile;
-import org.pagefabric.active.ActiveAccessParameters;
 
 /**
  * The costs and sizes of Active Access from a profile.

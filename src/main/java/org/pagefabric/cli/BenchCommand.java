@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.pagefabric.bench.KernelBenchmark;
 import org.pagefabric.bench.ProcessResumeBench;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code pagefabric bench ...}: the performance benchmarks behind docs/PERFORMANCE.md. */
 @Command(name = "bench", description = "Measure the simulator's own speed.", mixinStandardHelpOptions = true,

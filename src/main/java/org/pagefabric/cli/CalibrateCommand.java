@@ -13,9 +13,9 @@ import org.pagefabric.calibrate.ProfileWriter;
 import org.pagefabric.calibrate.Skipped;
 import org.pagefabric.config.ProfileException;
 import org.pagefabric.config.ProfileRegistry;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code pagefabric calibrate}: measures this host's pinning, fault, madvise, mincore and

@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
@@ -16,20 +18,17 @@ import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.Grid;
 import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.ParallelRuns;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
-import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.WorkloadRegistry;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pagefabric compare}: every registration policy on the same work (the Caffeine-simulator

@@ -10,14 +10,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.ParameterFit;
 import org.pagefabric.experiment.SpecReader;
-import org.pagefabric.config.ProfileRegistry;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pagefabric fit}: calibrates cost parameters no seed gives on published aggregates of one

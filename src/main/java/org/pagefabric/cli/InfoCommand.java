@@ -7,21 +7,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.pagefabric.experiment.ExperimentSpec;
-import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.config.ResolvedSetting;
+import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.SchemeDescriptor;
 import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadRegistry;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pagefabric info}: what exists, generated from the metadata the code itself uses (the

@@ -2,8 +2,8 @@ package org.pagefabric.cli;
 
 import java.io.PrintWriter;
 import org.pagefabric.reg.PolicyRefusal;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code pagefabric} command line. */
 @Command(name = "pagefabric", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,

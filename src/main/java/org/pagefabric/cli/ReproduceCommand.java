@@ -17,10 +17,10 @@ import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.experiment.VerdictTally;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.IndexPage;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code pagefabric reproduce}: runs the bundled experiments of the seeds (or a spec file) and

@@ -3,10 +3,10 @@ package org.pagefabric.comm;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.config.Profile;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 

@@ -3,6 +3,7 @@ package org.pagefabric.endpoint;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.nic.CompletionQueue;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.QpType;
@@ -14,7 +15,6 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Simulator;
 
 /**

@@ -11,11 +11,11 @@ import java.util.function.Consumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.pagefabric.experiment.ExperimentSpec.Axis;
-import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.config.ResolvedSetting;
+import org.pagefabric.experiment.ExperimentSpec.Axis;
+import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.workload.PointRun;
 
 /**

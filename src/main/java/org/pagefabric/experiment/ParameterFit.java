@@ -17,9 +17,9 @@ import org.hipparchus.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
 import org.hipparchus.optim.univariate.BrentOptimizer;
 import org.hipparchus.optim.univariate.SearchInterval;
 import org.hipparchus.optim.univariate.UnivariateObjectiveFunction;
-import org.pagefabric.experiment.ExperimentSpec.Reference;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.config.ResolvedSetting;
+import org.pagefabric.experiment.ExperimentSpec.Reference;
 
 /**
  * Fits free cost parameters of a profile to published aggregates of one experiment, as validated

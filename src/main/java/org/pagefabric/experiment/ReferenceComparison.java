@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.pagefabric.experiment.ExperimentSpec.Axis;
-import org.pagefabric.experiment.ExperimentSpec.AxisKind;
-import org.pagefabric.experiment.ExperimentSpec.Reference;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.config.ResolvedSetting;
+import org.pagefabric.experiment.ExperimentSpec.Axis;
+import org.pagefabric.experiment.ExperimentSpec.AxisKind;
+import org.pagefabric.experiment.ExperimentSpec.Reference;
 
 /**
  * Checks what the paper published against what we measured, for reading only (the model never

@@ -1,8 +1,8 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.comm.Rank;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
 
 /**

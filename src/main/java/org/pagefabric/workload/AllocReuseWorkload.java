@@ -1,16 +1,16 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.reg.Capability;
-import java.util.Set;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.UserAllocator;
+import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;

@@ -1,13 +1,13 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.reg.Capability;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import java.util.List;
-import java.util.Map;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;

@@ -1,18 +1,18 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.reg.Capability;
-import java.util.Set;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.node.Node;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.InterruptPlacement;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;

@@ -1,13 +1,12 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.reg.Capability;
-import java.util.Set;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
@@ -15,6 +14,7 @@ import org.pagefabric.hw.stack.HostStack;
 import org.pagefabric.hw.stack.StackCosts;
 import org.pagefabric.hw.stack.TcpSocket;
 import org.pagefabric.hw.stack.UdpSocket;
+import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;

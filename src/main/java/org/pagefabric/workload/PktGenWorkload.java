@@ -1,10 +1,10 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.mem.ContentTag;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;

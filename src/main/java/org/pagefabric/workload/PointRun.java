@@ -1,12 +1,12 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.comm.Job;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Job;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.net.NetworkEnergy;
 import org.pagefabric.hw.node.CostsFromProfile;
-import org.pagefabric.config.Profile;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;

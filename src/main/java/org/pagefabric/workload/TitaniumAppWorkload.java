@@ -1,15 +1,15 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.reg.Capability;
-import java.util.Set;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;

@@ -1,8 +1,8 @@
 package org.pagefabric.workload;
 
+import java.util.Map;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import java.util.Map;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;

@@ -1,11 +1,11 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.comm.Job;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.pagefabric.comm.Job;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.stat.LatencyHistogram;
 

@@ -8,9 +8,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.pagefabric.hw.net.Topologies;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.net.Topologies;
 
 /** Every workload row carries the network's energy and power; every routed topology runs a verified workload. */
 class NetworkPowerColumnsTest {

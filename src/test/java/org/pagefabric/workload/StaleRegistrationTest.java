@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.mem.ContentDigest;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.CompletionQueue;
@@ -15,14 +17,12 @@ import org.pagefabric.hw.nic.QpType;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.hw.mem.ContentDigest;
 import org.pagefabric.hw.os.AddressSpace;
-import org.pagefabric.hw.os.Pte;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.os.Pte;
 import org.pagefabric.sim.Simulator;
 
 /**

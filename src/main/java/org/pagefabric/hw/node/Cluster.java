@@ -1,13 +1,13 @@
 package org.pagefabric.hw.node;
 
 import java.util.Objects;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.net.LinkFaults;
 import org.pagefabric.hw.net.NetCosts;
 import org.pagefabric.hw.net.Network;
 import org.pagefabric.hw.net.PacketPool;
 import org.pagefabric.hw.net.Topology;
 import org.pagefabric.hw.net.TransportConfig;
-import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Simulator;
 
 /**

@@ -2,6 +2,8 @@ package org.pagefabric.hw.node;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.pagefabric.config.Parameter;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.cpu.CpuCosts;
 import org.pagefabric.hw.iommu.IommuConfig;
 import org.pagefabric.hw.iommu.IommuCosts;
@@ -12,8 +14,8 @@ import org.pagefabric.hw.net.FullMesh;
 import org.pagefabric.hw.net.LinkFaults;
 import org.pagefabric.hw.net.LinkParams;
 import org.pagefabric.hw.net.NetCosts;
-import org.pagefabric.hw.net.RetransmissionMode;
 import org.pagefabric.hw.net.PowerParams;
+import org.pagefabric.hw.net.RetransmissionMode;
 import org.pagefabric.hw.net.RoutedTopology;
 import org.pagefabric.hw.net.Star;
 import org.pagefabric.hw.net.Topologies;
@@ -25,9 +27,6 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.KernelConfig;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.ThpMode;
-import org.pagefabric.hw.pcie.PcieCosts;
-import org.pagefabric.config.Parameter;
-import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.CpuParameters;
 import org.pagefabric.hw.param.IommuParameters;
 import org.pagefabric.hw.param.LinkParameters;
@@ -35,8 +34,9 @@ import org.pagefabric.hw.param.MemoryParameters;
 import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.hw.param.PcieParameters;
-import org.pagefabric.hw.param.TransportParameters;
 import org.pagefabric.hw.param.PowerParameters;
+import org.pagefabric.hw.param.TransportParameters;
+import org.pagefabric.hw.pcie.PcieCosts;
 
 /**
  * Each layer's cost record, read from a profile: the one place that maps parameter names to

@@ -1,5 +1,6 @@
 package org.pagefabric.hw.node;
 
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.cpu.CpuCosts;
 import org.pagefabric.hw.iommu.IommuConfig;
 import org.pagefabric.hw.iommu.IommuCosts;
@@ -8,7 +9,6 @@ import org.pagefabric.hw.nic.TranslationCacheConfig;
 import org.pagefabric.hw.os.KernelConfig;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.pcie.PcieCosts;
-import org.pagefabric.config.Profile;
 
 /**
  * What every node of a cluster is built from, read from the profile once: a cluster of

@@ -7,15 +7,15 @@ import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.ActiveDomain;
 import org.pagefabric.active.ActiveNode;
 import org.pagefabric.active.Notification;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
-import org.pagefabric.config.Profile;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Active Access (002): nothing is pinned; each rank's segment is one IOMMU-translated region

@@ -1,6 +1,9 @@
 package org.pagefabric.reg.bounce;
 
+import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.ActiveMessages;
+import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.CompletionQueue;
 import org.pagefabric.hw.nic.Nic;
@@ -9,8 +12,6 @@ import org.pagefabric.hw.nic.QpType;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
-import org.pagefabric.config.Profile;
-import org.pagefabric.reg.bounce.BounceParameters;
 import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
@@ -18,8 +19,6 @@ import org.pagefabric.reg.pinning.RangePinner;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.endpoint.JobLayout;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Bounce buffers (004 §3.3): every rank pins and registers a fixed set of buffers once, and no

@@ -1,11 +1,11 @@
 package org.pagefabric.reg.bounce;
 
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.reg.pinning.PinnedRange;
 import org.pagefabric.reg.pinning.RangePinner;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * One rank's bounce buffers, mapped, pinned and registered once at start: for every peer, a

@@ -1,11 +1,11 @@
 package org.pagefabric.reg.bounce;
 
 import org.agrona.collections.IntArrayQueue;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The bounce buffers from one rank to one peer: which buffer indices are free (each one is an

@@ -1,14 +1,13 @@
 package org.pagefabric.reg.bounce;
 
+import org.pagefabric.config.Bandwidth;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
-import org.pagefabric.config.Bandwidth;
-import org.pagefabric.config.Profile;
-import org.pagefabric.reg.bounce.BounceParameters;
 import org.pagefabric.hw.param.MemoryParameters;
 
 /**

@@ -1,5 +1,6 @@
 package org.pagefabric.reg.cache;
 
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Nic;
@@ -9,7 +10,6 @@ import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.NicParameters;
 
 /**

@@ -2,16 +2,15 @@ package org.pagefabric.reg.cache;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayQueue;
-import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.config.Profile;
-import org.pagefabric.reg.cache.RegistrationCacheParameters;
+import org.pagefabric.endpoint.ActiveMessages;
+import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.pinning.BufferHolds;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.JobLayout;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The pin-down cache as a registration policy: every rank keeps a {@link RegistrationCache} of
@@ -39,7 +38,7 @@ public final class PinDownCache implements RegistrationPolicy {
     private final MonitorKind monitor;
     private final CacheLimits limits;
     private final long lookupPs;
-    private final Int2ObjectHashMap<State> states = new Int2ObjectHashMap<>();
+    private final PerRank<State> states = new PerRank<>();
     private ActiveMessages am;
 
     /** One rank's cache and the references its operations in flight hold. */
@@ -83,7 +82,7 @@ public final class PinDownCache implements RegistrationPolicy {
     public long setUp(Endpoint rank) {
         NicRegistrar registrar = new NicRegistrar(rank.node().kernel(), rank.process(), rank.node().nic(), rank.pd(),
                 profile);
-        states.put(rank.id(), new State(new RegistrationCache(registrar, monitor.create(rank), limits, lookupPs)));
+        states.put(rank, new State(new RegistrationCache(registrar, monitor.create(rank), limits, lookupPs)));
         return 0;
     }
 
@@ -142,7 +141,7 @@ public final class PinDownCache implements RegistrationPolicy {
 
     @Override
     public long pinnedBytes(Endpoint rank) {
-        State s = states.get(rank.id());
+        State s = states.get(rank);
         return s == null ? 0 : s.cache.pinnedBytes();
     }
 
@@ -152,7 +151,7 @@ public final class PinDownCache implements RegistrationPolicy {
     }
 
     private State state(Endpoint rank) {
-        State s = states.get(rank.id());
+        State s = states.get(rank);
         if (s == null) {
             throw new IllegalStateException(name() + ": rank " + rank.id() + " was not set up");
         }

@@ -2,11 +2,11 @@ package org.pagefabric.reg.cache;
 
 import java.util.ArrayDeque;
 import org.pagefabric.endpoint.ActiveMessages;
+import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.endpoint.JobLayout;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * One rank's outgoing releases of remote cache references: after an operation completes, the

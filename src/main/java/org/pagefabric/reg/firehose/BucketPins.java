@@ -1,6 +1,7 @@
 package org.pagefabric.reg.firehose;
 
 import java.util.Arrays;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.nic.Nic;
@@ -9,7 +10,6 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.reg.PolicyRefusal;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Pins and unpins the buckets of one rank's segment: get_user_pages and the NIC's translations

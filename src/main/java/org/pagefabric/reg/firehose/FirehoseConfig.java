@@ -1,7 +1,6 @@
 package org.pagefabric.reg.firehose;
 
 import org.pagefabric.config.Profile;
-import org.pagefabric.reg.firehose.FirehoseParameters;
 
 /**
  * The tunables of Firehose (004 §3.2) and what follows from them, in buckets.

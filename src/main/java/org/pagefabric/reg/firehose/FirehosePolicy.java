@@ -2,17 +2,16 @@ package org.pagefabric.reg.firehose;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.config.Profile;
-import org.pagefabric.reg.firehose.FirehoseParameters;
+import org.pagefabric.endpoint.ActiveMessages;
+import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Accumulator;
 import org.pagefabric.sim.stat.Counter;
-import org.pagefabric.endpoint.JobLayout;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Firehose (004 §3.2): every node owns F = M / (B (nodes - 1)) firehoses to every other node, each

@@ -3,10 +3,10 @@ package org.pagefabric.reg.firehose;
 import java.util.ArrayList;
 import java.util.List;
 import org.pagefabric.endpoint.ActiveMessages;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * One rank's side of Firehose as the initiator of remote operations (004 §3.2, steps 1-4): its

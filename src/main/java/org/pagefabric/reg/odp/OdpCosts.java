@@ -2,7 +2,6 @@ package org.pagefabric.reg.odp;
 
 import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.NicParameters;
-import org.pagefabric.reg.odp.OdpParameters;
 
 /**
  * What the ODP driver's steps cost, from a profile (every value there with its unit and source).

@@ -2,17 +2,17 @@ package org.pagefabric.reg.odp;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.AdviseMrFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Profile;
 import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * On-Demand Paging as a registration policy (001): memory is never pinned; the NIC faults and the

@@ -7,8 +7,8 @@ import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
-import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.FaultPhases;
+import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 

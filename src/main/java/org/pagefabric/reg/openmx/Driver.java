@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.agrona.collections.IntArrayQueue;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.mem.PhysicalMemory;
@@ -24,7 +25,6 @@ import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The Open-MX driver of one rank (003 §2.2, §3): its connections to every peer over the node's

@@ -2,17 +2,18 @@ package org.pagefabric.reg.openmx;
 
 import java.util.Arrays;
 import java.util.IdentityHashMap;
-import org.agrona.collections.Int2ObjectHashMap;
+import org.pagefabric.config.Bandwidth;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.JobLayout;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.net.TransportConfig;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Bandwidth;
-import org.pagefabric.config.Profile;
-import org.pagefabric.reg.openmx.OpenMxParameters;
 import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.reg.InterruptPlacement;
 import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
@@ -21,8 +22,6 @@ import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.LatencyHistogram;
-import org.pagefabric.endpoint.JobLayout;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The Open-MX stack (seed 003) as a registration policy: two-sided MX messages over the node's
@@ -49,7 +48,7 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     private final long unpinBasePs;
     private final long pinBasePs;
     private final Bandwidth copyRate;
-    private final Int2ObjectHashMap<Driver> drivers = new Int2ObjectHashMap<>();
+    private final PerRank<Driver> drivers = new PerRank<>();
     /** Core of each process that called in (lookups only, never iterated). */
     private final IdentityHashMap<SimProcess, Integer> placement = new IdentityHashMap<>();
     /** Core the NIC's receive interrupt is routed to: core 0, Linux's default, unless a workload binds it elsewhere. */
@@ -119,7 +118,7 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
             }
         }
         Driver d = new Driver(this, rank, rank.jobSize());
-        drivers.put(rank.id(), d);
+        drivers.put(rank, d);
         return d.setUp();
     }
 
@@ -187,13 +186,13 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     /** Pages pinned on the rank's node by its driver: eager rings and user regions. */
     @Override
     public long pinnedBytes(Endpoint rank) {
-        Driver d = drivers.get(rank.id());
+        Driver d = drivers.get(rank);
         return d == null ? 0 : d.pinnedPages * Kernel.PAGE_SIZE;
     }
 
     /** Pinned bytes of the rank's user regions only (eager rings excluded). */
     public long regionPinnedBytes(Endpoint rank) {
-        Driver d = drivers.get(rank.id());
+        Driver d = drivers.get(rank);
         return d == null ? 0 : (d.pinnedPages - d.ringPages()) * Kernel.PAGE_SIZE;
     }
 
@@ -383,7 +382,7 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     }
 
     private Driver driver(Endpoint rank) {
-        Driver d = drivers.get(rank.id());
+        Driver d = drivers.get(rank);
         if (d == null) {
             throw new IllegalStateException("rank " + rank.id() + " was not set up by " + name());
         }

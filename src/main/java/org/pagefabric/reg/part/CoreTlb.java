@@ -1,11 +1,11 @@
 package org.pagefabric.reg.part;
 
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.iommu.IotlbLevel;
 import org.pagefabric.hw.iommu.IotlbLevelConfig;
 import org.pagefabric.hw.iommu.ReplacementPolicy;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.CpuParameters;
 
 /**

@@ -2,17 +2,17 @@ package org.pagefabric.reg.part;
 
 import java.util.IdentityHashMap;
 import java.util.Map;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Profile;
 import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * What every policy on PART's hardware shares (000 §III): each rank's segment is registered as

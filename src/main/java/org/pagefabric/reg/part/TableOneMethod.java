@@ -3,13 +3,13 @@ package org.pagefabric.reg.part;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.FaultKind;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Profile;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The methods of 000 Table I that prepare the destination buffer before a transfer on PART's

@@ -1,16 +1,16 @@
 package org.pagefabric.reg.pin;
 
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The baseline: every rank pins and registers its whole communication segment once, at start

@@ -1,15 +1,15 @@
 package org.pagefabric.reg.pinning;
 
 import org.agrona.collections.Long2LongHashMap;
+import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.NicParameters;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * Pins and registers, or deregisters and unpins, the pages under buffers of one rank, says what

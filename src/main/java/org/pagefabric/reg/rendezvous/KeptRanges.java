@@ -1,8 +1,8 @@
 package org.pagefabric.reg.rendezvous;
 
-import org.pagefabric.reg.pinning.PinnedRange;
 import java.util.ArrayList;
 import java.util.List;
+import org.pagefabric.reg.pinning.PinnedRange;
 import org.pagefabric.sim.collect.LongSortedMap;
 
 /**

@@ -1,20 +1,20 @@
 package org.pagefabric.reg.rendezvous;
 
-import org.pagefabric.reg.pinning.PinnedRange;
-import org.pagefabric.reg.pinning.RangePinner;
 import java.util.HashMap;
 import java.util.Map;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayQueue;
-import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.config.Profile;
-import org.pagefabric.reg.rendezvous.RendezvousParameters;
-import org.pagefabric.reg.Metric;
-import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.sim.stat.Counter;
-import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.PerRank;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.pinning.PinnedRange;
+import org.pagefabric.reg.pinning.RangePinner;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.stat.Counter;
 
 /**
  * Rendezvous (004 §3.3, §4.2): nothing is pinned up front. "Upon sending a put, the Rendezvous
@@ -51,7 +51,7 @@ public final class Rendezvous implements RegistrationPolicy {
     private final Profile profile;
     private final long localCacheBytes;
     private final long lookupPs;
-    private final Int2ObjectHashMap<RankState> states = new Int2ObjectHashMap<>();
+    private final PerRank<RankState> states = new PerRank<>();
     private ActiveMessages messages;
     /** Handshakes the target answered from ranges it kept pinned, and those that pinned. */
     private Counter hits;
@@ -107,7 +107,7 @@ public final class Rendezvous implements RegistrationPolicy {
             misses = stats.counter(name() + ".misses", "operations",
                     "remote operations whose handshake pinned the target range");
         }
-        states.put(rank.id(), new RankState(new RangePinner(profile, rank), localCacheBytes));
+        states.put(rank, new RankState(new RangePinner(profile, rank), localCacheBytes));
         return 0;
     }
 
@@ -207,7 +207,7 @@ public final class Rendezvous implements RegistrationPolicy {
     /** Distinct pages the rank holds pinned: its local pin cache and the ranges it pinned for peers. */
     @Override
     public long pinnedBytes(Endpoint rank) {
-        RankState s = states.get(rank.id());
+        RankState s = states.get(rank);
         return s == null ? 0 : s.pinner.pinnedBytes();
     }
 
@@ -239,7 +239,7 @@ public final class Rendezvous implements RegistrationPolicy {
         if (metric != Metric.HANDSHAKES) {
             return NOT_COUNTED;
         }
-        RankState s = states.get(initiator.id());
+        RankState s = states.get(initiator);
         return s == null ? 0 : s.handshakes;
     }
 
@@ -254,7 +254,7 @@ public final class Rendezvous implements RegistrationPolicy {
     }
 
     private RankState state(Endpoint rank) {
-        RankState s = states.get(rank.id());
+        RankState s = states.get(rank);
         if (s == null) {
             throw new IllegalStateException("rank " + rank.id() + " was not set up by " + name());
         }

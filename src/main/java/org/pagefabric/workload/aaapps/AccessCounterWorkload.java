@@ -3,13 +3,13 @@ package org.pagefabric.workload.aaapps;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Job;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
-import org.pagefabric.comm.Job;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**

@@ -2,10 +2,10 @@ package org.pagefabric.workload.aaapps;
 
 import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.Notification;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.hw.iommu.aa.AccessLog;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;

@@ -4,12 +4,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.active.ActiveCosts;
+import org.pagefabric.comm.Job;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
-import org.pagefabric.comm.Job;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**

@@ -5,12 +5,12 @@ import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.active.ActiveChannel;
 import org.pagefabric.active.ActiveDomain;
 import org.pagefabric.active.Notification;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.iommu.aa.AccessRecord;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
-import org.pagefabric.endpoint.Endpoint;
 
 /**
  * The Active Access hashtable of 002 §4.1 (Listing 3): an insert is one plain put of the element

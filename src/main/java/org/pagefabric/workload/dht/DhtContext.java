@@ -2,9 +2,9 @@ package org.pagefabric.workload.dht;
 
 import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.comm.Job;
+import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.node.Cluster;
-import org.pagefabric.config.Profile;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileException;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.node.CostsFromProfile;
 
 /** {@code iommu.iotlb.l1.ways: full} (aa.fig7c's af lines) makes a fully associative level of any size. */
 class IotlbFullWaysTest {

@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 
 /** The IOMMU's translation time is spent on the NIC's timed (UD) DMA paths. */
 class IommuDmaTimingTest {

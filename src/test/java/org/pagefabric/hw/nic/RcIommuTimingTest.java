@@ -7,17 +7,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.param.IommuParameters;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 
 /** The IOMMU's translation time is spent on the reliable transport's RC paths too. */
 class RcIommuTimingTest {

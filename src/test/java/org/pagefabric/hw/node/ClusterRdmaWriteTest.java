@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.net.NetCosts;
@@ -21,8 +23,6 @@ import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 

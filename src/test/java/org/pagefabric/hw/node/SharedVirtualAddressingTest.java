@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.iommu.FaultReason;
 import org.pagefabric.hw.iommu.Translation;
 import org.pagefabric.hw.os.AddressSpace;
@@ -13,7 +14,6 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 
 /** The IOMMU of a PART node walks the process's own page table. */

@@ -9,15 +9,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.active.Actions;
 import org.pagefabric.active.ActiveDomain;
-import org.pagefabric.hw.iommu.aa.AccessKind;
-import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.iommu.aa.AccessKind;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 
 /**
  * End to end over the simulated NIC and IOMMU: puts from two ranks to a third rank's active page

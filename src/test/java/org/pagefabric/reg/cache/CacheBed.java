@@ -1,14 +1,14 @@
 package org.pagefabric.reg.cache;
 
 import java.util.function.Function;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.AllocationHooks;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 
 /** One process on a real node with a registration cache over it, for the cache's unit tests. */

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.sim.Simulator;
-import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadRegistry;
 

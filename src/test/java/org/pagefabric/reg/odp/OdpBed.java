@@ -1,17 +1,17 @@
 package org.pagefabric.reg.odp;
 
 import java.util.Map;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.Pte;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.Statistic;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 
 /** A job of ranks under an ODP policy on the odp-connectx profile, and what tests check on it. */
 final class OdpBed {

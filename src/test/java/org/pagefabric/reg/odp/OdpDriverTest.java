@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.AddressHandle;
@@ -23,7 +24,6 @@ import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.comm.Rank;
 
 /** The ODP driver on a simulated job: fault flows, RNR, UD drops, races, implicit regions, prefetch. */
 class OdpDriverTest {

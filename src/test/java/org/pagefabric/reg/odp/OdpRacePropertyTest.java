@@ -10,15 +10,15 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
-import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.comm.Rank;
 
 /**
  * Random interleavings of RDMA writes, reads and sends on ODP memory with invalidations that

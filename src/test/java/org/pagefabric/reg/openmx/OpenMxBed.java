@@ -2,16 +2,16 @@ package org.pagefabric.reg.openmx;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.config.Profile;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.ProcessBody;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 
 /** Two ranks under one Open-MX policy, with helpers to stream tagged messages from rank 0 to rank 1. */
 final class OpenMxBed {

@@ -4,21 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
-import org.pagefabric.reg.pinning.PinnedRange;
-import org.pagefabric.reg.pinning.RangePinner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.pin.PinEverything;
+import org.pagefabric.reg.pinning.PinnedRange;
+import org.pagefabric.reg.pinning.RangePinner;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.comm.Job;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.comm.Rank;
 import org.pagefabric.workload.WorkloadRegistry;
 
 class RendezvousTest {

@@ -8,17 +8,17 @@ import java.util.TreeSet;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.active.Actions;
-import org.pagefabric.hw.mem.PhysicalMemory;
-import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.active.ActiveAccess;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.mem.PhysicalMemory;
+import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.PolicyRegistry;
-import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
-import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 
 /**
  * The applications' mechanisms on the real NIC and extended IOMMU: incremental checkpointing

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 
