@@ -12,38 +12,18 @@ import java.util.Arrays;
  * removal moves the positions after it. An absent key reads as the map's missing value, which
  * therefore cannot be stored.
  */
-public final class LongLongSortedMap {
+public final class LongLongSortedMap extends SortedLongKeys {
     private final long missingValue;
-    private long[] keys;
-    private long[] values;
-    private int size;
+    private long[] values = new long[8];
 
     /** An empty map that answers {@code missingValue} for an absent key. */
     public LongLongSortedMap(long missingValue) {
         this.missingValue = missingValue;
-        keys = new long[8];
-        values = new long[8];
     }
 
     /** The value {@link #get} and {@link #remove} give for an absent key. */
     public long missingValue() {
         return missingValue;
-    }
-
-    /** Entries held. */
-    public int size() {
-        return size;
-    }
-
-    /** Whether the map holds no entry. */
-    public boolean isEmpty() {
-        return size == 0;
-    }
-
-    /** The key at position {@code i}. */
-    public long key(int i) {
-        checkPosition(i);
-        return keys[i];
     }
 
     /** The value at position {@code i}. */
@@ -56,18 +36,6 @@ public final class LongLongSortedMap {
     public long get(long key) {
         int i = search(key);
         return i >= 0 ? values[i] : missingValue;
-    }
-
-    /** The position of the greatest key at most {@code key}, or -1 if every key is greater. */
-    public int floorIndex(long key) {
-        int i = search(key);
-        return i >= 0 ? i : -i - 2;
-    }
-
-    /** The position of the least key at least {@code key}, or {@link #size()} if every key is smaller. */
-    public int ceilingIndex(long key) {
-        int i = search(key);
-        return i >= 0 ? i : -i - 1;
     }
 
     /**
@@ -87,15 +55,8 @@ public final class LongLongSortedMap {
             return old;
         }
         i = -i - 1;
-        if (size == keys.length) {
-            keys = Arrays.copyOf(keys, size * 2);
-            values = Arrays.copyOf(values, size * 2);
-        }
-        System.arraycopy(keys, i, keys, i + 1, size - i);
-        System.arraycopy(values, i, values, i + 1, size - i);
-        keys[i] = key;
+        insertKeyAt(i, key);
         values[i] = value;
-        size++;
         return missingValue;
     }
 
@@ -109,19 +70,17 @@ public final class LongLongSortedMap {
     public long removeAt(int i) {
         checkPosition(i);
         long old = values[i];
-        System.arraycopy(keys, i + 1, keys, i, size - i - 1);
-        System.arraycopy(values, i + 1, values, i, size - i - 1);
-        size--;
+        removeKeyAt(i);
         return old;
     }
 
-    private int search(long key) {
-        return Arrays.binarySearch(keys, 0, size, key);
+    @Override
+    void growValues(int capacity) {
+        values = Arrays.copyOf(values, capacity);
     }
 
-    private void checkPosition(int i) {
-        if (i < 0 || i >= size) {
-            throw new IndexOutOfBoundsException("position " + i + " of " + size);
-        }
+    @Override
+    void moveValues(int from, int to, int length) {
+        System.arraycopy(values, from, values, to, length);
     }
 }

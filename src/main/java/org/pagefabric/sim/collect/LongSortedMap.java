@@ -16,31 +16,11 @@ import java.util.Arrays;
  *
  * @param <V> the value type
  */
-public final class LongSortedMap<V> {
-    private long[] keys;
-    private Object[] values;
-    private int size;
+public final class LongSortedMap<V> extends SortedLongKeys {
+    private Object[] values = new Object[8];
 
     /** An empty map with room for 8 entries before it grows. */
     public LongSortedMap() {
-        keys = new long[8];
-        values = new Object[8];
-    }
-
-    /** Entries held. */
-    public int size() {
-        return size;
-    }
-
-    /** Whether the map holds no entry. */
-    public boolean isEmpty() {
-        return size == 0;
-    }
-
-    /** The key at position {@code i}. */
-    public long key(int i) {
-        checkPosition(i);
-        return keys[i];
     }
 
     /** The value at position {@code i}. */
@@ -62,18 +42,6 @@ public final class LongSortedMap<V> {
         return search(key) >= 0;
     }
 
-    /** The position of the greatest key at most {@code key}, or -1 if every key is greater. */
-    public int floorIndex(long key) {
-        int i = search(key);
-        return i >= 0 ? i : -i - 2;
-    }
-
-    /** The position of the least key at least {@code key}, or {@link #size()} if every key is smaller. */
-    public int ceilingIndex(long key) {
-        int i = search(key);
-        return i >= 0 ? i : -i - 1;
-    }
-
     /**
      * Maps {@code key} to {@code value}, replacing an old value.
      *
@@ -92,15 +60,8 @@ public final class LongSortedMap<V> {
             return old;
         }
         i = -i - 1;
-        if (size == keys.length) {
-            keys = Arrays.copyOf(keys, size * 2);
-            values = Arrays.copyOf(values, size * 2);
-        }
-        System.arraycopy(keys, i, keys, i + 1, size - i);
-        System.arraycopy(values, i, values, i + 1, size - i);
-        keys[i] = key;
+        insertKeyAt(i, key);
         values[i] = value;
-        size++;
         return null;
     }
 
@@ -115,27 +76,24 @@ public final class LongSortedMap<V> {
     public V removeAt(int i) {
         checkPosition(i);
         V old = (V) values[i];
-        System.arraycopy(keys, i + 1, keys, i, size - i - 1);
-        System.arraycopy(values, i + 1, values, i, size - i - 1);
-        size--;
-        values[size] = null;
+        removeKeyAt(i);
+        values[size()] = null;
         return old;
     }
 
     /** Removes every entry. */
     public void clear() {
-        Arrays.fill(values, 0, size, null);
-        size = 0;
+        Arrays.fill(values, 0, size(), null);
+        clearKeys();
     }
 
-    /** The position of {@code key}, or {@code -(insertion point) - 1}, as {@link Arrays#binarySearch}. */
-    private int search(long key) {
-        return Arrays.binarySearch(keys, 0, size, key);
+    @Override
+    void growValues(int capacity) {
+        values = Arrays.copyOf(values, capacity);
     }
 
-    private void checkPosition(int i) {
-        if (i < 0 || i >= size) {
-            throw new IndexOutOfBoundsException("position " + i + " of " + size);
-        }
+    @Override
+    void moveValues(int from, int to, int length) {
+        System.arraycopy(values, from, values, to, length);
     }
 }
