@@ -3,6 +3,7 @@ package org.pagefabric.comm;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.endpoint.JobLayout;
@@ -20,6 +21,17 @@ public final class Job {
     private final RegistrationPolicy policy;
     private final List<Rank> ranks = new ArrayList<>();
     private long setUpPs;
+    /** Told of every job built, before its workload starts: how a trace recorder attaches. */
+    private static volatile Consumer<Job> watcher;
+
+    /**
+     * Makes {@code w} hear of every job built from now on, in the thread that builds it, once its
+     * ranks are prepared and before any workload starts; {@code null} stops it. One watcher at a
+     * time: a recording is a property of one command's run.
+     */
+    public static void watch(Consumer<Job> w) {
+        watcher = w;
+    }
 
     /**
      * Builds the cluster and one rank per node, every pair connected.
@@ -72,6 +84,10 @@ public final class Job {
             setUpPs = Math.max(setUpPs, ps);
         }
         policy.start(layout);
+        Consumer<Job> w = watcher;
+        if (w != null) {
+            w.accept(this);
+        }
     }
 
     /** The endpoints the ranks communicate through. */

@@ -25,6 +25,8 @@ public final class Rank {
 
     private final Endpoint endpoint;
     private final RegistrationPolicy policy;
+    /** Hears each call when a trace is recorded; null (no cost but a test) otherwise. */
+    private RankObserver observer;
 
     Rank(Endpoint endpoint, RegistrationPolicy policy) {
         this.endpoint = endpoint;
@@ -96,11 +98,19 @@ public final class Rank {
         return policy;
     }
 
+    /** Makes {@code o} hear every call this rank makes from now on; {@code null} stops it. */
+    public void observe(RankObserver o) {
+        this.observer = o;
+    }
+
     /**
      * Posts an RDMA write of {@code length} bytes from segment offset {@code from} to offset
      * {@code to} of {@code target}'s segment; the policy's work is charged first.
      */
     public void write(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
+        if (observer != null) {
+            observer.write(this, ctx.now(), target, endpoint.segment() + from, target.segment() + to, length, wrId);
+        }
         Endpoint t = target.endpoint;
         long localVa = endpoint.segment() + from;
         long remoteVa = t.segment() + to;
@@ -118,6 +128,9 @@ public final class Rank {
 
     /** Posts an RDMA read of {@code length} bytes from {@code target}'s offset {@code from} to local offset {@code to}. */
     public void read(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
+        if (observer != null) {
+            observer.read(this, ctx.now(), target, endpoint.segment() + to, target.segment() + from, length, wrId);
+        }
         Endpoint t = target.endpoint;
         long localVa = endpoint.segment() + to;
         long remoteVa = t.segment() + from;
@@ -130,6 +143,9 @@ public final class Rank {
 
     /** Posts a send of {@code length} bytes from segment offset {@code from} to {@code target}. */
     public void send(ProcessContext ctx, Rank target, long from, long length, long wrId) {
+        if (observer != null) {
+            observer.send(this, ctx.now(), target, endpoint.segment() + from, length, wrId);
+        }
         Endpoint t = target.endpoint;
         long localVa = endpoint.segment() + from;
         endpoint.trackSend(wrId, t, localVa, 0, length);
@@ -145,6 +161,9 @@ public final class Rank {
 
     /** Posts a receive of up to {@code length} bytes at segment offset {@code to}, from {@code source}. */
     public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
+        if (observer != null) {
+            observer.receive(this, ctx.now(), source, endpoint.segment() + to, length, wrId);
+        }
         Endpoint s = source.endpoint;
         long va = endpoint.segment() + to;
         endpoint.trackReceive(wrId, s, va, length);
@@ -160,6 +179,9 @@ public final class Rank {
 
     /** Waits for the next send-queue completion; the policy hears that its operation completed. */
     public WorkCompletion awaitSend(ProcessContext ctx) {
+        if (observer != null) {
+            observer.awaiting(this, ctx.now(), true);
+        }
         WorkCompletion wc = await(ctx, endpoint.sendCq());
         OutstandingRequests sends = endpoint.sends();
         int op = sends.take(wc.wrId());
@@ -171,6 +193,9 @@ public final class Rank {
 
     /** Waits for the next receive completion. */
     public WorkCompletion awaitReceive(ProcessContext ctx) {
+        if (observer != null) {
+            observer.awaiting(this, ctx.now(), false);
+        }
         WorkCompletion wc = await(ctx, endpoint.recvCq());
         OutstandingRequests receives = endpoint.receives();
         int op = receives.take(wc.wrId());

@@ -38,7 +38,9 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         /** A real number above {@code min} and at most {@code max} (a share that must not be 0), stored as a {@link Double}. */
         DECIMAL_ABOVE_MIN,
         /** One of a fixed list of names, stored as a {@link String}. */
-        CHOICE
+        CHOICE,
+        /** A path to a file the workload reads (a trace), stored as a {@link String}; empty for none. */
+        FILE
     }
 
     /** Checks the declaration itself: a bad default is a programming error, found at class load. */
@@ -98,6 +100,11 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
         return p;
     }
 
+    /** Declares a parameter that names a file the workload reads; by default none (empty). */
+    public static WorkloadParameter file(String name, String doc) {
+        return new WorkloadParameter(name, Type.FILE, "", "", doc, 0, 0);
+    }
+
     /** Declares a parameter that takes one of {@code choices}; the first is the default. */
     public static WorkloadParameter choice(String name, String doc, String... choices) {
         WorkloadParameter p = new WorkloadParameter(name, Type.CHOICE, choices[0], "", doc, 0, 0, List.of(choices));
@@ -140,6 +147,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                 }
                 yield v;
             }
+            case FILE -> String.valueOf(value).strip();
             case CHOICE -> {
                 String v = String.valueOf(value).strip();
                 if (!choices.contains(v)) {
@@ -209,6 +217,7 @@ public record WorkloadParameter(String name, Type type, Object defaultValue, Str
                     + (unit.equals("B") ? " (or with a unit: KiB, MiB, GiB, KB, MB, GB)" : "")
                     + " from " + min + " to " + max;
             case DECIMAL -> "a number" + (unit.isEmpty() ? "" : " of " + unit) + " from " + min + " to " + max;
+            case FILE -> "a file path";
         };
     }
 

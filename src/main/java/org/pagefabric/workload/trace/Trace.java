@@ -1,0 +1,50 @@
+package org.pagefabric.workload.trace;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A trace as read: its header and its records in file order.
+ *
+ * @param file    the name the trace was read under
+ * @param header  the header
+ * @param records the events
+ */
+public record Trace(String file, TraceHeader header, List<TraceRecord> records) {
+    /** Copies the list. */
+    public Trace {
+        records = List.copyOf(records);
+    }
+
+    /**
+     * Reads the trace at {@code path}.
+     *
+     * @throws TraceFormatException for a bad record, or a file that cannot be read
+     */
+    public static Trace read(Path path) {
+        String name = path.toString();
+        try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+            return TraceReader.read(name, r);
+        } catch (NoSuchFileException e) {
+            throw new TraceFormatException(name, 0, null, "no such file");
+        } catch (IOException e) {
+            throw new TraceFormatException(name, 0, null, "cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** The operations the trace contains. */
+    public Set<TraceOp> ops() {
+        Set<TraceOp> ops = EnumSet.noneOf(TraceOp.class);
+        for (TraceRecord r : records) {
+            ops.add(r.op());
+        }
+        return ops;
+    }
+}

@@ -1,0 +1,303 @@
+package org.pagefabric.workload.trace;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.pagefabric.hw.os.Advice;
+import org.pagefabric.hw.os.UserAllocator;
+
+/**
+ * Reads a trace (JSON Lines, see docs/TRACES.md): the header on the first line, then one event a
+ * line; blank lines are skipped. Anything it cannot replay faithfully is refused with the file,
+ * line and field, never guessed.
+ */
+public final class TraceReader {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> HEADER_FIELDS = Set.of("format", "version", "ranks", "nodes", "segment_bytes",
+            "order", "segments", "brk_starts", "allocator", "source");
+    private static final Set<String> ALLOCATOR_FIELDS = Set.of("mmap_threshold", "trim", "trim_threshold", "top_pad",
+            "release_interior_pages", "linkage");
+    private static final Set<String> RECORD_FIELDS = Set.of("t", "gap", "rank", "op", "addr", "len", "new_addr",
+            "new_len", "peer", "raddr", "duration", "hooked", "advice", "queue", "pinned");
+    private static final long KIB = 1024;
+    private static final int MAX_RANKS = 1 << 16;
+
+    private final String file;
+    private int line;
+
+    private TraceReader(String file) {
+        this.file = file;
+    }
+
+    /**
+     * Reads a whole trace.
+     *
+     * @param file the name errors give (the path as the user wrote it)
+     * @throws TraceFormatException naming file, line and field of the first bad record
+     * @throws IOException          if the text cannot be read
+     */
+    public static Trace read(String file, Reader text) throws IOException {
+        return new TraceReader(file).readAll(text);
+    }
+
+    private Trace readAll(Reader text) throws IOException {
+        BufferedReader in = new BufferedReader(text);
+        TraceHeader header = null;
+        List<TraceRecord> records = new ArrayList<>();
+        long lastAt = 0;
+        String s;
+        while ((s = in.readLine()) != null) {
+            line++;
+            if (s.isBlank()) {
+                continue;
+            }
+            JsonNode n = parse(s);
+            if (header == null) {
+                header = header(n);
+                continue;
+            }
+            TraceRecord r = record(n, header);
+            if (r.timed()) {
+                if (header.fileOrder() && r.atPs() < lastAt) {
+                    throw error("t", "begins before the record above it; with \"order\": \"file\" records come in the"
+                            + " order they began");
+                }
+                lastAt = r.atPs();
+            }
+            records.add(r);
+        }
+        if (header == null) {
+            throw error(null, "empty: a trace starts with its header line {\"format\":\"" + TraceHeader.FORMAT
+                    + "\",\"version\":" + TraceHeader.VERSION + ",\"ranks\":N}");
+        }
+        if (records.isEmpty()) {
+            throw error(null, "the trace has a header and no records");
+        }
+        return new Trace(file, header, records);
+    }
+
+    private JsonNode parse(String s) {
+        try {
+            JsonNode n = JSON.readTree(s);
+            if (n == null || !n.isObject()) {
+                throw error(null, "not a JSON object; every line of a trace is one {...}");
+            }
+            return n;
+        } catch (JsonProcessingException e) {
+            throw error(null, "not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private TraceHeader header(JsonNode n) {
+        unknownFields(n, HEADER_FIELDS, "header");
+        JsonNode f = n.get("format");
+        if (f == null || !TraceHeader.FORMAT.equals(f.asText())) {
+            throw error("format", "the first line must be the header, with \"format\": \"" + TraceHeader.FORMAT + "\"");
+        }
+        long version = integer(n, "version", true, 1, Integer.MAX_VALUE);
+        if (version != TraceHeader.VERSION) {
+            throw error("version", version + " is not readable; this PageFabric reads version " + TraceHeader.VERSION);
+        }
+        int ranks = (int) integer(n, "ranks", true, 1, MAX_RANKS);
+        int nodes = n.has("nodes") ? (int) integer(n, "nodes", true, 1, ranks) : ranks;
+        long segment = n.has("segment_bytes") ? integer(n, "segment_bytes", true, 1, 1L << 40) : 4 * KIB;
+        boolean fileOrder = false;
+        if (n.has("order")) {
+            String o = n.get("order").asText();
+            if (!o.equals("file") && !o.equals("rank")) {
+                throw error("order", "'" + o + "' is not valid; valid values: file, rank");
+            }
+            fileOrder = o.equals("file");
+        }
+        long[] segments = n.has("segments") ? addresses(n, "segments", ranks) : null;
+        long[] brkStarts = n.has("brk_starts") ? addresses(n, "brk_starts", ranks) : null;
+        UserAllocator.Config alloc = allocator(n.get("allocator"));
+        String source = n.has("source") ? n.get("source").asText() : "";
+        return new TraceHeader(ranks, nodes, segment, fileOrder, segments, brkStarts, alloc, source);
+    }
+
+    private UserAllocator.Config allocator(JsonNode a) {
+        if (a == null) {
+            return new UserAllocator.Config(128 * KIB, true, 128 * KIB, 128 * KIB, false, UserAllocator.Linkage.DYNAMIC);
+        }
+        if (!a.isObject()) {
+            throw error("allocator", "must be an object, e.g. {\"mmap_threshold\": 131072, \"linkage\": \"dynamic\"}");
+        }
+        unknownFields(a, ALLOCATOR_FIELDS, "allocator");
+        long threshold = a.has("mmap_threshold") ? integer(a, "mmap_threshold", true, 16, 1L << 40) : 128 * KIB;
+        boolean trim = !a.has("trim") || flag(a, "trim");
+        long trimThreshold = a.has("trim_threshold") ? integer(a, "trim_threshold", true, 0, 1L << 40) : 128 * KIB;
+        long topPad = a.has("top_pad") ? integer(a, "top_pad", true, 0, 1L << 40) : 128 * KIB;
+        boolean interior = a.has("release_interior_pages") && flag(a, "release_interior_pages");
+        UserAllocator.Linkage linkage = UserAllocator.Linkage.DYNAMIC;
+        if (a.has("linkage")) {
+            String l = a.get("linkage").asText().toUpperCase(Locale.ROOT);
+            try {
+                linkage = UserAllocator.Linkage.valueOf(l);
+            } catch (IllegalArgumentException e) {
+                throw error("allocator.linkage", "'" + a.get("linkage").asText()
+                        + "' is not valid; valid values: dynamic, static, custom");
+            }
+        }
+        return new UserAllocator.Config(threshold, trim, trimThreshold, topPad, interior, linkage);
+    }
+
+    private TraceRecord record(JsonNode n, TraceHeader h) {
+        unknownFields(n, RECORD_FIELDS, "record");
+        JsonNode opNode = n.get("op");
+        if (opNode == null) {
+            throw error("op", "missing; valid values: " + TraceOp.wireNames());
+        }
+        TraceOp op = TraceOp.byWireName(opNode.asText());
+        if (op == null) {
+            throw error("op", "'" + opNode.asText() + "' is not valid; valid values: " + TraceOp.wireNames());
+        }
+        if (op == TraceOp.FORK) {
+            throw error("op", "fork is not replayable: the trace workload runs one address space per rank, and a"
+                    + " child's copy-on-write sharing of the parent's pages cannot be written as records");
+        }
+        if (op == TraceOp.ATOMIC) {
+            throw error("op", "atomic is not replayable: applications reach registration policies through comm.Rank,"
+                    + " which carries puts, gets, sends and receives, no atomics");
+        }
+        int rank = (int) integer(n, "rank", true, 0, h.ranks() - 1);
+        for (String f : op.required()) {
+            if (!n.has(f)) {
+                throw error(f, "missing; " + op.wireName() + " needs " + String.join(", ", op.required()));
+            }
+        }
+        if (n.has("t") && n.has("gap")) {
+            throw error("gap", "give either t (absolute) or gap (after the rank's previous event), not both");
+        }
+        long at = n.has("t") ? picos(n, "t") : TraceRecord.NONE;
+        long gap = n.has("gap") ? picos(n, "gap") : 0;
+        long addr = n.has("addr") ? address(n, "addr") : 0;
+        long len = n.has("len") ? integer(n, "len", true, 1, 1L << 46) : 0;
+        long newAddr = n.has("new_addr") ? address(n, "new_addr") : 0;
+        long newLen = n.has("new_len") ? integer(n, "new_len", true, 1, 1L << 46) : 0;
+        int peer = 0;
+        if (n.has("peer")) {
+            peer = (int) integer(n, "peer", true, 0, h.ranks() - 1);
+            if (peer == rank) {
+                throw error("peer", peer + " is the rank itself; a communication needs another rank");
+            }
+        }
+        long raddr = n.has("raddr") ? address(n, "raddr") : 0;
+        long duration = n.has("duration") ? picos(n, "duration") : 0;
+        boolean hooked = !n.has("hooked") || flag(n, "hooked");
+        Advice advice = Advice.DONTNEED;
+        if (n.has("advice")) {
+            try {
+                advice = Advice.valueOf(n.get("advice").asText().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw error("advice", "'" + n.get("advice").asText() + "' is not valid; valid values: dontneed,"
+                        + " hugepage, nohugepage");
+            }
+        }
+        boolean sendQueue = false;
+        if (n.has("queue")) {
+            String q = n.get("queue").asText();
+            if (!q.equals("send") && !q.equals("recv")) {
+                throw error("queue", "'" + q + "' is not valid; valid values: send, recv");
+            }
+            sendQueue = q.equals("send");
+        }
+        long pinned = n.has("pinned") ? integer(n, "pinned", true, 0, Long.MAX_VALUE) : TraceRecord.NONE;
+        return new TraceRecord(line, at, gap, rank, op, addr, len, newAddr, newLen, peer, raddr, duration, hooked,
+                advice, sendQueue, pinned);
+    }
+
+    private void unknownFields(JsonNode n, Set<String> known, String what) {
+        Iterator<String> names = n.fieldNames();
+        while (names.hasNext()) {
+            String f = names.next();
+            if (!known.contains(f)) {
+                throw error(f, "unknown in a " + what + "; valid fields: " + String.join(", ", known.stream().sorted().toList()));
+            }
+        }
+    }
+
+    private boolean flag(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (!v.isBoolean()) {
+            throw error(field, "'" + v + "' is not valid; valid values: true, false");
+        }
+        return v.booleanValue();
+    }
+
+    private long integer(JsonNode n, String field, boolean required, long min, long max) {
+        JsonNode v = n.get(field);
+        if (v == null) {
+            throw error(field, "missing");
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < min || v.longValue() > max) {
+            throw error(field, "'" + v + "' is not valid; a whole number from " + min + " to " + max);
+        }
+        return v.longValue();
+    }
+
+    /** An address: a whole number, or a string of hex digits after 0x (as strace prints them). */
+    private long address(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v.isIntegralNumber() && v.canConvertToLong() && v.longValue() >= 0) {
+            return v.longValue();
+        }
+        if (v.isTextual()) {
+            String s = v.asText().strip();
+            try {
+                if (s.startsWith("0x") || s.startsWith("0X")) {
+                    return Long.parseUnsignedLong(s.substring(2), 16);
+                }
+                return Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                // falls through to the error below
+            }
+        }
+        throw error(field, "'" + v + "' is not an address; write a whole number or \"0x\" and hex digits");
+    }
+
+    private long[] addresses(JsonNode n, String field, int ranks) {
+        JsonNode v = n.get(field);
+        if (!v.isArray() || v.size() != ranks) {
+            throw error(field, "must be a list of " + ranks + " addresses, one per rank");
+        }
+        long[] out = new long[ranks];
+        for (int i = 0; i < ranks; i++) {
+            JsonNode holder = JSON.createObjectNode().set(field, v.get(i));
+            out[i] = address(holder, field);
+        }
+        return out;
+    }
+
+    /** Nanoseconds (a whole or decimal number, at most to the picosecond) as picoseconds. */
+    private long picos(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (!v.isNumber()) {
+            throw error(field, "'" + v + "' is not valid; a number of nanoseconds, 0 or more");
+        }
+        BigDecimal ps = v.decimalValue().movePointRight(3);
+        if (ps.signum() < 0 || ps.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw error(field, v + " is out of range; a number of nanoseconds, 0 or more");
+        }
+        try {
+            BigInteger exact = ps.toBigIntegerExact();
+            return exact.longValueExact();
+        } catch (ArithmeticException e) {
+            throw error(field, v + " ns is finer than the simulator's picosecond");
+        }
+    }
+
+    private TraceFormatException error(String field, String problem) {
+        return new TraceFormatException(file, line, field, problem);
+    }
+}

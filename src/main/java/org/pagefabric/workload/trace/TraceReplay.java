@@ -1,0 +1,459 @@
+package org.pagefabric.workload.trace;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.agrona.collections.LongArrayList;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.os.Advice;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.AllocationHooks;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.MapFlags;
+import org.pagefabric.hw.os.MapResult;
+import org.pagefabric.hw.os.OsException;
+import org.pagefabric.hw.os.Prot;
+import org.pagefabric.hw.os.UserAllocator;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.SimulationException;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.Completion;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.Workload;
+
+/**
+ * One replay of a trace on a job: a process per rank that runs the rank's records in order,
+ * memory calls through the rank's hooked C library (or straight to the kernel for unhooked
+ * ones), so registration caches see the churn; communication through {@link Rank}. Every source
+ * is filled with a content tag before it is sent and every destination is compared with its
+ * source when the completion is reaped, so a stale registration shows as a corrupted operation.
+ * The job's pinned bytes are sampled as each record begins.
+ */
+public final class TraceReplay implements Workload.Run {
+    private static final long TAG = 0x7EACE000_00000000L;
+
+    private final Trace trace;
+    private final Job job;
+    private final LatencyHistogram latencies;
+    private final List<TraceRecord> records;
+    private final AddressMap[] maps;
+    private final UserAllocator[] heaps;
+    private final Map<Long, Long>[] blocks;
+    private final long[] brkBase;
+    private final long[] heapLength;
+    private final long[] generation;
+    private final long[] postedAt;
+    /** Per sender and receiver, the digests and lengths of sends not yet received, in order. */
+    private final Map<Long, ArrayDeque<long[]>> inFlight = new HashMap<>();
+    private final Completion[] wake;
+    private int turn;
+    private final LongArrayList sampleAt = new LongArrayList();
+    private final LongArrayList samplePinned = new LongArrayList();
+    private final LongArrayList sendLatencies = new LongArrayList();
+    private long moved;
+    private long firstPost = -1;
+    private long lastReap;
+    private long completions;
+    private long failed;
+    private long corrupted;
+    private boolean finished;
+
+    @SuppressWarnings("unchecked")
+    TraceReplay(Trace trace, Job job, LatencyHistogram latencies) {
+        this.trace = trace;
+        this.job = job;
+        this.latencies = latencies;
+        this.records = trace.records();
+        int ranks = trace.header().ranks();
+        maps = new AddressMap[ranks];
+        heaps = new UserAllocator[ranks];
+        blocks = new Map[ranks];
+        brkBase = new long[ranks];
+        heapLength = new long[ranks];
+        generation = new long[ranks];
+        wake = new Completion[ranks];
+        postedAt = new long[records.size()];
+        for (int r = 0; r < ranks; r++) {
+            Rank rank = job.rank(r);
+            maps[r] = new AddressMap();
+            long segmentAt = trace.header().segments() == null ? 0 : trace.header().segments()[r];
+            maps[r].map(segmentAt, rank.segmentLength(), rank.segment());
+            blocks[r] = new HashMap<>();
+            brkBase[r] = trace.header().brkStarts() == null ? TraceRecord.NONE : trace.header().brkStarts()[r];
+            wake[r] = new Completion("trace-rank" + r + ".turn");
+        }
+    }
+
+    /** Starts one process per rank. */
+    void start() {
+        int ranks = trace.header().ranks();
+        List<List<Integer>> mine = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            mine.add(new ArrayList<>());
+        }
+        for (int k = 0; k < records.size(); k++) {
+            mine.get(records.get(k).rank()).add(k);
+        }
+        for (int r = 0; r < ranks; r++) {
+            Rank rank = job.rank(r);
+            int[] own = mine.get(r).stream().mapToInt(Integer::intValue).toArray();
+            new SimProcess(job.simulator(), rank.node(), "trace-rank" + r, ctx -> {
+                for (int k : own) {
+                    TraceRecord rec = records.get(k);
+                    if (rec.timed()) {
+                        if (ctx.now() < rec.atPs()) {
+                            ctx.sleep(rec.atPs() - ctx.now());
+                        }
+                    } else if (rec.gapPs() > 0) {
+                        ctx.sleep(rec.gapPs());
+                    }
+                    begin(ctx, rec.rank(), k);
+                    try {
+                        execute(ctx, rank, k, rec);
+                    } catch (OsException e) {
+                        throw refused(rec, e.getMessage());
+                    }
+                }
+            }).start();
+        }
+    }
+
+    /** Waits for record {@code k}'s turn (file order), then samples the pinned bytes. */
+    private void begin(ProcessContext ctx, int r, int k) {
+        if (trace.header().fileOrder()) {
+            while (turn != k) {
+                ctx.await(wake[r]);
+                wake[r].reset();
+            }
+            turn++;
+            if (turn < records.size()) {
+                Completion next = wake[records.get(turn).rank()];
+                if (!next.isDone()) {
+                    next.complete();
+                }
+            }
+        }
+        sampleAt.addLong(ctx.now());
+        samplePinned.addLong(job.pinnedBytes());
+    }
+
+    private void execute(ProcessContext ctx, Rank rank, int k, TraceRecord rec) {
+        int r = rec.rank();
+        switch (rec.op()) {
+            case MMAP -> {
+                MapResult m = mmap(rank, rec, rec.addr(), rec.len());
+                maps[r].map(rec.addr(), pageUp(rec.len()), m.address());
+                memoryChanged(r);
+                ctx.sleep(m.costPs());
+            }
+            case MUNMAP -> {
+                long cost = unmap(rank, rec, rec.addr(), rec.len());
+                memoryChanged(r);
+                ctx.sleep(cost);
+            }
+            case MREMAP -> {
+                long from = translate(rec, r, rec.addr(), rec.len());
+                long cost = unmap(rank, rec, rec.addr(), rec.len());
+                // a move in place is hinted where the old mapping lay on replay, not where it lay in the trace
+                MapResult m = mmap(rank, rec, rec.newAddr() == rec.addr() ? from : rec.newAddr(), rec.newLen());
+                maps[r].map(rec.newAddr(), pageUp(rec.newLen()), m.address());
+                memoryChanged(r);
+                ctx.sleep(cost + m.costPs());
+            }
+            case MADVISE -> {
+                long va = translate(rec, r, rec.addr(), rec.len());
+                long cost = rec.hooked() && rec.advice() == Advice.DONTNEED
+                        ? rank.hooks().madviseDontneed(va, rec.len())
+                        : kernel(rank).madvise(rank.process(), va, rec.len(), rec.advice());
+                memoryChanged(r);
+                ctx.sleep(cost);
+            }
+            case BRK -> ctx.sleep(brk(rank, rec));
+            case MALLOC -> {
+                UserAllocator.Allocation a = heap(rank).malloc(rec.len());
+                if (a.address() == 0) {
+                    throw refused(rec, "malloc(" + rec.len() + ") found no memory on replay");
+                }
+                maps[r].map(rec.addr(), rec.len(), a.address());
+                blocks[r].put(rec.addr(), rec.len());
+                memoryChanged(r);
+                ctx.sleep(a.costPs());
+            }
+            case FREE -> {
+                Long len = blocks[r].remove(rec.addr());
+                if (len == null) {
+                    throw refused(rec, "free of " + hex(rec.addr()) + ", which no earlier malloc of rank " + r
+                            + " returned (or which was freed already)");
+                }
+                long va = maps[r].translate(rec.addr());
+                maps[r].unmap(rec.addr(), len);
+                memoryChanged(r);
+                ctx.sleep(heap(rank).free(va));
+            }
+            case REGISTER -> {
+                // the application asks for the range to be registered: the policy prepares it as
+                // for an operation on it and hears at once that the operation is over
+                long va = translate(rec, r, rec.addr(), rec.len());
+                RegistrationPolicy p = rank.policy();
+                long cost = p.local(ctx, rank.endpoint(), va, rec.len()).costPs();
+                rank.endpoint().chargePolicy(cost);
+                ctx.sleep(cost);
+                p.completed(ctx, rank.endpoint(), rank.endpoint(), va, 0, rec.len());
+            }
+            case DEREGISTER -> translate(rec, r, rec.addr(), rec.len());
+            case PUT -> {
+                Rank peer = job.rank(rec.peer());
+                long local = translate(rec, r, rec.addr(), rec.len());
+                long remote = translate(rec, rec.peer(), rec.raddr(), rec.len());
+                fill(rank, local, rec.len(), tag(r, rec));
+                posted(ctx, k);
+                rank.write(ctx, peer, local - rank.segment(), remote - peer.segment(), rec.len(), k);
+            }
+            case GET -> {
+                Rank peer = job.rank(rec.peer());
+                long local = translate(rec, r, rec.addr(), rec.len());
+                long remote = translate(rec, rec.peer(), rec.raddr(), rec.len());
+                fill(peer, remote, rec.len(), tag(rec.peer(), rec));
+                posted(ctx, k);
+                rank.read(ctx, peer, remote - peer.segment(), local - rank.segment(), rec.len(), k);
+            }
+            case SEND -> {
+                Rank peer = job.rank(rec.peer());
+                long local = translate(rec, r, rec.addr(), rec.len());
+                fill(rank, local, rec.len(), tag(r, rec));
+                long digest = kernel(rank).digest(rank.process(), local, rec.len());
+                inFlight.computeIfAbsent(pair(r, rec.peer()), p -> new ArrayDeque<>()).add(new long[] {digest, rec.len()});
+                posted(ctx, k);
+                rank.send(ctx, peer, local - rank.segment(), rec.len(), k);
+            }
+            case RECV -> {
+                long local = translate(rec, r, rec.addr(), rec.len());
+                rank.receive(ctx, job.rank(rec.peer()), local - rank.segment(), rec.len(), k);
+            }
+            case WAIT -> {
+                if (rec.sendQueue()) {
+                    reapSend(ctx, rank);
+                } else {
+                    reapReceive(ctx, rank);
+                }
+            }
+            case COMPUTE -> ctx.sleep(rec.durationPs());
+            default -> throw refused(rec, rec.op().wireName() + " is not replayable");
+        }
+    }
+
+    private void posted(ProcessContext ctx, int k) {
+        postedAt[k] = ctx.now();
+        if (firstPost < 0) {
+            firstPost = ctx.now();
+        }
+    }
+
+    private void reapSend(ProcessContext ctx, Rank rank) {
+        WorkCompletion wc = rank.awaitSend(ctx);
+        int k = (int) wc.wrId();
+        TraceRecord done = records.get(k);
+        long took = ctx.now() - postedAt[k];
+        latencies.record(took);
+        sendLatencies.addLong(took);
+        completions++;
+        lastReap = ctx.now();
+        if (wc.status() != CompletionStatus.SUCCESS) {
+            failed++;
+            return;
+        }
+        moved += done.len();
+        if (done.op() == TraceOp.PUT || done.op() == TraceOp.GET) {
+            Rank peer = job.rank(done.peer());
+            long local = maps[done.rank()].translate(done.addr());
+            long remote = maps[done.peer()].translate(done.raddr());
+            if (digest(rank, local, done.len()) != digest(peer, remote, done.len())) {
+                corrupted++;
+            }
+        }
+    }
+
+    private void reapReceive(ProcessContext ctx, Rank rank) {
+        WorkCompletion wc = rank.awaitReceive(ctx);
+        int k = (int) wc.wrId();
+        TraceRecord done = records.get(k);
+        completions++;
+        if (wc.status() != CompletionStatus.SUCCESS) {
+            failed++;
+            return;
+        }
+        ArrayDeque<long[]> sent = inFlight.get(pair(done.peer(), done.rank()));
+        long[] s = sent == null ? null : sent.poll();
+        if (s == null || s[1] > done.len()
+                || digest(rank, maps[done.rank()].translate(done.addr()), s[1]) != s[0]) {
+            corrupted++;
+        }
+    }
+
+    private MapResult mmap(Rank rank, TraceRecord rec, long hint, long len) {
+        return rec.hooked() ? rank.hooks().mmap(hint, len, Prot.READ_WRITE, MapFlags.NONE)
+                : kernel(rank).mmap(rank.process(), hint, len, Prot.READ_WRITE, MapFlags.NONE);
+    }
+
+    /** Unmaps the replay pieces of trace range {@code [addr, addr+len)} and forgets the range. */
+    private long unmap(Rank rank, TraceRecord rec, long addr, long len) {
+        int r = rec.rank();
+        long cost = 0;
+        long end = addr + pageUp(len);
+        long a = addr;
+        while (a < end) {
+            long va = maps[r].translate(a);
+            if (va < 0) {
+                throw refused(rec, hex(a) + " was not mapped by an earlier record of rank " + r);
+            }
+            long piece = Kernel.PAGE_SIZE;
+            while (a + piece < end && maps[r].translate(a + piece) == va + piece) {
+                piece += Kernel.PAGE_SIZE;
+            }
+            cost += rec.hooked() ? rank.hooks().munmap(va, piece) : kernel(rank).munmap(rank.process(), va, piece);
+            a += piece;
+        }
+        maps[r].unmap(addr, pageUp(len));
+        return cost;
+    }
+
+    /** Moves the break as far from the replay's initial break as the trace moved it from its own. */
+    private long brk(Rank rank, TraceRecord rec) {
+        int r = rec.rank();
+        if (brkBase[r] == TraceRecord.NONE) {
+            brkBase[r] = rec.addr();
+        }
+        if (rec.addr() < brkBase[r]) {
+            throw refused(rec, "break " + hex(rec.addr()) + " lies below the initial break " + hex(brkBase[r]));
+        }
+        AddressSpace as = rank.process();
+        long target = as.brkStart() + (rec.addr() - brkBase[r]);
+        MapResult m = rec.hooked() ? rank.hooks().brk(target) : kernel(rank).brk(as, target);
+        if (m.address() != target) {
+            throw refused(rec, "the heap could not grow to " + hex(target) + " on replay");
+        }
+        if (heapLength[r] > 0) {
+            maps[r].unmap(brkBase[r], heapLength[r]);
+        }
+        heapLength[r] = pageUp(rec.addr()) - brkBase[r];
+        if (heapLength[r] > 0) {
+            maps[r].map(brkBase[r], heapLength[r], as.brkStart());
+        }
+        memoryChanged(r);
+        return m.costPs();
+    }
+
+    private UserAllocator heap(Rank rank) {
+        int r = rank.id();
+        if (heaps[r] == null) {
+            heaps[r] = new UserAllocator(kernel(rank), rank.process(), trace.header().allocator(), rank.hooks());
+        }
+        return heaps[r];
+    }
+
+    /** The replay address of a buffer the record names, which must lie in one mapped range. */
+    private long translate(TraceRecord rec, int r, long addr, long len) {
+        if (!maps[r].holds(addr, len)) {
+            throw refused(rec, "[" + hex(addr) + ", +" + len + ") of rank " + r + " is not within the segment"
+                    + " or one range an earlier record mapped");
+        }
+        return maps[r].translate(addr);
+    }
+
+    /** The content a source holds: new after every change of its rank's memory, so old frames differ. */
+    private long tag(int r, TraceRecord rec) {
+        return TAG ^ ((long) r << 48) ^ (generation[r] << 20) ^ (rec.addr() & 0xFFFFF);
+    }
+
+    private void memoryChanged(int r) {
+        generation[r]++;
+    }
+
+    private static void fill(Rank r, long va, long len, long tag) {
+        kernel(r).writeTag(r.process(), va, len, tag, 0);
+    }
+
+    private static long digest(Rank r, long va, long len) {
+        return kernel(r).digest(r.process(), va, len);
+    }
+
+    private static Kernel kernel(Rank r) {
+        return r.node().kernel();
+    }
+
+    private static long pageUp(long bytes) {
+        return (bytes + Kernel.PAGE_SIZE - 1) & -Kernel.PAGE_SIZE;
+    }
+
+    private static long pair(int from, int to) {
+        return ((long) from << 32) | to;
+    }
+
+    private static String hex(long a) {
+        return "0x" + Long.toHexString(a);
+    }
+
+    private SimulationException refused(TraceRecord rec, String problem) {
+        return new SimulationException(trace.file() + ":" + rec.line() + ": " + rec.op().wireName() + ": " + problem);
+    }
+
+    private void finish() {
+        if (!finished) {
+            finished = true;
+            sampleAt.addLong(job.simulator().now());
+            samplePinned.addLong(job.pinnedBytes());
+        }
+    }
+
+    /**
+     * The pinned-memory curve: bytes pinned over the job as each record began, in the order they
+     * began, then once when the simulation ended.
+     */
+    public long[] pinnedCurve() {
+        finish();
+        return samplePinned.toLongArray();
+    }
+
+    /** The times of {@link #pinnedCurve()}'s samples, picoseconds. */
+    public long[] pinnedCurveTimes() {
+        finish();
+        return sampleAt.toLongArray();
+    }
+
+    /** Post-to-reap time of every send-queue completion (put, get, send), in the order reaped, picoseconds. */
+    public long[] sendLatencies() {
+        return sendLatencies.toLongArray();
+    }
+
+    @Override
+    public double bytesPerSecond() {
+        long span = lastReap - firstPost;
+        return firstPost < 0 || span <= 0 ? 0 : moved / (span / (double) Time.S);
+    }
+
+    @Override
+    public boolean verified() {
+        return failed == 0 && corrupted == 0;
+    }
+
+    @Override
+    public Map<String, Object> extraMetrics() {
+        long peak = 0;
+        for (long p : pinnedCurve()) {
+            peak = Math.max(peak, p);
+        }
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put(TraceWorkload.CORRUPTED, corrupted);
+        m.put(TraceWorkload.RECORDS, (long) records.size());
+        m.put(TraceWorkload.COMPLETIONS, completions);
+        m.put(TraceWorkload.PINNED_PEAK, Math.round(peak / (double) (1 << 20) * 1000) / 1000.0);
+        return m;
+    }
+}

@@ -1,0 +1,176 @@
+package org.pagefabric.workload.trace;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.pagefabric.comm.Job;
+import org.pagefabric.reg.Capability;
+import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.WorkloadParameter;
+
+/**
+ * Replays a trace (docs/TRACES.md) under any policy on any profile: the job has the trace's
+ * ranks and nodes, and the policy must carry the operations the trace contains.
+ */
+public final class TraceWorkload implements Workload {
+    /** The parameter naming the trace file. */
+    public static final String TRACE = "trace";
+    /** Column of the operations whose destination did not hold their source's bytes. */
+    public static final String CORRUPTED = "corrupted";
+    /** Column of the records replayed. */
+    public static final String RECORDS = "records";
+    /** Column of the completions reaped. */
+    public static final String COMPLETIONS = "completions";
+    /** Column of the highest pinned-memory sample. */
+    public static final String PINNED_PEAK = "pinned_peak_MiB";
+
+    private static final List<WorkloadParameter> PARAMETERS = List.of(WorkloadParameter.file(TRACE,
+            "the trace to replay: JSON Lines, a header then one event a line (docs/TRACES.md)"));
+    private static final List<String> METRICS;
+
+    static {
+        List<String> m = new ArrayList<>(PointRun.METRICS);
+        m.addAll(m.indexOf("verified") + 1, List.of(CORRUPTED, RECORDS, COMPLETIONS, PINNED_PEAK));
+        METRICS = List.copyOf(m);
+    }
+
+    /** Traces read, by path, with the modification time they were read at. */
+    private static final Map<Path, Read> READ = new ConcurrentHashMap<>();
+
+    private record Read(FileTime modified, long size, Trace trace) {
+    }
+
+    @Override
+    public String name() {
+        return "trace";
+    }
+
+    @Override
+    public String description() {
+        return "replays a trace of memory calls and communication (docs/TRACES.md), verifying every byte moved";
+    }
+
+    /** Ranks of a trace's job are in its header; two without one. */
+    @Override
+    public int ranks() {
+        return 2;
+    }
+
+    @Override
+    public int ranks(Map<String, Object> params) {
+        return trace(params).header().ranks();
+    }
+
+    @Override
+    public int nodes(Map<String, Object> params) {
+        return trace(params).header().nodes();
+    }
+
+    @Override
+    public List<WorkloadParameter> parameters() {
+        return PARAMETERS;
+    }
+
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return trace(params).header().segmentBytes();
+    }
+
+    @Override
+    public String mainMetric() {
+        return "latency_us";
+    }
+
+    @Override
+    public boolean higherIsBetter() {
+        return false;
+    }
+
+    @Override
+    public List<String> metrics() {
+        return METRICS;
+    }
+
+    /** Reads the trace as soon as it is named, so a bad record is refused before anything runs. */
+    @Override
+    public Object coerce(WorkloadParameter p, Object value) {
+        Object v = Workload.super.coerce(p, value);
+        if (p.name().equals(TRACE)) {
+            load((String) v);
+        }
+        return v;
+    }
+
+    @Override
+    public Map<String, Object> resolve(Map<String, ?> given) {
+        Map<String, Object> values = Workload.super.resolve(given);
+        trace(values);
+        return values;
+    }
+
+    /** The capabilities the trace's operations need. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        Set<TraceOp> ops = trace(params).ops();
+        Set<Capability> caps = EnumSet.noneOf(Capability.class);
+        if (ops.contains(TraceOp.PUT)) {
+            caps.add(Capability.PUT);
+        }
+        if (ops.contains(TraceOp.GET)) {
+            caps.add(Capability.GET);
+        }
+        if (ops.contains(TraceOp.SEND) || ops.contains(TraceOp.RECV)) {
+            caps.add(Capability.SEND_RECEIVE);
+        }
+        // madvise(DONTNEED) takes pages away under the application; later operations meet them absent
+        if (ops.contains(TraceOp.MADVISE)) {
+            caps.add(Capability.PAGED_OUT_MEMORY);
+        }
+        return caps;
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        TraceReplay replay = new TraceReplay(trace(params), job, latencies);
+        replay.start();
+        return replay;
+    }
+
+    private static Trace trace(Map<String, Object> params) {
+        return load((String) params.get(TRACE));
+    }
+
+    /**
+     * The trace at {@code file}, read once per modification.
+     *
+     * @throws TraceFormatException naming file, line and field of a bad record
+     */
+    public static Trace load(String file) {
+        if (file == null || file.isEmpty()) {
+            throw new IllegalArgumentException("trace: name the trace to replay, e.g. --set trace=docs/examples/"
+                    + "halo.trace.jsonl (docs/TRACES.md)");
+        }
+        Path path = Path.of(file).toAbsolutePath().normalize();
+        try {
+            FileTime modified = Files.getLastModifiedTime(path);
+            long size = Files.size(path);
+            Read r = READ.get(path);
+            if (r != null && r.modified().equals(modified) && r.size() == size) {
+                return r.trace();
+            }
+            Trace t = Trace.read(Path.of(file));
+            READ.put(path, new Read(modified, size, t));
+            return t;
+        } catch (java.io.IOException e) {
+            throw new TraceFormatException(file, 0, null, "no such file or not readable");
+        }
+    }
+}
