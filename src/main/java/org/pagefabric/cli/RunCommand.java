@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pagefabric.comm.Job;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
@@ -16,6 +17,7 @@ import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadRegistry;
+import org.pagefabric.workload.trace.TraceRecorder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -67,6 +69,11 @@ final class RunCommand implements Callable<Integer> {
             description = "Also write rows, manifest, resolved spec, plot and HTML report under DIR/run.WORKLOAD.")
     Path out;
 
+    @Option(names = "--record-trace", paramLabel = "FILE",
+            description = "Write the trace of what the run did to FILE, for the trace workload to replay"
+                    + " (docs/TRACES.md); needs one policy and one size.")
+    Path recordTrace;
+
     enum Format { table, csv, json, markdown }
 
     /** {@code --set key=value} options as an ordered map; the error names the bad one. */
@@ -105,13 +112,24 @@ final class RunCommand implements Callable<Integer> {
                         .filter(n -> WorkloadRegistry.standard().byName(n).parameter(StandardParameters.SCHEME) != null).toList()));
             }
             experiment = SpecReader.parse("(command line)", specText(w, sizeList), Path.of("").toAbsolutePath());
-            int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+            if (recordTrace != null && (policies.size() != 1 || schemes.size() > 1
+                    || (w.parameter("size_B") != null && sizeList.size() != 1))) {
+                throw new IllegalArgumentException("--record-trace records one run: give one --policy, at most one"
+                        + " --scheme and one size (--sizes 4K)");
+            }
+            // a recording watches the one job the run builds, in whichever thread builds it
+            int t = recordTrace != null ? 1 : threads != null ? threads : Runtime.getRuntime().availableProcessors();
             runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         List<ExperimentResult> done = new ArrayList<>();
-        runner.runHandlingInterrupt(result -> {
+        TraceRecorder recorder = recordTrace == null ? null : new TraceRecorder(commandLine());
+        if (recorder != null) {
+            Job.watch(recorder);
+        }
+        try {
+            runner.runHandlingInterrupt(result -> {
             done.add(result);
             if (out != null) {
                 try {
@@ -120,7 +138,21 @@ final class RunCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("--out " + out + ": cannot write results: " + e.getMessage(), e);
                 }
             }
-        });
+            });
+        } finally {
+            if (recorder != null) {
+                Job.watch(null);
+            }
+        }
+        if (recorder != null) {
+            try (java.io.Writer tw = java.nio.file.Files.newBufferedWriter(recordTrace)) {
+                recorder.write(tw);
+            } catch (IOException | IllegalStateException e) {
+                spec.commandLine().getErr().println("pagefabric run: --record-trace " + recordTrace + ": "
+                        + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+        }
         ExperimentResult result = done.get(0);
         List<Map<String, Object>> rows = result.rows();
         PrintWriter o = spec.commandLine().getOut();
@@ -139,6 +171,14 @@ final class RunCommand implements Callable<Integer> {
             return ExitCodes.FAILURE;
         }
         return ExitCodes.OK;
+    }
+
+    /** The command that made a recording, for its header. */
+    private String commandLine() {
+        return "pagefabric run " + workload + " --policy " + policies.get(0) + " --profile " + profile
+                + " --sizes " + sizes + " --iterations " + iterations + " --seed " + seed
+                + (schemes.isEmpty() ? "" : " --scheme " + schemes.get(0))
+                + sets.stream().map(s -> " --set " + s).reduce("", String::concat);
     }
 
     /** The experiment these options describe, as a spec: one pipeline for every run. */

@@ -104,6 +104,9 @@ public final class TraceReplay implements Workload.Run {
         for (int r = 0; r < ranks; r++) {
             Rank rank = job.rank(r);
             int[] own = mine.get(r).stream().mapToInt(Integer::intValue).toArray();
+            if (own.length == 0) {
+                continue;
+            }
             new SimProcess(job.simulator(), rank.node(), "trace-rank" + r, ctx -> {
                 for (int k : own) {
                     TraceRecord rec = records.get(k);
