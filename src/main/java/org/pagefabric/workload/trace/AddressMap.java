@@ -42,6 +42,33 @@ final class AddressMap {
         }
     }
 
+    /**
+     * The mapped parts of trace range {@code [start, start+length)}, in address order, each as
+     * {trace start, length, replay start}.
+     */
+    java.util.List<long[]> pieces(long start, long length) {
+        java.util.List<long[]> out = new java.util.ArrayList<>();
+        long end = start + length;
+        Map.Entry<Long, Range> e = ranges.floorEntry(start);
+        Long from = e != null && e.getValue().holds(start) ? e.getKey() : ranges.ceilingKey(start);
+        if (from == null || from >= end) {
+            return out;
+        }
+        for (Range r : ranges.subMap(from, true, end, false).values()) {
+            long a = Math.max(r.start(), start);
+            long b = Math.min(r.start() + r.length(), end);
+            if (b > a) {
+                out.add(new long[] {a, b - a, r.target() + (a - r.start())});
+            }
+        }
+        return out;
+    }
+
+    /** Forgets every range. */
+    void clear() {
+        ranges.clear();
+    }
+
     /** Whether {@code [a, a+length)} lies within one mapped range. */
     boolean holds(long a, long length) {
         Map.Entry<Long, Range> e = ranges.floorEntry(a);

@@ -31,7 +31,7 @@ public record Trace(String file, TraceHeader header, List<TraceRecord> records) 
     public static Trace read(Path path) {
         String name = path.toString();
         try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            return TraceReader.read(name, r);
+            return TraceReader.read(name, r, path.toAbsolutePath().getParent());
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(name, 0, null, "no such file");
         } catch (IOException e) {

@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.nio.file.Path;
 import java.util.Set;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.UserAllocator;
@@ -24,7 +27,9 @@ import org.pagefabric.hw.os.UserAllocator;
 public final class TraceReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> HEADER_FIELDS = Set.of("format", "version", "ranks", "nodes", "segment_bytes",
-            "order", "segments", "brk_starts", "allocator", "source");
+            "order", "segments", "brk_starts", "allocator", "source", "strace");
+    private static final Set<String> STRACE_FIELDS = Set.of("rank", "file", "pid", "comm");
+    private static final Set<String> COMM_FIELDS = Set.of("op", "peer", "len", "raddr");
     private static final Set<String> ALLOCATOR_FIELDS = Set.of("mmap_threshold", "trim", "trim_threshold", "top_pad",
             "release_interior_pages", "linkage");
     private static final Set<String> RECORD_FIELDS = Set.of("t", "gap", "rank", "op", "addr", "len", "new_addr",
@@ -33,26 +38,30 @@ public final class TraceReader {
     private static final int MAX_RANKS = 1 << 16;
 
     private final String file;
+    private final Path dir;
     private int line;
 
-    private TraceReader(String file) {
+    private TraceReader(String file, Path dir) {
         this.file = file;
+        this.dir = dir;
     }
 
     /**
      * Reads a whole trace.
      *
      * @param file the name errors give (the path as the user wrote it)
+     * @param dir  where the strace logs a header names are looked up
      * @throws TraceFormatException naming file, line and field of the first bad record
      * @throws IOException          if the text cannot be read
      */
-    public static Trace read(String file, Reader text) throws IOException {
-        return new TraceReader(file).readAll(text);
+    public static Trace read(String file, Reader text, Path dir) throws IOException {
+        return new TraceReader(file, dir).readAll(text);
     }
 
     private Trace readAll(Reader text) throws IOException {
         BufferedReader in = new BufferedReader(text);
         TraceHeader header = null;
+        JsonNode straceLogs = null;
         List<TraceRecord> records = new ArrayList<>();
         long lastAt = 0;
         String s;
@@ -64,6 +73,7 @@ public final class TraceReader {
             JsonNode n = parse(s);
             if (header == null) {
                 header = header(n);
+                straceLogs = n.get("strace");
                 continue;
             }
             TraceRecord r = record(n, header);
@@ -79,6 +89,9 @@ public final class TraceReader {
         if (header == null) {
             throw error(null, "empty: a trace starts with its header line {\"format\":\"" + TraceHeader.FORMAT
                     + "\",\"version\":" + TraceHeader.VERSION + ",\"ranks\":N}");
+        }
+        if (straceLogs != null) {
+            records = merge(header, records, straceLogs);
         }
         if (records.isEmpty()) {
             throw error(null, "the trace has a header and no records");
@@ -124,6 +137,89 @@ public final class TraceReader {
         UserAllocator.Config alloc = allocator(n.get("allocator"));
         String source = n.has("source") ? n.get("source").asText() : "";
         return new TraceHeader(ranks, nodes, segment, fileOrder, segments, brkStarts, alloc, source);
+    }
+
+    /**
+     * The records with each strace log's memory calls (and the communication its entry adds after
+     * each mapping) merged into its rank's, by time.
+     */
+    private List<TraceRecord> merge(TraceHeader h, List<TraceRecord> own, JsonNode logs) throws IOException {
+        line = 1;
+        if (!logs.isArray()) {
+            throw error("strace", "must be a list of {\"rank\": R, \"file\": LOG, \"comm\": {...}}");
+        }
+        if (h.fileOrder()) {
+            throw error("strace", "a trace with strace logs replays in \"order\": \"rank\" (the logs do not say"
+                    + " how their calls interleave with other ranks')");
+        }
+        Map<Integer, List<TraceRecord>> byRank = new TreeMap<>();
+        for (TraceRecord r : own) {
+            byRank.computeIfAbsent(r.rank(), k -> new ArrayList<>()).add(r);
+        }
+        for (JsonNode entry : logs) {
+            if (!entry.isObject()) {
+                throw error("strace", "each entry is an object {\"rank\": R, \"file\": LOG}");
+            }
+            unknownFields(entry, STRACE_FIELDS, "strace entry");
+            int rank = (int) integer(entry, "rank", true, 0, h.ranks() - 1);
+            if (!entry.has("file")) {
+                throw error("strace.file", "missing; the strace -f -tt -e trace=memory log of rank " + rank);
+            }
+            StraceImport.CommPattern comm = comm(entry.get("comm"), rank, h);
+            List<TraceRecord> mine = byRank.computeIfAbsent(rank, k -> new ArrayList<>());
+            for (TraceRecord r : mine) {
+                if (!r.timed()) {
+                    line = r.line();
+                    throw error("gap", "rank " + rank + " also replays an strace log; its own records need t to be"
+                            + " merged with the log's calls");
+                }
+            }
+            Path log = dir.resolve(entry.get("file").asText());
+            List<TraceRecord> imported;
+            try (Reader in = java.nio.file.Files.newBufferedReader(log)) {
+                imported = StraceImport.read(log.toString(), in, rank, comm, pid(entry));
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw error("strace.file", log + ": no such file");
+            }
+            mine.addAll(imported);
+            mine.sort(java.util.Comparator.comparingLong(TraceRecord::atPs));
+        }
+        List<TraceRecord> all = new ArrayList<>();
+        byRank.values().forEach(all::addAll);
+        return all;
+    }
+
+    /** The process an strace entry imports: a number, "all", or by default the busiest. */
+    private long pid(JsonNode entry) {
+        JsonNode p = entry.get("pid");
+        if (p == null) {
+            return StraceImport.BUSIEST_PID;
+        }
+        if (p.isTextual() && p.asText().equals("all")) {
+            return StraceImport.ALL_PIDS;
+        }
+        return integer(entry, "pid", true, 1, Integer.MAX_VALUE);
+    }
+
+    private StraceImport.CommPattern comm(JsonNode c, int rank, TraceHeader h) {
+        if (c == null) {
+            return null;
+        }
+        if (!c.isObject()) {
+            throw error("strace.comm", "must be an object {\"op\": \"put\", \"peer\": P, \"len\": BYTES}");
+        }
+        unknownFields(c, COMM_FIELDS, "strace comm");
+        String o = c.has("op") ? c.get("op").asText() : "put";
+        if (!o.equals("put") && !o.equals("get")) {
+            throw error("strace.comm.op", "'" + o + "' is not valid; valid values: put, get");
+        }
+        int peer = (int) integer(c, "peer", true, 0, h.ranks() - 1);
+        if (peer == rank) {
+            throw error("strace.comm.peer", peer + " is the log's own rank; a communication needs another rank");
+        }
+        long len = integer(c, "len", true, 1, h.segmentBytes());
+        long raddr = c.has("raddr") ? address(c, "raddr") : h.segments() == null ? 0 : h.segments()[peer];
+        return new StraceImport.CommPattern(TraceOp.byWireName(o), peer, len, raddr);
     }
 
     private UserAllocator.Config allocator(JsonNode a) {

@@ -309,19 +309,14 @@ public final class TraceReplay implements Workload.Run {
     private long unmap(Rank rank, TraceRecord rec, long addr, long len) {
         int r = rec.rank();
         long cost = 0;
-        long end = addr + pageUp(len);
-        long a = addr;
-        while (a < end) {
-            long va = maps[r].translate(a);
-            if (va < 0) {
-                throw refused(rec, hex(a) + " was not mapped by an earlier record of rank " + r);
-            }
-            long piece = Kernel.PAGE_SIZE;
-            while (a + piece < end && maps[r].translate(a + piece) == va + piece) {
-                piece += Kernel.PAGE_SIZE;
-            }
-            cost += rec.hooked() ? rank.hooks().munmap(va, piece) : kernel(rank).munmap(rank.process(), va, piece);
-            a += piece;
+        long covered = 0;
+        for (long[] piece : maps[r].pieces(addr, pageUp(len))) {
+            covered += piece[1];
+            cost += rec.hooked() ? rank.hooks().munmap(piece[2], piece[1])
+                    : kernel(rank).munmap(rank.process(), piece[2], piece[1]);
+        }
+        if (covered == 0) {
+            throw refused(rec, "[" + hex(addr) + ", +" + len + ") was not mapped by an earlier record of rank " + r);
         }
         maps[r].unmap(addr, pageUp(len));
         return cost;
