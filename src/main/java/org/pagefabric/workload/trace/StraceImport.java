@@ -110,11 +110,12 @@ public final class StraceImport {
             }
             Matcher r = RESUMED.matcher(s);
             if (r.matches()) {
-                String start = pending.remove(pid(r.group(1), r.group(2)));
+                String p = pid(r.group(1), r.group(2));
+                String start = pending.remove(p);
                 if (start == null) {
                     continue;
                 }
-                s = start + " " + r.group(3);
+                s = (p.isEmpty() ? "" : p + " ") + start + r.group(3);
             }
             Matcher m = CALL.matcher(s);
             if (m.matches()) {
