@@ -54,6 +54,27 @@ final class ExperimentOutput {
     }
 
     /**
+     * Writes a comparison of policies: what {@link #write} writes, and the decision beside it:
+     * {@code ranking.csv} and {@code ranking.json} (the trade-off table per x).
+     *
+     * @param ranking         the trade-off table, best first per x
+     * @param recommendations one line per x
+     * @param apart           policy -> why it is not ranked
+     */
+    static IndexEntry writeComparison(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
+                                      List<Map<String, Object>> ranking, Map<Object, String> recommendations,
+                                      Map<String, String> apart) throws IOException {
+        IndexEntry entry = write(root, result, comparison);
+        Path dir = root.resolve(result.spec().id());
+        Files.writeString(dir.resolve("ranking.csv"), ResultWriter.csv(ranking), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("ranking.json"), ResultWriter.json(ranking), StandardCharsets.UTF_8);
+        String line = recommendations.isEmpty() ? entry.line() : "recommended: " + String.join("; ",
+                new java.util.LinkedHashSet<>(recommendations.values().stream().map(r -> r.substring(0, r.indexOf(':')))
+                        .toList())) + (apart.isEmpty() ? "" : "; " + apart.size() + " listed apart");
+        return new IndexEntry(entry.id(), entry.title(), entry.reproduces(), entry.status(), entry.href(), line);
+    }
+
+    /**
      * The paper's values of the plotted metric at numeric x, as our series name them; a value
      * stated for every x ({@code x: all}) is drawn at each x the grid has. Trends and withheld
      * values have no point.

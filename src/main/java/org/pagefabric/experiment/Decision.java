@@ -142,8 +142,14 @@ public final class Decision {
             return choice.policy() + ": the best " + what + " (" + value + ")" + pinned;
         }
         if (ties(choice.metric(), best.metric())) {
+            boolean least = choice.pinnedMiB() != null;
+            for (Place p : ranking) {
+                if (p.rank() == 1 && p.candidate() != choice && pinnedOrInfinity(p.candidate()) <= choice.pinnedMiB()) {
+                    least = false;
+                }
+            }
             return choice.policy() + ": ties the best " + what + " (" + value + ", as " + names(tied) + ")" + pinned
-                    + (tied.isEmpty() ? "" : ", the least among them");
+                    + (least ? ", the least among them" : "");
         }
         double off = Math.abs(choice.metric() - best.metric()) / Math.abs(best.metric()) * 100;
         return choice.policy() + ": " + best.policy() + "'s " + what + " within " + number(Math.max(off, 0.001))
