@@ -28,6 +28,8 @@ public final class Decision {
     static final double TIE = 5e-4;
     /** How much worse than the best a policy may be and still be recommended for pinning less. */
     static final double NEAR = 0.01;
+    /** The suffix of a rate's column ({@code inserts_per_s}): the unit is per second, the label what is counted. */
+    private static final String PER_SECOND = "_per_s";
 
     /**
      * One policy's aggregated result at one x.
@@ -200,12 +202,18 @@ public final class Decision {
 
     /** {@code latency_us} -> {@code latency}: the metric's name without its unit. */
     static String label(String metric) {
+        if (metric.endsWith(PER_SECOND)) {
+            return metric.substring(0, metric.length() - PER_SECOND.length()).replace('_', ' ');
+        }
         int u = metric.lastIndexOf('_');
         return u > 0 && !unit(metric).isEmpty() ? metric.substring(0, u).replace('_', ' ') : metric.replace('_', ' ');
     }
 
     /** {@code latency_us} -> {@code " us"}; empty when the column names no unit. */
     static String unit(String metric) {
+        if (metric.endsWith(PER_SECOND)) {
+            return "/s";
+        }
         int u = metric.lastIndexOf('_');
         String suffix = u > 0 ? metric.substring(u + 1) : "";
         return switch (suffix) {

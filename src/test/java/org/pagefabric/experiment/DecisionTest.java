@@ -83,6 +83,12 @@ class DecisionTest {
     }
 
     @Test
+    void ratesAreCountedPerSecond() {
+        Decision d = Decision.of("inserts_per_s", true, List.of(c("pin-all", 1500, 0.008)));
+        assertEquals("pin-all: the best inserts (1500/s) with 0.008 MiB pinned", d.recommendation());
+    }
+
+    @Test
     void noCandidatesNoRecommendation() {
         assertNull(Decision.of("latency_us", false, List.of()).recommendation());
     }
