@@ -466,6 +466,24 @@ class CliTest {
     }
 
     @Test
+    void reproduceOfAUserSpecPrintsItsRows(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path spec = dir.resolve("my.yaml");
+        java.nio.file.Files.writeString(spec, """
+                id: my.latency
+                title: My latency
+                workload: latency
+                policies: [pin-all, odp-explicit]
+                profile: default
+                grid: {size_B: [64, 4096], iterations: 2}
+                metrics: [latency_us, pinned_MiB]
+                """);
+        Result r = run("reproduce", spec.toString(), "--out", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.contains("odp-explicit") && l.contains("4096")), r.out());
+        assertTrue(r.out().contains("latency_us") && r.out().contains("pinned_MiB"), r.out());
+    }
+
+    @Test
     void runTakesAnApplicationWithoutMessageSizes() throws Exception {
         Result r = run("run", "titanium-app", "--policy", "firehose", "--profile", "firehose-myrinet", "--set",
                 "app=bitonic", "--set", "problem_scale=0.001", "--format", "json");
