@@ -50,16 +50,37 @@ public final class Plots {
 
     /**
      * Series colours: the Okabe-Ito palette, distinguishable with the common colour-vision deficiencies,
-     * opaque so that a series' colour is exactly the same in the legend, lines and markers.
+     * then Paul Tol's muted and vibrant colours, so that a comparison of every policy (about twenty
+     * series) repeats none; opaque so that a series' colour is exactly the same in the legend, lines
+     * and markers.
      */
     static final Color[] PALETTE = {
         new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
-        new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000), new Color(0x8C564B)};
+        new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000), new Color(0x8C564B),
+        new Color(0x332288), new Color(0x117733), new Color(0x44AA99), new Color(0x882255),
+        new Color(0x999933), new Color(0xAA4499), new Color(0xEE3377), new Color(0x004488),
+        new Color(0x997700), new Color(0x6699CC), new Color(0x994455), new Color(0x777777),
+        new Color(0xEE7733), new Color(0x33BBEE), new Color(0x66CCEE), new Color(0xDDCC77)};
 
-    /** Markers per series, different shapes so that a greyscale print still separates the lines. */
+    /**
+     * Markers per series, each shape once, filled then outlined, so that a greyscale print still
+     * separates the lines; the hollow circle is left to the paper's values.
+     */
     private static final Marker[] MARKERS = {
         SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP,
-        SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL};
+        SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL,
+        SeriesMarkers.RECTANGLE, SeriesMarkers.TRAPEZOID,
+        new ShapeMarker(ShapeMarker.Shape.PENTAGON, true), new ShapeMarker(ShapeMarker.Shape.HEXAGON, true),
+        new ShapeMarker(ShapeMarker.Shape.STAR, true), new ShapeMarker(ShapeMarker.Shape.OCTAGON, true),
+        new ShapeMarker(ShapeMarker.Shape.FOUR_POINT_STAR, true),
+        new ShapeMarker(ShapeMarker.Shape.SQUARE, false), new ShapeMarker(ShapeMarker.Shape.DIAMOND, false),
+        new ShapeMarker(ShapeMarker.Shape.TRIANGLE_UP, false), new ShapeMarker(ShapeMarker.Shape.TRIANGLE_DOWN, false),
+        new ShapeMarker(ShapeMarker.Shape.PENTAGON, false), new ShapeMarker(ShapeMarker.Shape.HEXAGON, false),
+        new ShapeMarker(ShapeMarker.Shape.STAR, false), new ShapeMarker(ShapeMarker.Shape.OCTAGON, false),
+        new ShapeMarker(ShapeMarker.Shape.FOUR_POINT_STAR, false)};
+
+    /** How many series get a colour and a marker no other series has. */
+    public static final int DISTINCT_SERIES = Math.min(PALETTE.length, MARKERS.length);
 
     private Plots() {
     }
@@ -128,9 +149,14 @@ public final class Plots {
         return describeData(spec, PlotData.of(spec, rows));
     }
 
-    /** The colour of the series at this index in the legend (the palette repeats after eight). */
+    /** The colour of the series at this index in the legend (the palette repeats after {@link #DISTINCT_SERIES}). */
     static Color seriesColor(int index) {
         return PALETTE[index % PALETTE.length];
+    }
+
+    /** The marker of the series at this index in the legend. */
+    static Marker seriesMarker(int index) {
+        return MARKERS[index % MARKERS.length];
     }
 
     private record Built(Chart<?, ?> chart, String description) {
@@ -145,7 +171,8 @@ public final class Plots {
             XYChart xy = new XYChartBuilder().width(width).height(height).title(spec.title())
                     .xAxisTitle(AxisLabels.title(spec.x())).yAxisTitle(AxisLabels.title(spec.y())).build();
             style(xy.getStyler(), data);
-            xy.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+            // beside the plot, never over it: a comparison has a legend of twenty policies
+            xy.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
             boolean log2x = spec.logx() && AxisLabels.isBytes(spec.x());
             if (spec.logx() && !log2x) {
                 xy.getStyler().setXAxisLogarithmic(true);
