@@ -19,6 +19,7 @@ import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.report.IndexPage;
+import org.pagefabric.report.PolicyDecision;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
@@ -163,8 +164,10 @@ final class CompareCommand implements Callable<Integer> {
             ExperimentResult result = new ExperimentResult(all, quick, overrides, rows.size(), rows, true);
             List<Map<String, Object>> paper = all.reference().isEmpty() ? List.of()
                     : ReferenceComparison.compare(base, result, all);
-            IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, result, paper, table, recommendations,
-                    comparison.exclusions())));
+            String pinned = !table.isEmpty() && table.get(0).containsKey(PolicyComparison.PEAK_PINNED) ? PolicyComparison.PEAK_PINNED
+                    : PolicyComparison.PINNED;
+            IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, result, paper, new PolicyDecision(
+                    comparison.xColumn(), comparison.metric(), pinned, table, recommendations, apart))));
         }
         List<String> columns = table.isEmpty() ? List.of() : new ArrayList<>(table.get(0).keySet());
         switch (format) {

@@ -15,7 +15,7 @@ final class ShapeMarker extends Marker {
     /** The outline's corners on the unit circle, starting at the top. */
     enum Shape {
         SQUARE(4, 0.25, false), DIAMOND(4, 0, false), TRIANGLE_UP(3, 0, false), TRIANGLE_DOWN(3, 0.5, false),
-        PENTAGON(5, 0, false), HEXAGON(6, 0, false), OCTAGON(8, 0.5, false), STAR(5, 0, true),
+        TRIANGLE_RIGHT(3, 0.75, false), PENTAGON(5, 0, false), HEXAGON(6, 0, false), OCTAGON(8, 0.5, false), STAR(5, 0, true),
         FOUR_POINT_STAR(4, 0, true);
 
         private final int corners;
