@@ -81,7 +81,7 @@ class CompareReportRenderTest {
         String decisionDom = section(dom, "decision");
         assertTrue(decisionDom.contains("<svg"), "the trade-off scatter is in the browser's DOM");
         assertEquals(POLICIES + 1, count(decisionDom, "<tr>"), "header plus one ranking row per policy");
-        assertTrue(decisionDom.contains("64 KiB") && decisionDom.contains("policy-0: the best latency"), decisionDom);
+        assertTrue(decisionDom.contains("size_B 65536") && decisionDom.contains("policy-0: the best latency"), decisionDom);
         assertTrue(decisionDom.contains("RETRY_EXCEEDED"), "policies not ranked are listed with their reason");
     }
 
