@@ -19,7 +19,6 @@ final class Buffers {
     private final RandomStream sizes;
     private final long[] address;
     private final long[] size;
-    private long reallocations;
 
     /** The buffers of {@code rank}, their first sizes drawn at once so that their number is known before the run. */
     Buffers(Rank rank, Application app, RandomStream sizes) {
@@ -67,7 +66,6 @@ final class Buffers {
         ctx.sleep(heap.free(address[i]));
         size[i] = drawSize();
         address[i] = malloc(ctx, size[i]);
-        reallocations++;
     }
 
     /** Start of buffer {@code i}. */
@@ -84,11 +82,6 @@ final class Buffers {
     long offset(int i, long length) {
         long room = (size[i] - length) / 64;
         return room == 0 ? 0 : sizes.nextLong(room + 1) * 64;
-    }
-
-    /** Frees and reallocations so far. */
-    long reallocations() {
-        return reallocations;
     }
 
     private long drawSize() {

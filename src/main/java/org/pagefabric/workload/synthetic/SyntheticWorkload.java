@@ -154,7 +154,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             }
             Inbox[] mail = inbox[r];
             if (total(mail) > 0) {
-                new SimProcess(job.simulator(), rank.node(), "rank" + r + ".receiver",
+                new SimProcess(job.simulator(), rank.node(), "rank" + r + "-receiver",
                         ctx -> receive(ctx, job, rank, mail, zone, tally)).start();
             }
         }
