@@ -27,9 +27,9 @@ final class SyntheticParameters {
     private static final long KIB = 1024;
 
     static final List<WorkloadParameter> ALL = List.of(
-            // 64 KiB: below glibc's mmap threshold, so by default buffers live in the heap as most do
-            WorkloadParameter.integer(StandardParameters.SIZE, 64 * KIB, "B",
-                    "largest buffer (every buffer under size_dist fixed)", 1, 1L << 30),
+            // the largest buffer (every buffer under size_dist fixed), and so the largest message; 64 KiB is
+            // below glibc's mmap threshold, so by default buffers live in the heap as most do
+            StandardParameters.size(64 * KIB),
             StandardParameters.iterations(),
             WorkloadParameter.integer(SIZE_MIN, KIB, "B",
                     "smallest buffer under size_dist uniform or log-uniform", 1, 1L << 30),
