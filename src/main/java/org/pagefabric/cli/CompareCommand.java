@@ -4,26 +4,25 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.pagefabric.config.Profile;
-import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.Grid;
+import org.pagefabric.experiment.PolicyComparison;
 import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;
-import org.pagefabric.sim.ParallelRuns;
-import org.pagefabric.workload.PointRun;
+import org.pagefabric.report.IndexPage;
+import org.pagefabric.report.PolicyDecision;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.WorkloadParameter;
 import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,28 +30,40 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /**
- * {@code pagefabric compare}: every registration policy on the same work (the Caffeine-simulator
- * view: one trace, every policy). Two forms:
+ * {@code pagefabric compare}: registration policies on the same work (the Caffeine-simulator
+ * view: one trace, every policy), and which one to choose. Two forms, one pipeline:
  *
  * <ul>
- *   <li>{@code compare WORKLOAD}: the workload over message sizes on one profile, ranked at each
- *       size by the workload's main metric, with pinned memory and retransmissions beside it;
- *   <li>{@code compare EXPERIMENT [--quick]}: a bundled experiment (or spec file) with its
- *       workload, profile and grid under every registered policy, written as {@code reproduce}
- *       writes (rows, plot, report) to {@code OUT/compare-ID/}, and ranked at each x of its plot
- *       by the plot's metric. A policy that refuses the workload ({@link PolicyRefusal}) is
- *       listed as "n/a" with its reason.
+ *   <li>{@code compare WORKLOAD}: the workload over message sizes on one profile;
+ *   <li>{@code compare EXPERIMENT|SPEC.yaml [--quick]}: a bundled experiment under every policy,
+ *       or a spec file under its own {@code policies:}.
  * </ul>
+ *
+ * <p>Each policy runs as its own experiment, so a policy that cannot run (a {@link PolicyRefusal}),
+ * fails, or corrupts data is listed apart with its reason while the others are ranked
+ * ({@link PolicyComparison}). A workload with application schemes is compared under one scheme.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Every policy on one workload, or on one experiment's grid, ranked by the main metric.")
+        description = "Registration policies on one workload or experiment: ranked per size, the trade-off against pinned"
+                + " memory, and one recommendation per size.")
 final class CompareCommand implements Callable<Integer> {
+    /** Where an experiment comparison's results go without {@code --out}. */
+    static final Path DEFAULT_OUT = Path.of("results");
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "WORKLOAD|EXPERIMENT",
             description = "A workload (pagefabric info workloads), an experiment id (pagefabric info experiments) or a spec file.")
     String target;
+
+    @Option(names = "--policy", paramLabel = "P", description = "Compare only these policies (repeatable; default: every"
+            + " policy, or a spec file's policies).")
+    List<String> policies = new ArrayList<>();
+
+    @Option(names = "--scheme", paramLabel = "S", description = "The application scheme the policies run under, for a"
+            + " workload with schemes (default: the workload's default scheme; pagefabric info schemes).")
+    String scheme;
 
     @Option(names = "--profile", paramLabel = "R", defaultValue = "default",
             description = "Hardware profile of a WORKLOAD comparison (default: ${DEFAULT-VALUE}).")
@@ -72,14 +83,15 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "EXPERIMENT: the spec's smaller quick grid and repetitions.")
     boolean quick;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "EXPERIMENT: override a grid key, seed or repetitions (repeatable).")
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a profile parameter, a workload parameter"
+            + " or grid key, seed or repetitions, e.g. --set link.loss=0.01 (repeatable).")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--threads", paramLabel = "T", description = "EXPERIMENT: worker threads; results do not depend on it.")
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads; results do not depend on it.")
     Integer threads;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
-            description = "EXPERIMENT: results go to DIR/compare-ID (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Write rows, plots and report to DIR/compare-ID and list"
+            + " them in DIR/index.html (default for an EXPERIMENT: results; a WORKLOAD: not written).")
     Path out;
 
     @Option(names = "--format", defaultValue = "table",
@@ -87,164 +99,215 @@ final class CompareCommand implements Callable<Integer> {
     RunCommand.Format format;
 
     @Override
-    public Integer call() throws Exception {
-        boolean experiment = SpecReader.bundledIds().contains(target) || target.endsWith(".yaml")
-                || target.endsWith(".yml");
-        if (experiment) {
-            return compareExperiment();
+    public Integer call() throws IOException {
+        boolean file = target.endsWith(".yaml") || target.endsWith(".yml");
+        boolean experiment = file || SpecReader.bundledIds().contains(target);
+        ExperimentSpec base = experiment ? experimentSpec(file) : workloadSpec();
+        Map<String, String> overrides = RunCommand.parseSets(sets);
+        String chosenScheme = chooseScheme(base.workload(), overrides);
+        if (chosenScheme != null) {
+            overrides.put(StandardParameters.SCHEME, chosenScheme);
         }
-        Workload w;
-        List<Long> sizeList;
-        Profile p;
-        try {
-            w = WorkloadRegistry.standard().byName(target);
-            sizeList = SizeList.parse(sizes);
-            p = ProfileRegistry.resolve(profile);
-            if (iterations <= 0) {
-                throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage()
-                    + "; or an experiment id: " + String.join(", ", SpecReader.bundledIds()));
-        }
-        List<String> policies = new ArrayList<>();
-        java.util.Set<String> refused = new java.util.LinkedHashSet<>();
-        for (String name : PolicyRegistry.standard().names()) {
-            String cannot = null;
-            for (long size : sizeList) {
-                Map<String, Object> values = w.resolve(Map.of(StandardParameters.SIZE, size,
-                        StandardParameters.ITERATIONS, iterations));
-                cannot = cannot != null ? cannot : PolicyRegistry.standard().descriptor(name).refusal(w.requires(values), p);
-            }
-            if (cannot == null) {
-                policies.add(name);
-            } else {
-                refused.add(name + " (" + cannot + ")");
-            }
-        }
-        int points = policies.size() * sizeList.size();
-        List<Map<String, Object>> rows;
-        try {
-            rows = ParallelRuns.run(Math.min(points, Runtime.getRuntime().availableProcessors()), points,
-                    i -> pointOrRefusal(policies.get(i % policies.size()), () -> PointRun.run(p,
-                            policies.get(i % policies.size()), w, sizeList.get(i / policies.size()), iterations, seed)));
-        } catch (ParallelRuns.RunFailedException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
-        rows = rows.stream().filter(r -> {
-            if (r.containsKey("refusal")) {
-                refused.add(r.get("policy") + " (" + r.get("refusal") + ")");
-                return false;
-            }
-            return true;
-        }).toList();
-        if (!refused.isEmpty()) {
-            spec.commandLine().getErr().println("compare: left out, the policy cannot run here: "
-                    + String.join("; ", refused));
-            spec.commandLine().getErr().flush();
-        }
-        List<Map<String, Object>> ranked = rank(rows, w);
-        PrintWriter o = spec.commandLine().getOut();
-        switch (format) {
-            case csv -> o.print(RowFormat.csv(ranked));
-            case json -> o.print(RowFormat.json(ranked));
-            case table -> o.print(RowFormat.table(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
-                    "pinned_MiB", "retransmissions", "verified")));
-            case markdown -> o.print(RowFormat.markdown(ranked, List.of("size_B", "rank", "policy", w.mainMetric(),
-                    "pinned_MiB", "retransmissions", "verified")));
-        }
-        o.flush();
-        return ExitCodes.OK;
-    }
-
-    /** Runs an experiment's grid under every policy, one runner per policy so a refusal stays local. */
-    private int compareExperiment() throws IOException {
-        ExperimentSpec base;
-        Map<String, String> overrides;
-        try {
-            base = target.endsWith(".yaml") || target.endsWith(".yml") ? SpecReader.read(Path.of(target))
-                    : SpecReader.bundled(target);
-            if (!base.runnable()) {
-                throw new IllegalArgumentException(base.id() + ": not reproducible yet: " + String.join("; ",
-                        base.requires()));
-            }
-            overrides = RunCommand.parseSets(sets);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        List<String> candidates = candidatePolicies(file ? base.policies() : PolicyRegistry.standard().names());
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        String id = "compare-" + base.id();
+        String id = "compare-" + base.id().replaceFirst("^run\\.", "");
+        ExperimentSpec drawn = onePolicyPerSeries(base);
+        // every --set and --quick error comes before anything runs
+        ExperimentSpec asRun = Grid.effective(drawn, quick, overrides);
+        boolean higherIsBetter = higherIsBetter(asRun);
+        PolicyComparison comparison = new PolicyComparison(xColumn(asRun), metric(asRun), higherIsBetter);
         List<Map<String, Object>> rows = new ArrayList<>();
         List<String> ran = new ArrayList<>();
-        Map<String, String> refused = new LinkedHashMap<>();
-        ExperimentSpec effective = null;
-        ExperimentSpec asRun;
-        try {
-            asRun = Grid.effective(base, quick, overrides);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        for (String policy : PolicyRegistry.standard().names()) {
+        for (String policy : candidates) {
             if (!Grid.runsUnder(asRun, policy)) {
-                refused.put(policy, "gives none of the experiment's schemes the registration it needs");
+                comparison.exclude(policy, PolicyComparison.CANNOT_RUN, "gives scheme " + chosenScheme
+                        + " none of the registration it needs");
                 continue;
             }
-            ExperimentRunner runner;
-            try {
-                runner = new ExperimentRunner(base.withPolicies(id, List.of(policy)),
-                        new ExperimentRunner.Options(t, quick, true, overrides));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
+            ExperimentRunner runner = new ExperimentRunner(drawn.withPolicies(id, List.of(policy)),
+                    new ExperimentRunner.Options(t, quick, true, overrides));
             String cannot = refusalBeforeRunning(runner, base);
             if (cannot != null) {
-                refused.put(policy, cannot);
+                comparison.exclude(policy, PolicyComparison.CANNOT_RUN, cannot);
                 continue;
             }
             try {
-                ExperimentResult r = runner.run();
-                rows.addAll(r.rows());
+                List<Map<String, Object>> policyRows = runner.run().rows();
+                rows.addAll(policyRows);
+                comparison.addRows(policyRows);
                 ran.add(policy);
-                effective = r.spec();
             } catch (ExperimentRunner.PointFailedException e) {
                 PolicyRefusal refusal = refusal(e);
-                if (refusal == null) {
-                    throw e;
+                if (refusal != null) {
+                    comparison.exclude(policy, PolicyComparison.CANNOT_RUN, refusal.getMessage());
+                } else {
+                    comparison.exclude(policy, PolicyComparison.FAILED, oneLine(e.getCause() != null ? e.getCause() : e));
                 }
-                refused.put(policy, refusal.getMessage());
             }
         }
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (effective == null) {
-            refused.forEach((p, why) -> err.println(p + ": n/a: " + why));
-            err.println("compare: no policy can run " + base.id());
+        List<String> apart = comparison.exclusionLines();
+        if (ran.isEmpty()) {
+            apart.forEach(l -> err.println("compare: " + l));
+            err.println("compare: no policy ran " + base.id());
             err.flush();
-            return ExitCodes.USAGE;
+            boolean onlyRefused = comparison.exclusions().values().stream()
+                    .allMatch(r -> r.startsWith(PolicyComparison.CANNOT_RUN));
+            return onlyRefused ? ExitCodes.USAGE : ExitCodes.FAILURE;
         }
-        ExperimentSpec all = effective.withPolicies(id, ran);
-        ExperimentResult result = new ExperimentResult(all, quick, overrides, rows.size(), rows, true);
-        List<Map<String, Object>> comparison = all.reference().isEmpty() ? List.of()
-                : ReferenceComparison.compare(base, result, all);
-        ExperimentOutput.write(out, result, comparison);
-        List<Map<String, Object>> ranked = rankExperiment(all, rows);
+        List<Map<String, Object>> table = comparison.table();
+        Map<Object, String> recommendations = comparison.recommendations();
+        Path root = out != null ? out : experiment ? DEFAULT_OUT : null;
+        if (root != null) {
+            ExperimentSpec all = asRun.withPolicies(id, ran);
+            ExperimentResult result = new ExperimentResult(all, quick, overrides, rows.size(), rows, true);
+            List<Map<String, Object>> paper = all.reference().isEmpty() ? List.of()
+                    : ReferenceComparison.compare(base, result, all);
+            String pinned = !table.isEmpty() && table.get(0).containsKey(PolicyComparison.PEAK_PINNED) ? PolicyComparison.PEAK_PINNED
+                    : PolicyComparison.PINNED;
+            IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, result, paper, new PolicyDecision(
+                    comparison.xColumn(), comparison.metric(), pinned, table, recommendations, apart))));
+        }
+        List<String> columns = table.isEmpty() ? List.of() : new ArrayList<>(table.get(0).keySet());
         switch (format) {
-            case csv -> o.print(RowFormat.csv(ranked));
-            case json -> o.print(RowFormat.json(ranked));
-            case table -> o.print(RowFormat.leftTable(ranked, List.of("x", "rank", "policy", "metric", "value",
-                    "pinned_MiB", "verified")));
-            case markdown -> o.print(RowFormat.markdown(ranked, List.of("x", "rank", "policy", "metric", "value",
-                    "pinned_MiB", "verified")));
+            case csv -> o.print(RowFormat.csv(table));
+            case json -> o.print(RowFormat.json(table));
+            case table -> {
+                o.print(RowFormat.leftTable(table, columns));
+                printDecision(o, comparison, recommendations, apart);
+            }
+            case markdown -> {
+                o.print(RowFormat.markdown(table, columns));
+                printDecision(o, comparison, recommendations, apart);
+            }
         }
         o.flush();
-        refused.forEach((p, why) -> err.println(p + ": n/a: " + why));
-        err.println("compare: " + ran.size() + " policies ran, " + refused.size() + " n/a; report in "
-                + out.resolve(id).resolve("report.html"));
-        if (!result.allVerified()) {
-            err.println("compare: some transfers did not verify (column 'verified')");
+        if (format == RunCommand.Format.csv || format == RunCommand.Format.json) {
+            // the machine-readable output stays pure; the decision goes beside it
+            printDecision(err, comparison, recommendations, apart);
         }
+        err.println("compare: " + ran.size() + (ran.size() == 1 ? " policy ran, " : " policies ran, ") + comparison.exclusions().size()
+                + " listed apart" + (root == null ? "" : "; report in " + root.resolve(id).resolve("report.html")));
         err.flush();
-        return result.allVerified() ? ExitCodes.OK : ExitCodes.FAILURE;
+        return ExitCodes.OK;
+    }
+
+    private static void printDecision(PrintWriter w, PolicyComparison c, Map<Object, String> recommendations,
+                                      List<String> apart) {
+        w.println();
+        recommendations.forEach((x, line) -> w.println("recommended at " + c.xColumn() + " " + x + ": " + line));
+        apart.forEach(l -> w.println("not ranked, " + l));
+        w.flush();
+    }
+
+    /** A bundled experiment or a spec file, which must be able to run. */
+    private ExperimentSpec experimentSpec(boolean file) {
+        ExperimentSpec base = file ? SpecReader.read(Path.of(target)) : SpecReader.bundled(target);
+        if (!base.runnable()) {
+            throw new IllegalArgumentException(base.id() + ": not reproducible yet: " + String.join("; ", base.requires()));
+        }
+        return base;
+    }
+
+    /** The workload over the sizes on the profile, as a spec: one pipeline for both forms. */
+    private ExperimentSpec workloadSpec() {
+        Workload w;
+        try {
+            w = WorkloadRegistry.standard().byName(target);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + "; or an experiment id: "
+                    + String.join(", ", SpecReader.bundledIds()), e);
+        }
+        List<Long> sizeList = SizeList.parse(sizes);
+        if (iterations <= 0) {
+            throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
+        }
+        boolean sized = w.parameter(StandardParameters.SIZE) != null;
+        StringBuilder b = new StringBuilder();
+        b.append("id: run.").append(w.name()).append('\n');
+        b.append("title: \"").append(w.name()).append(" under every policy on ").append(profile.replace("\"", ""))
+                .append("\"\n");
+        b.append("workload: ").append(w.name()).append('\n');
+        b.append("policies: [").append(PolicyRegistry.DEFAULT).append("]\n");
+        b.append("profile: \"").append(profile.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
+        b.append("seed: ").append(seed).append('\n');
+        StringBuilder grid = new StringBuilder();
+        if (sized) {
+            grid.append("  size_B: ").append(sizeList).append('\n');
+        }
+        if (w.parameter(StandardParameters.ITERATIONS) != null) {
+            grid.append("  iterations: ").append(iterations).append('\n');
+        }
+        b.append(grid.isEmpty() ? "grid: {}\n" : "grid:\n" + grid);
+        b.append("metrics: [").append(w.mainMetric()).append("]\n");
+        b.append("plot: {x: ").append(sized ? "size_B" : "policy").append(", y: ").append(w.mainMetric())
+                .append(", series: policy, logx: ").append(sized).append(", logy: ").append(sized).append("}\n");
+        return SpecReader.parse("(command line)", b.toString(), Path.of("").toAbsolutePath());
+    }
+
+    /**
+     * The one scheme the policies are compared under: {@code --scheme}, a {@code --set scheme=},
+     * else the workload's default; {@code null} for a workload without schemes.
+     */
+    private String chooseScheme(Workload w, Map<String, String> overrides) {
+        WorkloadParameter p = w.parameter(StandardParameters.SCHEME);
+        if (p == null) {
+            if (scheme != null) {
+                throw new IllegalArgumentException("--scheme: workload '" + w.name() + "' runs no scheme; those that do: "
+                        + String.join(", ", WorkloadRegistry.standard().names().stream().filter(
+                        n -> WorkloadRegistry.standard().byName(n).parameter(StandardParameters.SCHEME) != null).toList()));
+            }
+            return null;
+        }
+        if (scheme != null) {
+            return scheme;
+        }
+        return overrides.getOrDefault(StandardParameters.SCHEME, String.valueOf(p.defaultValue()));
+    }
+
+    /** The policies to compare: {@code --policy} if given (each a known policy), else {@code all}. */
+    private List<String> candidatePolicies(List<String> all) {
+        if (policies.isEmpty()) {
+            return all;
+        }
+        for (String p : policies) {
+            if (!PolicyRegistry.standard().contains(p)) {
+                throw new IllegalArgumentException("--policy " + p + ": no such policy; policies: "
+                        + String.join(", ", PolicyRegistry.standard().names()));
+            }
+        }
+        return policies.stream().distinct().toList();
+    }
+
+    /** The spec with one series per policy: the scheme is fixed, so it does not tell series apart. */
+    private static ExperimentSpec onePolicyPerSeries(ExperimentSpec s) {
+        ExperimentSpec.Plot p = s.plot();
+        if (p == null || p.series().equals("policy")) {
+            return s;
+        }
+        return s.withPlot(new ExperimentSpec.Plot(p.x(), p.y(), "policy", p.logx(), p.logy(), p.title()));
+    }
+
+    /** The column each ranking is made at: the plot's x, unless that is the policy itself. */
+    static String xColumn(ExperimentSpec s) {
+        String x = s.plot() != null ? s.plot().x() : StandardParameters.SIZE;
+        if (x.equals("policy") || x.equals(StandardParameters.SCHEME) || s.plot() == null
+                && s.workload().parameter(StandardParameters.SIZE) == null) {
+            return "workload";
+        }
+        return x;
+    }
+
+    static String metric(ExperimentSpec s) {
+        return s.plot() != null ? s.plot().y() : s.metrics().get(0);
+    }
+
+    /** The workload says which way its main metric is better; of the others only rates are. */
+    static boolean higherIsBetter(ExperimentSpec s) {
+        String metric = metric(s);
+        return metric.equals(s.workload().mainMetric()) ? s.workload().higherIsBetter()
+                : metric.contains("bandwidth") || metric.contains("hit_rate") || metric.contains("_per_s");
     }
 
     /**
@@ -272,111 +335,8 @@ final class CompareCommand implements Callable<Integer> {
         return null;
     }
 
-    /**
-     * One row per (x, policy): the mean of the plot's metric over the rows at that x (repetitions
-     * and other grid axes), ranked best first at each x, x in the order the rows first show it.
-     */
-    static List<Map<String, Object>> rankExperiment(ExperimentSpec s, List<Map<String, Object>> rows) {
-        String xCol = s.plot() != null ? s.plot().x() : s.parameterColumns().get(7);
-        String metric = s.plot() != null ? s.plot().y() : s.metrics().get(0);
-        // The workload says which way its main metric is better; of the others only rates are.
-        boolean higherIsBetter = metric.equals(s.workload().mainMetric()) ? s.workload().higherIsBetter()
-                : metric.contains("bandwidth") || metric.contains("hit_rate");
-        Map<String, Map<String, double[]>> byX = new LinkedHashMap<>();
-        Map<String, Map<String, Boolean>> verified = new LinkedHashMap<>();
-        Map<String, Object> xValue = new LinkedHashMap<>();
-        for (Map<String, Object> r : rows) {
-            String x = String.valueOf(r.get(xCol));
-            xValue.putIfAbsent(x, r.get(xCol));
-            // a run with a scheme is told apart by scheme and policy: rma and am both run under pin-all
-            String policy = (r.get(StandardParameters.SCHEME) == null ? "" : r.get(StandardParameters.SCHEME)
-                    + ExperimentSpec.Plot.SERIES_JOIN) + r.get("policy");
-            double[] acc = byX.computeIfAbsent(x, k -> new LinkedHashMap<>()).computeIfAbsent(policy, k -> new double[4]);
-            if (r.get(metric) instanceof Number v) {
-                acc[0] += v.doubleValue();
-                acc[1]++;
-            }
-            if (r.get("pinned_MiB") instanceof Number pin) {
-                acc[2] += pin.doubleValue();
-                acc[3]++;
-            }
-            verified.computeIfAbsent(x, k -> new LinkedHashMap<>()).merge(policy,
-                    Boolean.TRUE.equals(r.get("verified")), Boolean::logicalAnd);
-        }
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (var e : byX.entrySet()) {
-            List<Map.Entry<String, double[]>> entries = new ArrayList<>(e.getValue().entrySet());
-            Comparator<Map.Entry<String, double[]>> order = Comparator.comparingDouble(
-                    en -> en.getValue()[1] == 0 ? Double.NaN : en.getValue()[0] / en.getValue()[1]);
-            if (higherIsBetter) {
-                order = order.reversed();
-            }
-            // Policies without a value go last, then by name, so the order never depends on the map.
-            order = Comparator.<Map.Entry<String, double[]>, Boolean>comparing(en -> en.getValue()[1] == 0)
-                    .thenComparing(order).thenComparing(Map.Entry::getKey);
-            entries.sort(order);
-            int rank = 0;
-            for (var en : entries) {
-                double[] a = en.getValue();
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("x", xValue.get(e.getKey()));
-                row.put("rank", ++rank);
-                row.put("policy", en.getKey());
-                row.put("metric", metric);
-                row.put("value", a[1] == 0 ? null : Math.round(a[0] / a[1] * 1000.0) / 1000.0);
-                row.put("pinned_MiB", a[3] == 0 ? null : Math.round(a[2] / a[3] * 1000.0) / 1000.0);
-                row.put("verified", verified.get(e.getKey()).get(en.getKey()));
-                out.add(row);
-            }
-        }
-        return out;
-    }
-
-    /** Orders rows by size, then by the main metric (best first), and numbers the ranks per size. */
-    static List<Map<String, Object>> rank(List<Map<String, Object>> rows, Workload w) {
-        Comparator<Map<String, Object>> byMetric = Comparator.comparingDouble(r -> ((Number) r.get(w.mainMetric())).doubleValue());
-        if (w.higherIsBetter()) {
-            byMetric = byMetric.reversed();
-        }
-        Comparator<Map<String, Object>> order = Comparator.<Map<String, Object>>comparingLong(
-                r -> ((Number) r.get("size_B")).longValue()).thenComparing(byMetric)
-                .thenComparing(r -> String.valueOf(r.get("policy")));
-        List<Map<String, Object>> sorted = new ArrayList<>(rows);
-        sorted.sort(order);
-        List<Map<String, Object>> out = new ArrayList<>();
-        long size = -1;
-        int rank = 0;
-        for (Map<String, Object> r : sorted) {
-            long s = ((Number) r.get("size_B")).longValue();
-            rank = s == size ? rank + 1 : 1;
-            size = s;
-            Map<String, Object> withRank = new LinkedHashMap<>();
-            withRank.put("size_B", s);
-            withRank.put("rank", rank);
-            withRank.putAll(r);
-            out.add(withRank);
-        }
-        return out;
-    }
-
-    /**
-     * The point's row, or, when its policy refuses the workload's operations (Open-MX has no
-     * one-sided puts) or the profile's hardware (PART without an IOMMU), a row holding only the
-     * policy and the refusal, which the caller leaves out and names.
-     */
-    private static Map<String, Object> pointOrRefusal(String policy, java.util.function.Supplier<Map<String, Object>> point) {
-        try {
-            return point.get();
-        } catch (RuntimeException e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof org.pagefabric.reg.PolicyRefusal refusal) {
-                    Map<String, Object> skipped = new LinkedHashMap<>();
-                    skipped.put("policy", policy);
-                    skipped.put("refusal", refusal.getMessage());
-                    return skipped;
-                }
-            }
-            throw e;
-        }
+    private static String oneLine(Throwable t) {
+        String m = t.getMessage();
+        return (m == null ? t.getClass().getSimpleName() : m).replace('\n', ' ');
     }
 }

@@ -15,6 +15,7 @@ import org.pagefabric.report.HtmlReport;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.PaperPoint;
 import org.pagefabric.report.PlotSpec;
+import org.pagefabric.report.PolicyDecision;
 import org.pagefabric.report.Plots;
 import org.pagefabric.report.ReportMetadata;
 
@@ -51,6 +52,32 @@ final class ExperimentOutput {
         HtmlReport.write(dir, meta, result.rows(), plots, paper, comparison);
         String line = result.rows().size() + " rows" + (result.allVerified() ? ", all verified" : ", SOME NOT VERIFIED");
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, line);
+    }
+
+    /**
+     * Writes a comparison of policies: what {@link #write} writes, the report opening with the
+     * decision, and the trade-off table beside the rows as {@code ranking.csv} and {@code ranking.json}.
+     */
+    static IndexEntry writeComparison(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
+                                      PolicyDecision decision) throws IOException {
+        IndexEntry entry = write(root, result, comparison);
+        ExperimentSpec spec = result.spec();
+        Path dir = root.resolve(spec.id());
+        Files.writeString(dir.resolve("ranking.csv"), ResultWriter.csv(decision.ranking()), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("ranking.json"), ResultWriter.json(decision.ranking()), StandardCharsets.UTF_8);
+        List<PlotSpec> plots = new ArrayList<>();
+        if (spec.plot() != null && !result.rows().isEmpty()) {
+            ExperimentSpec.Plot p = spec.plot();
+            plots.add(new PlotSpec(p.x(), p.y(), p.series(), p.logx(), p.logy(), p.title()));
+        }
+        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
+                result.complete(), ResultWriter.manifest(result));
+        HtmlReport.write(dir, meta, result.rows(), plots, paperPoints(spec), comparison, decision);
+        java.util.Set<String> chosen = new java.util.LinkedHashSet<>();
+        decision.recommendations().values().forEach(r -> chosen.add(r.substring(0, r.indexOf(':'))));
+        String line = chosen.isEmpty() ? entry.line() : "recommended: " + String.join(", ", chosen)
+                + (decision.apart().isEmpty() ? "" : "; " + decision.apart().size() + " reasons for policies not ranked");
+        return new IndexEntry(entry.id(), entry.title(), entry.reproduces(), entry.status(), entry.href(), line);
     }
 
     /**

@@ -84,6 +84,9 @@ final class ReproduceCommand implements Callable<Integer> {
         List<IndexEntry> index = new ArrayList<>();
         List<Map<String, Object>> allComparisons = new ArrayList<>();
         List<String> tallies = new ArrayList<>();
+        // experiments that publish no number to compare with (a user's spec) show their rows instead
+        List<Map<String, Object>> ownRows = new ArrayList<>();
+        List<String> ownColumns = new ArrayList<>();
         int ran = 0;
         int refused = 0;
         boolean verified = true;
@@ -117,6 +120,10 @@ final class ReproduceCommand implements Callable<Integer> {
                 tallies.add(s.id() + ": " + VerdictTally.of(comparison).line());
             }
             verified &= r.allVerified();
+            if (s.reference().isEmpty()) {
+                ownRows.addAll(r.rows());
+                ownColumns.addAll(rowColumns(r.spec()).stream().filter(c -> !ownColumns.contains(c)).toList());
+            }
             for (Map<String, Object> c : comparison) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("experiment", s.id());
@@ -129,6 +136,17 @@ final class ReproduceCommand implements Callable<Integer> {
             }
         }
         IndexPage.write(out, index);
+        if (!ownRows.isEmpty()) {
+            switch (format) {
+                case csv -> o.print(RowFormat.csv(ownRows));
+                case json -> o.print(RowFormat.json(ownRows));
+                case table -> o.print(RowFormat.table(ownRows, ownColumns));
+                case markdown -> o.print(RowFormat.markdown(ownRows, ownColumns));
+            }
+            if (!allComparisons.isEmpty() && format == RunCommand.Format.table) {
+                o.println();
+            }
+        }
         switch (format) {
             case csv -> o.print(RowFormat.csv(allComparisons));
             case json -> o.print(RowFormat.json(allComparisons));
@@ -160,6 +178,22 @@ final class ReproduceCommand implements Callable<Integer> {
         boolean namedOnlyRefused = ran == 0 && refused > 0 && !targets.isEmpty()
                 && targets.stream().noneMatch(t -> t.equals("all") || SEEDS.containsKey(t));
         return namedOnlyRefused ? ExitCodes.USAGE : ExitCodes.OK;
+    }
+
+    /** The columns a spec's rows show on a terminal: what varies (experiment, policy, grid axes), then its metrics. */
+    private static List<String> rowColumns(ExperimentSpec s) {
+        List<String> cols = new ArrayList<>(List.of("experiment", "policy"));
+        for (ExperimentSpec.Axis a : s.grid()) {
+            if (a.values().size() > 1 && !cols.contains(a.column())) {
+                cols.add(a.column());
+            }
+        }
+        if (s.repetitions() > 1) {
+            cols.add("repetition");
+        }
+        s.metrics().stream().filter(m -> !cols.contains(m)).forEach(cols::add);
+        cols.add("verified");
+        return cols;
     }
 
     /** The specs the targets name, in index order, each once. */

@@ -271,6 +271,12 @@ public record ExperimentSpec(String file, String id, String title, String paper,
                 seed, repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels);
     }
 
+    /** This spec drawn with another plot ({@code compare} draws one series per policy under one scheme). */
+    public ExperimentSpec withPlot(Plot newPlot) {
+        return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile,
+                seed, repetitions, grid, quick, metrics, newPlot, reference, derived, seriesLabels);
+    }
+
     static int indexOf(List<Axis> axes, String key) {
         for (int i = 0; i < axes.size(); i++) {
             if (axes.get(i).key().equals(key)) {

@@ -57,9 +57,20 @@ public final class HtmlReport {
      */
     public static Path write(Path dir, ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
             List<PaperPoint> paper, List<Map<String, Object>> comparison) throws IOException {
+        return write(dir, meta, rows, plots, paper, comparison, null);
+    }
+
+    /**
+     * Writes {@value #FILE_NAME} of a comparison of policies: the decision (recommendations,
+     * ranking table, trade-off scatter per x, policies listed apart) first, then the rest.
+     *
+     * @param decision what the comparison decided, or {@code null} for an experiment's report
+     */
+    public static Path write(Path dir, ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<PaperPoint> paper, List<Map<String, Object>> comparison, PolicyDecision decision) throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve(FILE_NAME);
-        String html = render(meta, rows, plots, paper, comparison, Files.isRegularFile(dir.resolve(ROWS_CSV)));
+        String html = render(meta, rows, plots, paper, comparison, Files.isRegularFile(dir.resolve(ROWS_CSV)), decision);
         Files.writeString(file, html, StandardCharsets.UTF_8);
         return file;
     }
@@ -77,6 +88,13 @@ public final class HtmlReport {
     /** The report as a string, the figures carrying the paper's values as hollow markers. */
     public static String render(ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
             List<PaperPoint> paper, List<Map<String, Object>> comparison, boolean rowsCsvExists) {
+        return render(meta, rows, plots, paper, comparison, rowsCsvExists, null);
+    }
+
+    /** The report as a string, with a comparison's decision first when {@code decision} is not {@code null}. */
+    public static String render(ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<PaperPoint> paper, List<Map<String, Object>> comparison, boolean rowsCsvExists,
+            PolicyDecision decision) {
         StringBuilder b = new StringBuilder(Html.head(meta.title() + " \u2014 PageFabric"));
         b.append("<header>\n<h1>").append(Html.escape(meta.title())).append("</h1>\n");
         b.append("<p class=\"reproduces\">Experiment <code>").append(Html.escape(meta.id())).append("</code>");
@@ -94,6 +112,9 @@ public final class HtmlReport {
         }
         b.append("</header>\n");
 
+        if (decision != null) {
+            decision(b, decision);
+        }
         figures(b, rows, plots, paper);
         comparison(b, comparison);
         rows(b, rows, rowsCsvExists);
@@ -134,6 +155,69 @@ public final class HtmlReport {
             b.append("</figure>\n");
         }
         b.append("</section>\n");
+    }
+
+    /** Recommendations, the trade-off scatter of each x, the ranking table and the policies set apart. */
+    private static void decision(StringBuilder b, PolicyDecision d) {
+        b.append("<section id=\"decision\">\n<h2>Which policy</h2>\n<ul class=\"recommendations\">\n");
+        d.recommendations().forEach((x, line) -> b.append("<li>At ").append(Html.escape(xLabel(d.xColumn(), x)))
+                .append(": <strong>").append(Html.escape(line)).append("</strong></li>\n"));
+        b.append("</ul>\n");
+        List<String> policies = new ArrayList<>();
+        d.ranking().forEach(r -> {
+            String p = String.valueOf(r.get("policy"));
+            if (!policies.contains(p)) {
+                policies.add(p);
+            }
+        });
+        Map<Object, List<Map<String, Object>>> byX = new java.util.LinkedHashMap<>();
+        d.ranking().forEach(r -> byX.computeIfAbsent(r.get(d.xColumn()), k -> new ArrayList<>()).add(r));
+        int n = 0;
+        for (var e : byX.entrySet()) {
+            n++;
+            try {
+                String svg = Plots.tradeOffSvg("At " + xLabel(d.xColumn(), e.getKey()), d.metric(), d.pinnedColumn(),
+                        e.getValue(), policies, Plots.WIDTH, Plots.HEIGHT);
+                b.append("<figure id=\"trade-off-").append(n).append("\">\n")
+                        .append(Html.inlineSvg(svg, "t" + n + "-")).append("\n<figcaption>Trade-off at ")
+                        .append(Html.escape(xLabel(d.xColumn(), e.getKey()))).append(": ")
+                        .append(Html.escape(AxisLabels.title(d.metric()))).append(" against ")
+                        .append(Html.escape(AxisLabels.title(d.pinnedColumn())))
+                        .append(", one point per ranked policy.</figcaption>\n</figure>\n");
+            } catch (IllegalArgumentException ex) {
+                b.append("<p class=\"note\">").append(Html.escape(ex.getMessage())).append("</p>\n");
+            }
+        }
+        if (!d.ranking().isEmpty()) {
+            List<String> columns = new ArrayList<>(d.ranking().get(0).keySet());
+            Html.table(b, "ranking", columns, d.ranking(), (column, v) -> {
+                if (column.equals(d.xColumn())) {
+                    return Html.escape(xLabel(column, v));
+                }
+                if (column.equals("pareto")) {
+                    return Boolean.TRUE.equals(v) ? "\u2605 Pareto-optimal" : "";
+                }
+                return v == null ? "\u2014" : Html.escape(AxisLabels.cell(v));
+            });
+            b.append("<p class=\"note\">Ranked by ").append(Html.escape(AxisLabels.title(d.metric())))
+                    .append("; values within rounding share a rank and are ordered by pinned memory, then name."
+                            + " Pareto-optimal: no other policy is as good in both the metric and pinned memory and"
+                            + " better in one.</p>\n");
+        }
+        if (!d.apart().isEmpty()) {
+            b.append("<h3>Not ranked</h3>\n<ul class=\"apart\">\n");
+            d.apart().forEach(l -> b.append("<li>").append(Html.escape(l)).append("</li>\n"));
+            b.append("</ul>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    /** An x in its unit: a byte size as 64 KiB, a count or name as is. */
+    private static String xLabel(String column, Object x) {
+        if (x instanceof Number num && AxisLabels.isBytes(column)) {
+            return AxisLabels.bytes(num.doubleValue()) + " (" + column + " " + AxisLabels.cell(x) + ")";
+        }
+        return column + " " + AxisLabels.cell(x);
     }
 
     private static void comparison(StringBuilder b, List<Map<String, Object>> comparison) {

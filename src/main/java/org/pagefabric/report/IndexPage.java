@@ -4,7 +4,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +18,10 @@ import java.util.Map;
  * The page across experiments: one row per experiment with a link to its report, what it reproduces,
  * its status and one line of summary, plus a count per status so a reader sees at once how much of the
  * seeds the results cover.
+ *
+ * <p>The index accumulates: every experiment and comparison written under one results root stays
+ * listed (its entry kept in {@value #ENTRIES_FILE} beside the page), a run of the same id replaces
+ * its entry in place, and an entry whose report has been deleted drops out.
  */
 public final class IndexPage {
     /** The index's file name in the results root. */
@@ -20,12 +30,43 @@ public final class IndexPage {
     private IndexPage() {
     }
 
-    /** Writes {@value #FILE_NAME} into {@code root} (created if needed) and returns its path. */
+    /** The entries the index lists, for the next run to add to. */
+    public static final String ENTRIES_FILE = "index.json";
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * Adds {@code entries} to the index of {@code root} (created if needed): an entry replaces
+     * the one of the same id, a new one joins at the end. Returns the page's path.
+     */
     public static Path write(Path root, List<IndexEntry> entries) throws IOException {
         Files.createDirectories(root);
+        Map<String, IndexEntry> all = new LinkedHashMap<>();
+        for (IndexEntry e : recorded(root)) {
+            if (Files.isRegularFile(root.resolve(e.href()))) {
+                all.put(e.id(), e);
+            }
+        }
+        entries.forEach(e -> all.put(e.id(), e));
+        List<IndexEntry> listed = new ArrayList<>(all.values());
+        Files.writeString(root.resolve(ENTRIES_FILE), JSON.writeValueAsString(listed), StandardCharsets.UTF_8);
         Path file = root.resolve(FILE_NAME);
-        Files.writeString(file, render(entries), StandardCharsets.UTF_8);
+        Files.writeString(file, render(listed), StandardCharsets.UTF_8);
         return file;
+    }
+
+    /** The entries listed so far; none when there is no index yet or it is not ours to read. */
+    static List<IndexEntry> recorded(Path root) throws IOException {
+        Path f = root.resolve(ENTRIES_FILE);
+        if (!Files.isRegularFile(f)) {
+            return List.of();
+        }
+        try {
+            return JSON.readValue(f.toFile(), new TypeReference<List<IndexEntry>>() { });
+        } catch (JacksonException e) {
+            // a file of another tool or an older layout: the index starts again rather than failing the run
+            return List.of();
+        }
     }
 
     /** The index as a string; entries appear in the order given. */

@@ -50,16 +50,38 @@ public final class Plots {
 
     /**
      * Series colours: the Okabe-Ito palette, distinguishable with the common colour-vision deficiencies,
-     * opaque so that a series' colour is exactly the same in the legend, lines and markers.
+     * then Paul Tol's muted and vibrant colours, so that a comparison of every policy (about twenty
+     * series) repeats none; opaque so that a series' colour is exactly the same in the legend, lines
+     * and markers.
      */
     static final Color[] PALETTE = {
         new Color(0x0072B2), new Color(0xD55E00), new Color(0x009E73), new Color(0xCC79A7),
-        new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000), new Color(0x8C564B)};
+        new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000), new Color(0x8C564B),
+        new Color(0x332288), new Color(0x117733), new Color(0x44AA99), new Color(0x882255),
+        new Color(0x999933), new Color(0xAA4499), new Color(0xEE3377), new Color(0x004488),
+        new Color(0x997700), new Color(0x6699CC), new Color(0x994455), new Color(0x6A3D9A),
+        new Color(0xEE7733), new Color(0x33BBEE), new Color(0x66CCEE), new Color(0xDDCC77)};
 
-    /** Markers per series, different shapes so that a greyscale print still separates the lines. */
+    /**
+     * Markers per series, each shape once, filled then outlined (no thin cross, which a scatter loses), so that a greyscale print still
+     * separates the lines; the hollow circle is left to the paper's values.
+     */
     private static final Marker[] MARKERS = {
         SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND, SeriesMarkers.TRIANGLE_UP,
-        SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL};
+        SeriesMarkers.TRIANGLE_DOWN, new ShapeMarker(ShapeMarker.Shape.TRIANGLE_RIGHT, true), SeriesMarkers.OVAL,
+        SeriesMarkers.RECTANGLE, SeriesMarkers.TRAPEZOID,
+        new ShapeMarker(ShapeMarker.Shape.PENTAGON, true), new ShapeMarker(ShapeMarker.Shape.HEXAGON, true),
+        new ShapeMarker(ShapeMarker.Shape.STAR, true), new ShapeMarker(ShapeMarker.Shape.OCTAGON, true),
+        new ShapeMarker(ShapeMarker.Shape.FOUR_POINT_STAR, true),
+        new ShapeMarker(ShapeMarker.Shape.SQUARE, false), new ShapeMarker(ShapeMarker.Shape.DIAMOND, false),
+        new ShapeMarker(ShapeMarker.Shape.TRIANGLE_UP, false), new ShapeMarker(ShapeMarker.Shape.TRIANGLE_DOWN, false),
+        new ShapeMarker(ShapeMarker.Shape.PENTAGON, false), new ShapeMarker(ShapeMarker.Shape.HEXAGON, false),
+        new ShapeMarker(ShapeMarker.Shape.STAR, false), new ShapeMarker(ShapeMarker.Shape.OCTAGON, false),
+        new ShapeMarker(ShapeMarker.Shape.FOUR_POINT_STAR, false),
+        new ShapeMarker(ShapeMarker.Shape.TRIANGLE_RIGHT, false)};
+
+    /** How many series get a colour and a marker no other series has. */
+    public static final int DISTINCT_SERIES = Math.min(PALETTE.length, MARKERS.length);
 
     private Plots() {
     }
@@ -121,6 +143,49 @@ public final class Plots {
     }
 
     /**
+     * The trade-off at a glance, as a standalone SVG: one point per policy, the main metric against
+     * the memory it pins, each policy in its own colour and marker (by its index in
+     * {@code policies}, so that several figures of one comparison colour a policy alike).
+     *
+     * @param points   rows with columns {@code policy}, {@code metric} and {@code pinned}
+     * @param policies every policy of the comparison, in legend order
+     */
+    public static String tradeOffSvg(String title, String metric, String pinned, List<Map<String, Object>> points,
+                                     List<String> policies, int width, int height) {
+        XYChart xy = new XYChartBuilder().width(width).height(height).title(title)
+                .xAxisTitle(AxisLabels.title(pinned)).yAxisTitle(AxisLabels.title(metric)).build();
+        style(xy.getStyler(), new PlotData(true, List.of()));
+        xy.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        xy.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        xy.getStyler().setMarkerSize(11);
+        List<String> names = new ArrayList<>();
+        for (Map<String, Object> r : points) {
+            if (!(r.get(metric) instanceof Number m) || !(r.get(pinned) instanceof Number p)) {
+                continue;
+            }
+            String policy = String.valueOf(r.get("policy"));
+            int i = Math.max(0, policies.indexOf(policy));
+            XYSeries s = xy.addSeries(policy, new double[] {p.doubleValue()}, new double[] {m.doubleValue()});
+            s.setMarker(seriesMarker(i));
+            s.setMarkerColor(seriesColor(i));
+            s.setLineColor(seriesColor(i));
+            names.add(policy);
+        }
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("trade-off plot: no policy has both " + metric + " and " + pinned);
+        }
+        String description = AxisLabels.title(metric) + " against " + AxisLabels.title(pinned) + "; policy: "
+                + String.join(", ", names) + ". One point per policy; a point further left pins less memory.";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            VectorGraphicsEncoder.saveVectorGraphic(xy, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("SVG encoding of the trade-off plot failed", e);
+        }
+        return describe(out.toString(StandardCharsets.UTF_8), description, title);
+    }
+
+    /**
      * One sentence saying what the figure shows and how: axes and their scales, the series, and what
      * the points and error bars are. Used as the SVG's description and as the caption in HTML reports.
      */
@@ -128,9 +193,14 @@ public final class Plots {
         return describeData(spec, PlotData.of(spec, rows));
     }
 
-    /** The colour of the series at this index in the legend (the palette repeats after eight). */
+    /** The colour of the series at this index in the legend (the palette repeats after {@link #DISTINCT_SERIES}). */
     static Color seriesColor(int index) {
         return PALETTE[index % PALETTE.length];
+    }
+
+    /** The marker of the series at this index in the legend. */
+    static Marker seriesMarker(int index) {
+        return MARKERS[index % MARKERS.length];
     }
 
     private record Built(Chart<?, ?> chart, String description) {
@@ -145,7 +215,8 @@ public final class Plots {
             XYChart xy = new XYChartBuilder().width(width).height(height).title(spec.title())
                     .xAxisTitle(AxisLabels.title(spec.x())).yAxisTitle(AxisLabels.title(spec.y())).build();
             style(xy.getStyler(), data);
-            xy.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+            // beside the plot, never over it: a comparison has a legend of twenty policies
+            xy.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
             boolean log2x = spec.logx() && AxisLabels.isBytes(spec.x());
             if (spec.logx() && !log2x) {
                 xy.getStyler().setXAxisLogarithmic(true);

@@ -44,6 +44,27 @@ class IndexPageTest {
     }
 
     @Test
+    void indexAccumulatesEveryExperimentUnderTheRoot() throws Exception {
+        ReportMetadata a = new ReportMetadata("run.latency", "latency", null, null, List.of(), true, Map.of());
+        ReportMetadata b = new ReportMetadata("compare-latency", "latency under every policy", null, null, List.of(),
+                true, Map.of());
+        for (String dir : new String[] {"run.latency", "compare-latency"}) {
+            Files.createDirectories(root.resolve(dir));
+            Files.writeString(root.resolve(dir).resolve("report.html"), "<html/>");
+        }
+        IndexPage.write(root, List.of(IndexEntry.of(a, "run.latency/report.html", "first run")));
+        IndexPage.write(root, List.of(IndexEntry.of(b, "compare-latency/report.html", "a comparison")));
+        String html = IndexPage.write(root, List.of(IndexEntry.of(a, "run.latency/report.html", "second run")))
+                .toFile().exists() ? Files.readString(root.resolve("index.html")) : "";
+        assertTrue(html.contains("2 experiments"), html);
+        assertTrue(html.contains("second run") && !html.contains("first run"), "a rerun replaces its entry: " + html);
+        assertTrue(html.indexOf("run.latency") < html.indexOf("compare-latency"), "in place, not moved to the end");
+        Files.delete(root.resolve("compare-latency").resolve("report.html"));
+        String after = Files.readString(IndexPage.write(root, List.of()));
+        assertTrue(after.contains("1 experiment,") && !after.contains("compare-latency"), "a deleted report drops out");
+    }
+
+    @Test
     void linksMustStayInsideTheResultsTree() {
         ReportMetadata meta = SampleRows.meta(true, List.of());
         assertThrows(IllegalArgumentException.class, () -> IndexEntry.of(meta, "https://example.org/r.html", ""));

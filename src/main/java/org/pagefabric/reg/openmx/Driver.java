@@ -448,7 +448,16 @@ final class Driver {
             }
             case Message.PULL_DATA -> {
                 bottomHalfSend(m);
-                io.read(memory, m.source.frames, m.source.firstPage, m.source.start() + tableBase[e] + p.offset, p);
+                long offset = tableBase[e] + p.offset;
+                if (m.source.pinned(offset, p.length)) {
+                    io.read(memory, m.source.frames, m.source.firstPage, m.source.start() + offset, p);
+                } else {
+                    // A pull reply is first sent from pinned pages; met unpinned, it is the transport
+                    // repeating a reply whose acknowledgement was lost after the receiver had the data
+                    // and notified (the region was released since). The receiver drops it as a
+                    // duplicate, so it carries no bytes; were it ever taken, the check would fail.
+                    io.zeros(p);
+                }
             }
             case Message.NOTIFY -> {
                 bottomHalfSend(m);

@@ -13,6 +13,13 @@ import org.pagefabric.hw.os.Kernel;
 final class FrameIo {
     private final long[] tagAndPos = new long[2];
 
+    /** Fills {@code p} with zero bytes, for a packet whose source pages are gone. */
+    void zeros(Packet p) {
+        p.hasBytes = false;
+        p.contentTag = 0;
+        p.tagPosition = 0;
+    }
+
     /**
      * Fills {@code p}'s payload from {@code frames} (page {@code i} of a range starting at
      * page-aligned {@code firstPage}) at virtual address {@code va}.

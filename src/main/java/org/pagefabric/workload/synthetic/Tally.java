@@ -1,0 +1,58 @@
+package org.pagefabric.workload.synthetic;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.pagefabric.comm.Job;
+import org.pagefabric.sim.Time;
+
+/** What the ranks of one run add up: operations that failed or delivered wrong bytes, bytes moved, the span of time, peak pinned memory and the registration path's time. */
+final class Tally {
+    private static final double MIB = 1 << 20;
+    private final Job job;
+    private final long[] policyAtStart;
+    long operations;
+    long failed;
+    long corrupted;
+    long bytes;
+    long reallocations;
+    long firstStart = Long.MAX_VALUE;
+    long lastEnd;
+    private long peakPinned;
+
+    Tally(Job job) {
+        this.job = job;
+        this.policyAtStart = new long[job.ranks().size()];
+        for (int r = 0; r < policyAtStart.length; r++) {
+            policyAtStart[r] = job.rank(r).policyTimePs();
+        }
+    }
+
+    /** Samples the job's pinned memory; called after every operation, so the peak between frees is seen. */
+    void samplePinned() {
+        peakPinned = Math.max(peakPinned, job.pinnedBytes());
+    }
+
+    boolean verified(long expected) {
+        return failed == 0 && corrupted == 0 && operations == expected;
+    }
+
+    double bytesPerSecond() {
+        return lastEnd <= firstStart ? 0 : bytes / ((lastEnd - firstStart) / (double) Time.S);
+    }
+
+    /** The workload's own columns. */
+    Map<String, Object> metrics() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(SyntheticWorkload.CORRUPTED, corrupted);
+        m.put(SyntheticWorkload.FAILED, failed);
+        m.put(SyntheticWorkload.REALLOCATIONS, reallocations);
+        m.put(SyntheticWorkload.PINNED_PEAK, Math.round(peakPinned / MIB * 1000.0) / 1000.0);
+        long policy = 0;
+        for (int r = 0; r < policyAtStart.length; r++) {
+            policy += job.rank(r).policyTimePs() - policyAtStart[r];
+        }
+        double span = (double) (lastEnd - firstStart) * policyAtStart.length;
+        m.put(SyntheticWorkload.POLICY_SHARE, span <= 0 ? null : Math.round(100_000.0 * policy / span) / 1000.0);
+        return m;
+    }
+}
