@@ -232,12 +232,12 @@ public final class StraceImport {
     }
 
     private void add(long at, TraceOp op, long addr, long len, long newAddr, long newLen, Advice advice) {
-        out.add(new TraceRecord(line, at, 0, rank, op, addr, len, newAddr, newLen, 0, 0, 0, true, advice,
+        out.add(new TraceRecord(file, line, at, 0, rank, op, addr, len, newAddr, newLen, 0, 0, 0, true, advice,
                 op == TraceOp.WAIT, TraceRecord.NONE));
     }
 
     private static TraceRecord with(TraceRecord r, int peer, long raddr) {
-        return new TraceRecord(r.line(), r.atPs(), r.gapPs(), r.rank(), r.op(), r.addr(), r.len(), r.newAddr(),
+        return new TraceRecord(r.file(), r.line(), r.atPs(), r.gapPs(), r.rank(), r.op(), r.addr(), r.len(), r.newAddr(),
                 r.newLen(), peer, raddr, r.durationPs(), r.hooked(), r.advice(), r.sendQueue(), r.pinnedBytes());
     }
 

@@ -309,7 +309,7 @@ public final class TraceReader {
             sendQueue = q.equals("send");
         }
         long pinned = n.has("pinned") ? integer(n, "pinned", true, 0, Long.MAX_VALUE) : TraceRecord.NONE;
-        return new TraceRecord(line, at, gap, rank, op, addr, len, newAddr, newLen, peer, raddr, duration, hooked,
+        return new TraceRecord(file, line, at, gap, rank, op, addr, len, newAddr, newLen, peer, raddr, duration, hooked,
                 advice, sendQueue, pinned);
     }
 

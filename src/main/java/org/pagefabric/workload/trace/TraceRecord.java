@@ -6,7 +6,9 @@ import org.pagefabric.hw.os.Advice;
  * One event of a trace, as read: which rank did what, when. Fields an operation does not use
  * hold 0 (or {@link #NONE} where 0 is a meaningful value).
  *
- * @param line      the line of the trace file the record came from (1 is the header)
+ * @param file      the file the record came from: the trace, or an strace log it imports (empty when
+ *                  recorded)
+ * @param line      the line of that file
  * @param atPs      the absolute time the event began, picoseconds, or {@link #NONE} when the
  *                  record gives a gap instead
  * @param gapPs     the time after the rank's previous event ended, picoseconds (0 with {@code atPs})
@@ -26,7 +28,7 @@ import org.pagefabric.hw.os.Advice;
  * @param pinnedBytes bytes pinned over the job when the next event began at record time, or
  *                  {@link #NONE}: what the recording saw, for comparison only
  */
-public record TraceRecord(int line, long atPs, long gapPs, int rank, TraceOp op, long addr, long len, long newAddr,
+public record TraceRecord(String file, int line, long atPs, long gapPs, int rank, TraceOp op, long addr, long len, long newAddr,
         long newLen, int peer, long raddr, long durationPs, boolean hooked, Advice advice, boolean sendQueue,
         long pinnedBytes) {
     /** The value of a field that was not given. */

@@ -76,7 +76,7 @@ public final class TraceRecorder implements Consumer<Job>, RankObserver {
 
     private void add(long atPs, int rank, TraceOp op, long addr, long len, int peer, long raddr, boolean sendQueue) {
         sampleLast();
-        records.add(new TraceRecord(0, atPs, 0, rank, op, addr, len, 0, 0, peer, raddr, 0, true, Advice.DONTNEED,
+        records.add(new TraceRecord("", 0, atPs, 0, rank, op, addr, len, 0, 0, peer, raddr, 0, true, Advice.DONTNEED,
                 sendQueue, TraceRecord.NONE));
     }
 
@@ -85,7 +85,7 @@ public final class TraceRecorder implements Consumer<Job>, RankObserver {
         int last = records.size() - 1;
         if (last >= 0 && records.get(last).pinnedBytes() == TraceRecord.NONE) {
             TraceRecord r = records.get(last);
-            records.set(last, new TraceRecord(r.line(), r.atPs(), r.gapPs(), r.rank(), r.op(), r.addr(), r.len(),
+            records.set(last, new TraceRecord(r.file(), r.line(), r.atPs(), r.gapPs(), r.rank(), r.op(), r.addr(), r.len(),
                     r.newAddr(), r.newLen(), r.peer(), r.raddr(), r.durationPs(), r.hooked(), r.advice(),
                     r.sendQueue(), job.pinnedBytes()));
         }

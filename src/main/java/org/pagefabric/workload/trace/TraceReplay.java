@@ -399,7 +399,8 @@ public final class TraceReplay implements Workload.Run {
     }
 
     private SimulationException refused(TraceRecord rec, String problem) {
-        return new SimulationException(trace.file() + ":" + rec.line() + ": " + rec.op().wireName() + ": " + problem);
+        String where = rec.file().isEmpty() ? trace.file() : rec.file() + ":" + rec.line();
+        return new SimulationException(where + ": " + rec.op().wireName() + ": " + problem);
     }
 
     private void finish() {

@@ -113,4 +113,17 @@ class TraceWorkloadTest {
         assertTrue(e.getMessage().contains(f + ":3: put: [0x7f0000000000, +64) of rank 0 is not within the segment"),
                 e.getMessage());
     }
+
+    @Test
+    void aLogsCallThatCannotBeReplayedIsNamedByTheLogsLine() throws IOException {
+        Path log = dir.resolve("app.strace");
+        Files.writeString(log, """
+                5 10:00:00.000000 brk(NULL) = 0x555500010000
+                5 10:00:00.000003 brk(0x555500000000) = 0x555500000000
+                """);
+        Path f = trace(",\"strace\":[{\"rank\":0,\"file\":\"app.strace\"}]");
+        SimulationException e = assertThrows(SimulationException.class, () -> replay(f, "cache-hooks"));
+        assertTrue(e.getMessage().contains(log + ":2: brk: break 0x555500000000 lies below the initial break"),
+                e.getMessage());
+    }
 }
