@@ -145,8 +145,11 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         if (recorder != null) {
-            try (java.io.Writer tw = java.nio.file.Files.newBufferedWriter(recordTrace)) {
-                recorder.write(tw);
+            try {
+                // the whole trace first, so that a refusal leaves no partial file behind
+                java.io.StringWriter text = new java.io.StringWriter();
+                recorder.write(text);
+                java.nio.file.Files.writeString(recordTrace, text.toString());
             } catch (IOException | IllegalStateException e) {
                 spec.commandLine().getErr().println("pagefabric run: --record-trace " + recordTrace + ": "
                         + e.getMessage());

@@ -87,6 +87,17 @@ class TraceCliTest {
         assertTrue(r.err().contains("--record-trace records one run"), r.err());
     }
 
+    @Test
+    void aWorkloadWithItsOwnTrafficHasNothingToRecord() {
+        Path f = dir.resolve("dht.jsonl");
+        CliTest.Result r = CliTest.run("run", "dht-insert", "--policy", "pin-all", "--sizes", "8", "--iterations", "5",
+                "--record-trace", f.toString(), "--set", "processes=4", "--set", "processes_per_node=2", "--set",
+                "volume_elements=1024");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--record-trace " + f + ": the run made no comm.Rank call"), r.err());
+        assertFalse(Files.exists(f), "no partial trace left behind");
+    }
+
     private static String column(String csv, String row, String name) {
         String[] head = csv.lines().findFirst().orElseThrow().split(",");
         String[] cells = row.split(",");

@@ -53,12 +53,17 @@ public final class TraceRecorder implements Consumer<Job>, RankObserver {
     /**
      * Writes the trace of the job recorded.
      *
-     * @throws IllegalStateException if no job, or more than one, was built while recording
+     * @throws IllegalStateException if no job, or more than one, was built while recording, or the
+     *                               job made no call a trace holds
      */
     public void write(Writer out) throws IOException {
         if (jobs != 1) {
             throw new IllegalStateException("a trace records one job; " + jobs + " were built (a workload whose"
                     + " parameter is searched, or more than one point, cannot be recorded as one trace)");
+        }
+        if (records.isEmpty()) {
+            throw new IllegalStateException("the run made no comm.Rank call and no hooked memory call (a workload"
+                    + " that carries its own datagrams): there is nothing to record");
         }
         sampleLast();
         int ranks = job.ranks().size();
