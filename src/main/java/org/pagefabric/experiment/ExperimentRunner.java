@@ -110,6 +110,13 @@ public final class ExperimentRunner {
             throw new SpecException(this.spec.file(), 0, "policies", "none of " + String.join(", ",
                     this.spec.policies()) + " gives the grid's schemes the registration they need");
         }
+        if (pointFunction == null) {
+            // Every point's parameters are complete and valid before the first one runs (a trace
+            // named nowhere, a value only a later point takes), so bad input is one line, exit 2.
+            for (ExperimentPoint p : points) {
+                this.spec.workload().resolve(p.workloadValues());
+            }
+        }
         this.pointFunction = pointFunction == null ? this::row : pointFunction;
     }
 

@@ -57,7 +57,7 @@ class TraceCliTest {
     @Test
     void aMissingTraceIsRefused() {
         CliTest.Result r = CliTest.run("run", "trace");
-        assertTrue(r.code() != 0, r.err());
+        assertEquals(2, r.code(), "bad input, checked before any point runs: " + r.err());
         assertTrue(r.err().contains("trace: name the trace to replay"), r.err());
         CliTest.Result missing = CliTest.run("run", "trace", "--set", "trace=" + dir.resolve("none.jsonl"));
         assertEquals(2, missing.code(), missing.err());
