@@ -125,6 +125,19 @@ public final class Job {
         return setUpPs;
     }
 
+    /**
+     * Time the ranks' own cores spent in the registration path once set up, summed over ranks,
+     * picoseconds (see {@link Endpoint#registrationPs()}): what registration costs the
+     * application's CPUs. Work done for them in drivers and interrupt handlers is not counted.
+     */
+    public long registrationPs() {
+        long all = 0;
+        for (Endpoint e : layout.endpoints()) {
+            all += e.registrationPs();
+        }
+        return all;
+    }
+
     /** Pinned bytes over all ranks. */
     public long pinnedBytes() {
         long n = 0;

@@ -118,11 +118,13 @@ public final class Rank {
         long start = ctx.now();
         if (policy.put(ctx, endpoint, t, localVa, remoteVa, length, wrId)) {
             endpoint.chargePolicy(ctx.now() - start);
+            endpoint.chargeRegistration(ctx.now() - start);
             return;
         }
         RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
         RegistrationPolicy.Access remote = policy.remote(ctx, endpoint, t, remoteVa, length);
         spend(ctx, local.costPs() + remote.costPs());
+        endpoint.chargeRegistration(ctx.now() - start);
         endpoint.qp(t.id()).postSend(WorkRequest.write(wrId, localVa, length, local.key(), remoteVa, remote.key()));
     }
 
@@ -135,9 +137,11 @@ public final class Rank {
         long localVa = endpoint.segment() + to;
         long remoteVa = t.segment() + from;
         endpoint.trackSend(wrId, t, localVa, remoteVa, length);
+        long start = ctx.now();
         RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
         RegistrationPolicy.Access remote = policy.remote(ctx, endpoint, t, remoteVa, length);
         spend(ctx, local.costPs() + remote.costPs());
+        endpoint.chargeRegistration(ctx.now() - start);
         endpoint.qp(t.id()).postSend(WorkRequest.read(wrId, localVa, length, local.key(), remoteVa, remote.key()));
     }
 
@@ -152,10 +156,12 @@ public final class Rank {
         long start = ctx.now();
         if (policy.send(ctx, endpoint, t, localVa, length, wrId)) {
             endpoint.chargePolicy(ctx.now() - start);
+            endpoint.chargeRegistration(ctx.now() - start);
             return;
         }
         RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
         spend(ctx, local.costPs());
+        endpoint.chargeRegistration(ctx.now() - start);
         endpoint.qp(t.id()).postSend(WorkRequest.send(wrId, localVa, length, local.key()));
     }
 
@@ -170,10 +176,12 @@ public final class Rank {
         long start = ctx.now();
         if (policy.receive(ctx, endpoint, s, va, length, wrId)) {
             endpoint.chargePolicy(ctx.now() - start);
+            endpoint.chargeRegistration(ctx.now() - start);
             return;
         }
         RegistrationPolicy.Access local = policy.local(ctx, endpoint, va, length);
         spend(ctx, local.costPs());
+        endpoint.chargeRegistration(ctx.now() - start);
         endpoint.qp(s.id()).postRecv(WorkRequest.recv(wrId, va, length, local.key()));
     }
 
@@ -186,7 +194,9 @@ public final class Rank {
         OutstandingRequests sends = endpoint.sends();
         int op = sends.take(wc.wrId());
         if (op != OutstandingRequests.NONE) {
+            long start = ctx.now();
             policy.completed(ctx, endpoint, sends.peer(op), sends.localVa(op), sends.remoteVa(op), sends.length(op));
+            endpoint.chargeRegistration(ctx.now() - start);
         }
         return wc;
     }
@@ -200,7 +210,9 @@ public final class Rank {
         OutstandingRequests receives = endpoint.receives();
         int op = receives.take(wc.wrId());
         if (op != OutstandingRequests.NONE) {
+            long start = ctx.now();
             policy.completed(ctx, endpoint, receives.peer(op), receives.localVa(op), 0, receives.length(op));
+            endpoint.chargeRegistration(ctx.now() - start);
         }
         return wc;
     }

@@ -30,6 +30,7 @@ public final class Endpoint {
     private final long segmentLength;
     private MemoryRegion segmentRegion;
     private long policyTimePs;
+    private long registrationPs;
     private AllocationHooks hooks;
     private final OutstandingRequests sends = new OutstandingRequests();
     private final OutstandingRequests receives = new OutstandingRequests();
@@ -126,6 +127,20 @@ public final class Endpoint {
 
     void setQp(int peer, QueuePair qp) {
         qps[peer] = qp;
+    }
+
+    /**
+     * Time this rank's own core spent in the registration path of its operations once set up:
+     * from handing an operation to the policy to posting it (costs charged and any wait for a
+     * handshake), and in the policy's completion work, picoseconds.
+     */
+    public long registrationPs() {
+        return registrationPs;
+    }
+
+    /** Adds {@code ps} to {@link #registrationPs()}. */
+    public void chargeRegistration(long ps) {
+        registrationPs += ps;
     }
 
     /** Adds {@code ps} to the time this rank spent in its registration policy. */

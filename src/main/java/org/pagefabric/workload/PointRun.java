@@ -29,7 +29,7 @@ public final class PointRun {
 
     /** The metric columns every point produces, in row order, units in the names. */
     public static final List<String> METRICS = List.of("latency_us", "latency_p50_us", "latency_min_us",
-            "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "packets", "retransmissions", "timeouts",
+            "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "registration_cpu_us", "packets", "retransmissions", "timeouts",
             "verified", "events", "simulated_us", "nic_energy_J", "router_energy_J", "nic_power_W", "router_power_W");
 
     /** The identity columns that come before the workload's parameters. */
@@ -169,6 +169,7 @@ public final class PointRun {
         row.put("pinned_MiB", round(job.pinnedBytes() / (double) (1 << 20)));
         row.put("hit_rate_pct", hitRate(policy));
         row.put("setup_us", round(Time.toMicros(job.setUpPs())));
+        row.put("registration_cpu_us", round(Time.toMicros(job.registrationPs())));
         row.put("packets", sum(sim, ".dataPackets"));
         row.put("retransmissions", sum(sim, ".retransmittedPackets"));
         row.put("timeouts", sum(sim, ".timeouts"));

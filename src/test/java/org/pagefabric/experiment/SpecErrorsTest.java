@@ -91,7 +91,8 @@ class SpecErrorsTest {
                 Arguments.of("unknown metric", "metrics: [latency_us]", "metrics: [latency_ms]",
                         "bad.yaml:13: metrics: unknown metric 'latency_ms'; workload 'latency' produces: latency_us,"
                                 + " latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps, pinned_MiB, hit_rate_pct, setup_us,"
-                                + " packets, retransmissions, timeouts, verified, events, simulated_us, nic_energy_J, router_energy_J, nic_power_W, router_power_W"),
+                                + " registration_cpu_us, packets, retransmissions, timeouts, verified, events, simulated_us, nic_energy_J,"
+                                + " router_energy_J, nic_power_W, router_power_W"),
                 Arguments.of("bad plot x", "plot: {x: size_B, y: latency_us, series: policy}",
                         "plot: {x: sizes, y: latency_us, series: policy}",
                         "bad.yaml:14: plot.x: 'sizes' is not a column of this experiment; valid: policy, size_B,"
@@ -104,7 +105,8 @@ class SpecErrorsTest {
                         "plot: {x: size_B, y: latency, series: policy}",
                         "bad.yaml:14: plot.y: unknown metric 'latency'; workload 'latency' produces: latency_us,"
                                 + " latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps, pinned_MiB, hit_rate_pct, setup_us,"
-                                + " packets, retransmissions, timeouts, verified, events, simulated_us, nic_energy_J, router_energy_J, nic_power_W, router_power_W"),
+                                + " registration_cpu_us, packets, retransmissions, timeouts, verified, events, simulated_us, nic_energy_J,"
+                                + " router_energy_J, nic_power_W, router_power_W"),
                 Arguments.of("plot without x", "plot: {x: size_B, y: latency_us, series: policy}",
                         "plot: {y: latency_us}",
                         "bad.yaml:14: plot.x: missing; name the column on the x axis, one of: policy, size_B,"
@@ -157,7 +159,7 @@ class SpecErrorsTest {
                         "  - {series: pin-all, x: 8, metric: lat, value: 2.0}",
                         "bad.yaml:16: reference[0].metric: unknown metric 'lat'; workload 'latency' produces:"
                                 + " latency_us, latency_p50_us, latency_min_us, latency_max_us, bandwidth_MBps,"
-                                + " pinned_MiB, hit_rate_pct, setup_us, packets, retransmissions, timeouts, verified, events,"
+                                + " pinned_MiB, hit_rate_pct, setup_us, registration_cpu_us, packets, retransmissions, timeouts, verified, events,"
                                 + " simulated_us, nic_energy_J, router_energy_J, nic_power_W, router_power_W"),
                 Arguments.of("missing title", "title: Errors\n", "",
                         "bad.yaml:1: title: missing; every spec needs id, title, workload and policies"),
