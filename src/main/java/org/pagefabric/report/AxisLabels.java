@@ -76,6 +76,33 @@ public final class AxisLabels {
         return d.scale() < 0 ? d.setScale(0).toPlainString() : d.toPlainString();
     }
 
+    /**
+     * A table header: a column that holds a duration in picoseconds (a profile parameter's
+     * canonical unit, {@code link.latency_ps}) is named without the suffix, since its cells
+     * carry their unit.
+     */
+    static String header(String column) {
+        return "ps".equals(unitSuffix(column)) ? column.substring(0, column.length() - 3) : column;
+    }
+
+    /**
+     * A cell value as text in its column's unit: a duration in picoseconds as "100 ns" or
+     * "1.5 us", anything else as {@link #cell(Object)}.
+     */
+    static String cell(String column, Object value) {
+        if (value instanceof Number n && "ps".equals(unitSuffix(column))) {
+            double ps = n.doubleValue();
+            String[] units = {"ps", "ns", "us", "ms", "s"};
+            int u = 0;
+            while (Math.abs(ps) >= 1000 && u < units.length - 1) {
+                ps /= 1000;
+                u++;
+            }
+            return number(ps, 6) + " " + units[u];
+        }
+        return cell(value);
+    }
+
     /** A cell value as text: numbers compactly (integers whole, others to 6 significant digits). */
     static String cell(Object value) {
         if (value == null) {

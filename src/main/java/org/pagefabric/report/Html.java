@@ -89,7 +89,7 @@ final class Html {
             BiFunction<String, Object, String> cell) {
         b.append("<div class=\"scroll\"><table class=\"").append(cssClass).append("\">\n<thead><tr>");
         for (String c : columns) {
-            b.append("<th>").append(escape(c)).append("</th>");
+            b.append("<th>").append(escape(AxisLabels.header(c))).append("</th>");
         }
         b.append("</tr></thead>\n<tbody>\n");
         for (Map<String, Object> r : rows) {

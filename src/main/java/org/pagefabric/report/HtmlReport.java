@@ -197,7 +197,7 @@ public final class HtmlReport {
                 if (column.equals("pareto")) {
                     return Boolean.TRUE.equals(v) ? "\u2605 Pareto-optimal" : "";
                 }
-                return v == null ? "\u2014" : Html.escape(AxisLabels.cell(v));
+                return v == null ? "\u2014" : Html.escape(AxisLabels.cell(column, v));
             });
             b.append("<p class=\"note\">Ranked by ").append(Html.escape(AxisLabels.title(d.metric())))
                     .append("; values within rounding share a rank and are ordered by pinned memory, then name."
@@ -217,7 +217,7 @@ public final class HtmlReport {
         if (x instanceof Number num && AxisLabels.isBytes(column)) {
             return AxisLabels.bytes(num.doubleValue()) + " (" + column + " " + AxisLabels.cell(x) + ")";
         }
-        return column + " " + AxisLabels.cell(x);
+        return AxisLabels.header(column) + " " + AxisLabels.cell(column, x);
     }
 
     private static void comparison(StringBuilder b, List<Map<String, Object>> comparison) {
@@ -275,7 +275,7 @@ public final class HtmlReport {
                     .append(ROWS_CSV).append("</a>");
         }
         b.append(".</p>\n");
-        Html.table(b, "rows", columns(rows), shown, (column, v) -> Html.escape(AxisLabels.cell(v)));
+        Html.table(b, "rows", columns(rows), shown, (column, v) -> Html.escape(AxisLabels.cell(column, v)));
         b.append("</section>\n");
     }
 

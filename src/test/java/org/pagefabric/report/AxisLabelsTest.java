@@ -36,4 +36,14 @@ class AxisLabelsTest {
         assertEquals("4.33333", AxisLabels.cell(13.0 / 3));
         assertEquals("true", AxisLabels.cell(true));
     }
+
+    @Test
+    void aProfileDurationReadsInItsUnitNotInPicoseconds() {
+        assertEquals("100 ns", AxisLabels.cell("link.latency_ps", 100_000L));
+        assertEquals("1.5 us", AxisLabels.cell("cpu.interrupt_ps", 1_500_000.0));
+        assertEquals("6 ms", AxisLabels.cell("os.unpin.base_ps", 6_000_000_000L));
+        assertEquals("link.latency", AxisLabels.header("link.latency_ps"));
+        assertEquals("latency_us", AxisLabels.header("latency_us"));
+        assertEquals("4.778", AxisLabels.cell("latency_us", 4.778));
+    }
 }
