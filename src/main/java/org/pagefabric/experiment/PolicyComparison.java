@@ -36,6 +36,8 @@ public final class PolicyComparison {
     public static final String PINNED = "pinned_MiB";
     /** CPU time spent by the registration path, when a workload reports it. */
     public static final String REGISTRATION_CPU = "registration_cpu_us";
+    /** The column of packets on the wire, the protocol's messages included. */
+    public static final String PACKETS = "packets";
     /** The table's column that marks the Pareto-optimal policies. */
     public static final String PARETO = "pareto";
 
@@ -126,12 +128,21 @@ public final class PolicyComparison {
 
     /**
      * The trade-off per x, best first: x, rank, policy, main metric, pinned MiB (the peak where
-     * reported), registration CPU time where reported, verified, and whether the policy is on the
+     * reported), registration CPU time where reported, packets on the wire (the protocol's messages
+     * included), verified, and whether the policy is on the
      * Pareto front of metric against pinned memory.
      */
     public List<Map<String, Object>> table() {
         boolean cpu = rows.stream().anyMatch(r -> r.get(REGISTRATION_CPU) instanceof Number);
         String pinned = rows.stream().anyMatch(r -> r.get(PEAK_PINNED) instanceof Number) ? PEAK_PINNED : PINNED;
+        // Packets on the wire, the policy's protocol messages included (handshakes, moves, pulls).
+        Map<Object, Map<String, double[]>> packets = new LinkedHashMap<>();
+        for (Map<String, Object> r : rows) {
+            if (r.get(PACKETS) instanceof Number) {
+                add(packets.computeIfAbsent(r.get(xColumn), k -> new LinkedHashMap<>())
+                        .computeIfAbsent(String.valueOf(r.get("policy")), k -> new double[2]), 0, r.get(PACKETS));
+            }
+        }
         List<Map<String, Object>> out = new ArrayList<>();
         decisions().forEach((x, d) -> {
             for (Decision.Place p : d.ranking()) {
@@ -143,6 +154,10 @@ public final class PolicyComparison {
                 row.put(pinned, round(p.candidate().pinnedMiB()));
                 if (cpu) {
                     row.put(REGISTRATION_CPU, round(p.candidate().cpuUs()));
+                }
+                double[] sent = packets.getOrDefault(x, Map.of()).get(p.candidate().policy());
+                if (sent != null) {
+                    row.put(PACKETS, round(mean(sent, 0)));
                 }
                 row.put("verified", true);
                 row.put(PARETO, p.pareto());
