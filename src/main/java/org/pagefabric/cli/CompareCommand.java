@@ -20,6 +20,7 @@ import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.report.IndexPage;
 import org.pagefabric.report.PolicyDecision;
+import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
@@ -60,6 +61,10 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--policy", paramLabel = "P", description = "Compare only these policies (repeatable; default: every"
             + " policy, or a spec file's policies).")
     List<String> policies = new ArrayList<>();
+
+    @Option(names = "--schemes", description = "Rank the workload's application schemes under one registration"
+            + " policy (--policy P, default pin-all) instead of the policies under one scheme.")
+    boolean schemes;
 
     @Option(names = "--scheme", paramLabel = "S", description = "The application scheme the policies run under, for a"
             + " workload with schemes (default: the workload's default scheme; pagefabric info schemes).")
@@ -104,44 +109,56 @@ final class CompareCommand implements Callable<Integer> {
         boolean experiment = file || SpecReader.bundledIds().contains(target);
         ExperimentSpec base = experiment ? experimentSpec(file) : workloadSpec();
         Map<String, String> overrides = RunCommand.parseSets(sets);
-        String chosenScheme = chooseScheme(base.workload(), overrides);
+        String chosenScheme = schemes ? null : chooseScheme(base.workload(), overrides);
         if (chosenScheme != null) {
             overrides.put(StandardParameters.SCHEME, chosenScheme);
         }
-        List<String> candidates = candidatePolicies(file ? base.policies() : PolicyRegistry.standard().names());
+        String fixedPolicy = schemes ? schemesPolicy(base.workload()) : null;
+        List<String> candidates = schemes ? SchemeRegistry.standard().names(base.workload().name())
+                : candidatePolicies(file ? base.policies() : PolicyRegistry.standard().names());
         int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         String id = "compare-" + base.id().replaceFirst("^run\\.", "");
-        ExperimentSpec drawn = onePolicyPerSeries(base);
+        ExperimentSpec drawn = oneSeriesPer(base, schemes ? StandardParameters.SCHEME : "policy");
         // every --set and --quick error comes before anything runs
         ExperimentSpec asRun = Grid.effective(drawn, quick, overrides);
         boolean higherIsBetter = higherIsBetter(asRun);
         PolicyComparison comparison = new PolicyComparison(xColumn(asRun), metric(asRun), higherIsBetter);
         List<Map<String, Object>> rows = new ArrayList<>();
         List<String> ran = new ArrayList<>();
-        for (String policy : candidates) {
-            if (!Grid.runsUnder(asRun, policy)) {
-                comparison.exclude(policy, PolicyComparison.CANNOT_RUN, "gives scheme " + chosenScheme
-                        + " none of the registration it needs");
+        for (String candidate : candidates) {
+            // A candidate is a policy under the chosen scheme, or (--schemes) a scheme under the one policy.
+            String policy = schemes ? fixedPolicy : candidate;
+            Map<String, String> settings = overrides;
+            ExperimentSpec effective = asRun;
+            if (schemes) {
+                settings = new java.util.LinkedHashMap<>(overrides);
+                settings.put(StandardParameters.SCHEME, candidate);
+                effective = Grid.effective(drawn, quick, settings);
+            }
+            if (!Grid.runsUnder(effective, policy)) {
+                comparison.exclude(candidate, PolicyComparison.CANNOT_RUN, schemes
+                        ? "needs registration that " + policy + " does not give"
+                        : "gives scheme " + chosenScheme + " none of the registration it needs");
                 continue;
             }
             ExperimentRunner runner = new ExperimentRunner(drawn.withPolicies(id, List.of(policy)),
-                    new ExperimentRunner.Options(t, quick, true, overrides));
+                    new ExperimentRunner.Options(t, quick, true, settings));
             String cannot = refusalBeforeRunning(runner, base);
             if (cannot != null) {
-                comparison.exclude(policy, PolicyComparison.CANNOT_RUN, cannot);
+                comparison.exclude(candidate, PolicyComparison.CANNOT_RUN, cannot);
                 continue;
             }
             try {
-                List<Map<String, Object>> policyRows = runner.run().rows();
-                rows.addAll(policyRows);
-                comparison.addRows(policyRows);
-                ran.add(policy);
+                List<Map<String, Object>> candidateRows = runner.run().rows();
+                rows.addAll(candidateRows);
+                comparison.addRows(schemes ? labelled(candidateRows, candidate) : candidateRows);
+                ran.add(candidate);
             } catch (ExperimentRunner.PointFailedException e) {
                 PolicyRefusal refusal = refusal(e);
                 if (refusal != null) {
-                    comparison.exclude(policy, PolicyComparison.CANNOT_RUN, refusal.getMessage());
+                    comparison.exclude(candidate, PolicyComparison.CANNOT_RUN, refusal.getMessage());
                 } else {
-                    comparison.exclude(policy, PolicyComparison.FAILED, oneLine(e.getCause() != null ? e.getCause() : e));
+                    comparison.exclude(candidate, PolicyComparison.FAILED, oneLine(e.getCause() != null ? e.getCause() : e));
                 }
             }
         }
@@ -156,11 +173,11 @@ final class CompareCommand implements Callable<Integer> {
                     .allMatch(r -> r.startsWith(PolicyComparison.CANNOT_RUN));
             return onlyRefused ? ExitCodes.USAGE : ExitCodes.FAILURE;
         }
-        List<Map<String, Object>> table = comparison.table();
+        List<Map<String, Object>> table = schemes ? schemeColumn(comparison.table()) : comparison.table();
         Map<Object, String> recommendations = comparison.recommendations();
         Path root = out != null ? out : experiment ? DEFAULT_OUT : null;
         if (root != null) {
-            ExperimentSpec all = asRun.withPolicies(id, ran);
+            ExperimentSpec all = asRun.withPolicies(id, schemes ? List.of(fixedPolicy) : ran);
             ExperimentResult result = new ExperimentResult(all, quick, overrides, rows.size(), rows, true);
             List<Map<String, Object>> paper = all.reference().isEmpty() ? List.of()
                     : ReferenceComparison.compare(base, result, all);
@@ -187,7 +204,9 @@ final class CompareCommand implements Callable<Integer> {
             // the machine-readable output stays pure; the decision goes beside it
             printDecision(err, comparison, recommendations, apart);
         }
-        err.println("compare: " + ran.size() + (ran.size() == 1 ? " policy ran, " : " policies ran, ") + comparison.exclusions().size()
+        String what = schemes ? (ran.size() == 1 ? " scheme ran under " + fixedPolicy + ", "
+                : " schemes ran under " + fixedPolicy + ", ") : ran.size() == 1 ? " policy ran, " : " policies ran, ";
+        err.println("compare: " + ran.size() + what + comparison.exclusions().size()
                 + " listed apart" + (root == null ? "" : "; report in " + root.resolve(id).resolve("report.html")));
         err.flush();
         return ExitCodes.OK;
@@ -280,13 +299,53 @@ final class CompareCommand implements Callable<Integer> {
         return policies.stream().distinct().toList();
     }
 
-    /** The spec with one series per policy: the scheme is fixed, so it does not tell series apart. */
-    private static ExperimentSpec onePolicyPerSeries(ExperimentSpec s) {
+    /** The spec with one series per value of {@code column}, the axis being compared. */
+    private static ExperimentSpec oneSeriesPer(ExperimentSpec s, String column) {
         ExperimentSpec.Plot p = s.plot();
-        if (p == null || p.series().equals("policy")) {
+        if (p == null || p.series().equals(column)) {
             return s;
         }
-        return s.withPlot(new ExperimentSpec.Plot(p.x(), p.y(), "policy", p.logx(), p.logy(), p.title()));
+        return s.withPlot(new ExperimentSpec.Plot(p.x(), p.y(), column, p.logx(), p.logy(), p.title()));
+    }
+
+    /** The one policy {@code --schemes} ranks the schemes under: the {@code --policy} given, else pin-all. */
+    private String schemesPolicy(Workload w) {
+        if (w.parameter(StandardParameters.SCHEME) == null) {
+            throw new IllegalArgumentException("--schemes: workload '" + w.name() + "' runs no scheme; those that do: "
+                    + String.join(", ", WorkloadRegistry.standard().names().stream().filter(
+                    n -> WorkloadRegistry.standard().byName(n).parameter(StandardParameters.SCHEME) != null).toList()));
+        }
+        if (scheme != null) {
+            throw new IllegalArgumentException("--schemes ranks every scheme; --scheme " + scheme + " picks one: give one of them");
+        }
+        List<String> named = candidatePolicies(List.of(PolicyRegistry.DEFAULT));
+        if (named.size() != 1) {
+            throw new IllegalArgumentException("--schemes ranks the schemes under one policy; --policy names "
+                    + named.size() + ": " + String.join(", ", named));
+        }
+        return named.get(0);
+    }
+
+    /** The rows with the scheme standing where the ranking reads its candidate. */
+    private static List<Map<String, Object>> labelled(List<Map<String, Object>> rows, String scheme) {
+        List<Map<String, Object>> out = new ArrayList<>(rows.size());
+        for (Map<String, Object> r : rows) {
+            Map<String, Object> copy = new java.util.LinkedHashMap<>(r);
+            copy.put("policy", scheme);
+            out.add(copy);
+        }
+        return out;
+    }
+
+    /** The ranking table with its candidate column named for what it holds, the scheme. */
+    private static List<Map<String, Object>> schemeColumn(List<Map<String, Object>> table) {
+        List<Map<String, Object>> out = new ArrayList<>(table.size());
+        for (Map<String, Object> r : table) {
+            Map<String, Object> copy = new java.util.LinkedHashMap<>();
+            r.forEach((k, v) -> copy.put(k.equals("policy") ? StandardParameters.SCHEME : k, v));
+            out.add(copy);
+        }
+        return out;
     }
 
     /** The column each ranking is made at: the plot's x, unless that is the policy itself. */

@@ -446,6 +446,27 @@ class CliTest {
     }
 
     @Test
+    void schemesRankUnderOnePolicyWithSchemes() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("compare-schemes-axis");
+        Result r = run("compare", "aa.fig8", "--quick", "--schemes", "--out", dir.toString(), "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        java.util.Set<String> ranked = new java.util.TreeSet<>();
+        new ObjectMapper().readTree(r.out()).forEach(row -> ranked.add(row.get("scheme").asText()));
+        assertEquals(java.util.Set.of("am", "no-ft", "rma"), ranked, "the baselines run under pin-all: " + r.err());
+        assertTrue(r.err().contains("cannot run: aa: needs registration that pin-all does not give"), r.err());
+        assertTrue(r.err().contains("3 schemes ran under pin-all"), r.err());
+        Result aa = run("compare", "aa.fig8", "--quick", "--schemes", "--policy", "aa-poll", "--out", dir.toString(),
+                "--format", "json");
+        assertEquals(0, aa.code(), aa.err());
+        new ObjectMapper().readTree(aa.out()).forEach(row -> assertEquals("aa", row.get("scheme").asText()));
+        Result two = run("compare", "aa.fig8", "--quick", "--schemes", "--policy", "pin-all", "--policy", "aa-poll");
+        assertEquals(2, two.code(), two.err());
+        Result none = run("compare", "latency", "--schemes");
+        assertEquals(2, none.code(), none.err());
+        assertTrue(none.err().contains("--schemes: workload 'latency' runs no scheme"), none.err());
+    }
+
+    @Test
     void schemesAreNotPoliciesInTheRanking() throws Exception {
         // AA Fig. 8 runs four schemes; compare runs the policies under one, the workload's default (rma)
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("compare-schemes");
