@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.ResultWriter;
+import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.experiment.VerdictTally;
 import org.pagefabric.report.IndexEntry;
@@ -69,8 +72,18 @@ final class ReproduceCommand implements Callable<Integer> {
             description = "Where results, plots and reports go (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--shard", paramLabel = "I/N",
+            description = "Run shard I of N: a share of every experiment's points balanced by estimated cost;"
+                    + " its rows go to --out for pagefabric merge.")
+    String shard;
+
+    /** The bundled id or spec file each selected spec came from, in order (what a shard records). */
+    private final List<String> sources = new ArrayList<>();
+
     @Override
     public Integer call() throws IOException {
+        // a bad --shard is one line, before anything runs
+        Shard share = shard == null ? null : Shard.parse(shard);
         List<ExperimentSpec> specs;
         Map<String, String> overrides;
         try {
@@ -78,6 +91,9 @@ final class ReproduceCommand implements Callable<Integer> {
             overrides = RunCommand.parseSets(sets);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (share != null) {
+            return runShard(share, specs, overrides);
         }
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -180,6 +196,54 @@ final class ReproduceCommand implements Callable<Integer> {
         return namedOnlyRefused ? ExitCodes.USAGE : ExitCodes.OK;
     }
 
+    /**
+     * Runs this shard's share of every experiment and writes, per experiment, the rows (with
+     * manifest and resolved spec) into {@code --out/ID}, and {@code shard.json} saying which
+     * runs they are. Plots, reports and comparisons wait for {@code pagefabric merge}, which
+     * sees every row.
+     */
+    private int runShard(Shard share, List<ExperimentSpec> specs, Map<String, String> overrides) throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        List<ShardManifest.Entry> entries = new ArrayList<>();
+        boolean verified = true;
+        int ran = 0;
+        int total = 0;
+        for (int k = 0; k < specs.size(); k++) {
+            ExperimentSpec s = specs.get(k);
+            if (!s.runnable()) {
+                entries.add(new ShardManifest.Entry(s.id(), sources.get(k), false, 0, List.of(), true));
+                continue;
+            }
+            ExperimentRunner runner;
+            try {
+                runner = new ExperimentRunner(s, new ExperimentRunner.Options(
+                        threads != null ? threads : Runtime.getRuntime().availableProcessors(), quick, true, overrides));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            List<ExperimentPoint> mine = runner.restrictTo(share);
+            ExperimentResult r = runner.runHandlingInterrupt(result -> ResultWriter.write(result, out.resolve(s.id())));
+            List<Integer> indices = mine.subList(0, r.rows().size()).stream().map(ExperimentPoint::index).toList();
+            entries.add(new ShardManifest.Entry(s.id(), sources.get(k), true, r.planned(), indices, r.complete()));
+            ran += r.rows().size();
+            total += r.planned();
+            verified &= r.allVerified();
+            if (!r.complete()) {
+                err.println(s.id() + ": stopped early; the finished rows are in " + out.resolve(s.id()));
+                break;
+            }
+        }
+        new ShardManifest(share.index(), share.count(), quick, overrides, ResultWriter.build(), entries).write(out);
+        err.println("reproduce: shard " + share.index() + "/" + share.count() + " ran " + ran + " of " + total
+                + " points; merge the shards with: pagefabric merge DIR... (this one is " + out + ")");
+        err.flush();
+        if (!verified) {
+            err.println("reproduce: some transfers did not verify (column 'verified')");
+            return ExitCodes.FAILURE;
+        }
+        return ExitCodes.OK;
+    }
+
     /** The columns a spec's rows show on a terminal: what varies (experiment, policy, grid axes), then its metrics. */
     private static List<String> rowColumns(ExperimentSpec s) {
         List<String> cols = new ArrayList<>(List.of("experiment", "policy"));
@@ -201,6 +265,7 @@ final class ReproduceCommand implements Callable<Integer> {
         List<String> ids = SpecReader.bundledIds();
         Set<String> chosen = new LinkedHashSet<>();
         List<ExperimentSpec> files = new ArrayList<>();
+        List<String> fileNames = new ArrayList<>();
         List<String> want = targets.isEmpty() ? List.of("all") : targets;
         for (String t : want) {
             if (t.equals("all")) {
@@ -211,16 +276,20 @@ final class ReproduceCommand implements Callable<Integer> {
                 chosen.add(t);
             } else if (t.endsWith(".yaml") || t.endsWith(".yml")) {
                 files.add(SpecReader.read(Path.of(t)));
+                fileNames.add(Path.of(t).toAbsolutePath().normalize().toString());
             } else {
                 throw new IllegalArgumentException("'" + t + "' is not an experiment id, a seed or a spec file; seeds: "
                         + String.join(", ", SEEDS.keySet()) + ", all; ids: " + String.join(", ", ids));
             }
         }
         List<ExperimentSpec> specs = new ArrayList<>();
+        sources.clear();
         for (String id : chosen) {
             specs.add(SpecReader.bundled(id));
+            sources.add(id);
         }
         specs.addAll(files);
+        sources.addAll(fileNames);
         return specs;
     }
 }

@@ -86,6 +86,8 @@ public final class ExperimentRunner {
     private final Options options;
     private final PointFunction pointFunction;
     private final List<ExperimentPoint> points;
+    // the runs run() runs: every point, or one shard's share
+    private volatile List<ExperimentPoint> toRun;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
     private volatile boolean cancelled;
@@ -118,6 +120,7 @@ public final class ExperimentRunner {
             }
         }
         this.pointFunction = pointFunction == null ? this::row : pointFunction;
+        this.toRun = points;
     }
 
     /** Runs {@code spec} with {@code options} (no interrupt handling). */
@@ -133,6 +136,18 @@ public final class ExperimentRunner {
     /** Every planned point, in run order. */
     public List<ExperimentPoint> points() {
         return points;
+    }
+
+    /**
+     * Restricts {@link #run()} to one shard's share of the points (see {@link Shard}); call
+     * before running. The result's rows are then that share's, in run order, and
+     * {@code planned} still counts every point of the experiment.
+     *
+     * @return the points this shard runs, in run order (possibly none)
+     */
+    public List<ExperimentPoint> restrictTo(Shard shard) {
+        toRun = List.copyOf(shard.select(spec.workload(), points));
+        return toRun;
     }
 
     /**
@@ -155,6 +170,7 @@ public final class ExperimentRunner {
      * @throws PointFailedException if a point threw; the lowest failing index is reported
      */
     public ExperimentResult run() {
+        List<ExperimentPoint> points = toRun;
         int n = points.size();
         @SuppressWarnings("unchecked")
         Map<String, Object>[] rows = new Map[n];
@@ -194,7 +210,8 @@ public final class ExperimentRunner {
             }
             out.add(r);
         }
-        return new ExperimentResult(spec, options.quick(), options.overrides(), n, out, out.size() == n);
+        return new ExperimentResult(spec, options.quick(), options.overrides(), this.points.size(), out,
+                out.size() == n);
     }
 
     /**

@@ -36,7 +36,7 @@ public final class ResultWriter {
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).build());
-    private static final Properties BUILD = build();
+    private static final Properties BUILD = buildProperties();
 
     private ResultWriter() {
     }
@@ -114,13 +114,23 @@ public final class ResultWriter {
         m.put("repetitions", s.repetitions());
         m.put("quick", result.quick());
         m.put("overrides", result.overrides());
+        m.putAll(build());
+        m.put("complete", result.complete());
+        m.put("points", result.planned());
+        m.put("rows", result.rows().size());
+        return m;
+    }
+
+    /**
+     * What the manifest says about the build that ran: {@code pagefabric_version},
+     * {@code git_commit} (with {@code -dirty} for uncommitted changes) and {@code jvm}.
+     */
+    public static Map<String, Object> build() {
+        Map<String, Object> m = new LinkedHashMap<>();
         m.put("pagefabric_version", buildProperty("version"));
         m.put("git_commit", "true".equals(buildProperty("dirty")) ? buildProperty("commit") + "-dirty"
                 : buildProperty("commit"));
         m.put("jvm", System.getProperty("java.vm.name") + " " + Runtime.version());
-        m.put("complete", result.complete());
-        m.put("points", result.planned());
-        m.put("rows", result.rows().size());
         return m;
     }
 
@@ -211,7 +221,7 @@ public final class ResultWriter {
     }
 
     /** The build's version properties (Maven filters them), read as {@code cli.VersionInfo} does. */
-    private static Properties build() {
+    private static Properties buildProperties() {
         Properties p = new Properties();
         try (InputStream in = ResultWriter.class.getResourceAsStream("/pagefabric-version.properties")) {
             if (in != null) {
