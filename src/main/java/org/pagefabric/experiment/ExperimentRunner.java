@@ -215,15 +215,24 @@ public final class ExperimentRunner {
     }
 
     /**
-     * Runs like {@link #run()}, but turns Ctrl-C into a clean stop: a shutdown hook cancels the
-     * run and holds the JVM until {@code finish} has handled the partial result (written it,
-     * with the manifest saying {@code complete: false}); no stack trace. Without Ctrl-C the hook
-     * is removed and {@code finish} sees the complete result.
+     * Runs like {@link #run()}, but turns Ctrl-C (or SIGTERM) into a clean stop: the run is
+     * cancelled, {@code finish} handles the partial result (writes it, with the manifest saying
+     * {@code complete: false}) in a JVM that is not shutting down, and no stack trace is shown.
+     * Where no signal handler can be installed, a shutdown hook cancels the run instead and holds
+     * the JVM until {@code finish} is done.
      *
      * @param finish what to do with the result (write it, print it); called exactly once
      * @return the result
      */
     public ExperimentResult runHandlingInterrupt(Consumer<ExperimentResult> finish) {
+        StopSignals signals = StopSignals.install(this::cancel);
+        if (signals != null) {
+            try (signals) {
+                ExperimentResult result = run();
+                finish.accept(result);
+                return result;
+            }
+        }
         CountDownLatch finished = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             cancel();
