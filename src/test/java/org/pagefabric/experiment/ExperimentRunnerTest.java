@@ -76,12 +76,27 @@ class ExperimentRunnerTest {
     @Test
     void cancelFromAnotherThreadKeepsTheFinishedPrefix() throws Exception {
         ExperimentSpec spec = Specs.parse(MANY);
-        ExperimentRunner runner = new ExperimentRunner(spec, threads(2));
+        // Points from index 3 on wait until the run is cancelled, so the stop lands mid-run
+        // however the threads are scheduled.
+        java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
+        ExperimentRunner[] holder = new ExperimentRunner[1];
+        ExperimentRunner runner = new ExperimentRunner(spec, threads(2), p -> {
+            if (p.index() >= 3) {
+                try {
+                    cancelled.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return Map.of("point", p.index());
+        });
+        holder[0] = runner;
         Thread stopper = new Thread(() -> {
-            while (runner.finished() < 3) {
+            while (holder[0].finished() < 3) {
                 Thread.onSpinWait();
             }
-            runner.cancel();
+            holder[0].cancel();
+            cancelled.countDown();
         });
         stopper.start();
         ExperimentResult partial = runner.run();
@@ -90,7 +105,7 @@ class ExperimentRunnerTest {
         assertEquals(24, partial.planned());
         assertTrue(partial.rows().size() >= 3 && partial.rows().size() < 24, "rows: " + partial.rows().size());
         // The kept rows are exactly the first rows of a full run.
-        ExperimentResult full = ExperimentRunner.run(spec, threads(2));
+        ExperimentResult full = new ExperimentRunner(spec, threads(2), p -> Map.of("point", p.index())).run();
         assertTrue(full.complete());
         assertEquals(full.rows().subList(0, partial.rows().size()), partial.rows());
     }
