@@ -4,10 +4,10 @@ package org.pagefabric.reg;
  * A statistic a registration policy publishes in the simulator's statistics, declared next to the
  * code that counts it so that {@code pagefabric info POLICY} lists it.
  *
- * <p>A name may hold two placeholders: {@value #NODE} stands for the name of each node that runs a
+ * <p>A name may hold two variables: {@value #NODE} stands for the name of each node that runs a
  * rank of the job (a statistic kept per node, such as a driver's), {@value #POLICY} for the
  * policy's own name (one statistic per job, named after the variant that keeps it). Every
- * statistic a descriptor lists exists, with the placeholders filled in, once the policy has set up
+ * statistic a descriptor lists exists, with the variables filled in, once the policy has set up
  * a job's ranks.
  *
  * @param name        the statistic's name, e.g. {@code <node>.odp.faults}, {@code <policy>.hits}
@@ -16,9 +16,9 @@ package org.pagefabric.reg;
  * @param description one line saying what is counted
  */
 public record Statistic(String name, String unit, String description) {
-    /** Placeholder for each node that runs a rank. */
+    /** The variable standing for each node that runs a rank. */
     public static final String NODE = "<node>";
-    /** Placeholder for the policy's name. */
+    /** The variable standing for the policy's name. */
     public static final String POLICY = "<policy>";
 
     /** The name with {@link #POLICY} replaced by {@code policy} and {@link #NODE} by {@code node}. */

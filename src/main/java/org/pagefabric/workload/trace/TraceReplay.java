@@ -1,11 +1,12 @@
 package org.pagefabric.workload.trace;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongArrayList;
+import org.agrona.collections.LongArrayQueue;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.net.CompletionStatus;
@@ -39,19 +40,23 @@ import org.pagefabric.workload.Workload;
 public final class TraceReplay implements Workload.Run {
     private static final long TAG = 0x7EACE000_00000000L;
 
+    /** What {@link #blocks} answers for an address no live malloc returned. */
+    private static final long NO_BLOCK = -1;
+
     private final Trace trace;
     private final Job job;
     private final LatencyHistogram latencies;
     private final List<TraceRecord> records;
     private final AddressMap[] maps;
     private final UserAllocator[] heaps;
-    private final Map<Long, Long>[] blocks;
+    /** Per rank, the length of each live malloc block by its trace address. */
+    private final Long2LongHashMap[] blocks;
     private final long[] brkBase;
     private final long[] heapLength;
     private final long[] generation;
     private final long[] postedAt;
-    /** Per sender and receiver, the digests and lengths of sends not yet received, in order. */
-    private final Map<Long, ArrayDeque<long[]>> inFlight = new HashMap<>();
+    /** Per sender and receiver, the digest and length of each send not yet received, in order (pairs). */
+    private final Long2ObjectHashMap<LongArrayQueue> inFlight = new Long2ObjectHashMap<>();
     private final Completion[] wake;
     private int turn;
     private final LongArrayList sampleAt = new LongArrayList();
@@ -65,7 +70,6 @@ public final class TraceReplay implements Workload.Run {
     private long corrupted;
     private boolean finished;
 
-    @SuppressWarnings("unchecked")
     TraceReplay(Trace trace, Job job, LatencyHistogram latencies) {
         this.trace = trace;
         this.job = job;
@@ -74,7 +78,7 @@ public final class TraceReplay implements Workload.Run {
         int ranks = trace.header().ranks();
         maps = new AddressMap[ranks];
         heaps = new UserAllocator[ranks];
-        blocks = new Map[ranks];
+        blocks = new Long2LongHashMap[ranks];
         brkBase = new long[ranks];
         heapLength = new long[ranks];
         generation = new long[ranks];
@@ -85,7 +89,7 @@ public final class TraceReplay implements Workload.Run {
             maps[r] = new AddressMap();
             long segmentAt = trace.header().segments() == null ? 0 : trace.header().segments()[r];
             maps[r].map(segmentAt, rank.segmentLength(), rank.segment());
-            blocks[r] = new HashMap<>();
+            blocks[r] = new Long2LongHashMap(NO_BLOCK);
             brkBase[r] = trace.header().brkStarts() == null ? TraceRecord.NONE : trace.header().brkStarts()[r];
             wake[r] = new Completion("trace-rank" + r + ".turn");
         }
@@ -190,8 +194,8 @@ public final class TraceReplay implements Workload.Run {
                 ctx.sleep(a.costPs());
             }
             case FREE -> {
-                Long len = blocks[r].remove(rec.addr());
-                if (len == null) {
+                long len = blocks[r].remove(rec.addr());
+                if (len == NO_BLOCK) {
                     throw refused(rec, "free of " + hex(rec.addr()) + ", which no earlier malloc of rank " + r
                             + " returned (or which was freed already)");
                 }
@@ -232,7 +236,9 @@ public final class TraceReplay implements Workload.Run {
                 long local = translate(rec, r, rec.addr(), rec.len());
                 fill(rank, local, rec.len(), tag(r, rec));
                 long digest = kernel(rank).digest(rank.process(), local, rec.len());
-                inFlight.computeIfAbsent(pair(r, rec.peer()), p -> new ArrayDeque<>()).add(new long[] {digest, rec.len()});
+                LongArrayQueue sends = inFlight.computeIfAbsent(pair(r, rec.peer()), p -> new LongArrayQueue(Long.MIN_VALUE));
+                sends.offerLong(digest);
+                sends.offerLong(rec.len());
                 posted(ctx, k);
                 rank.send(ctx, peer, local - rank.segment(), rec.len(), k);
             }
@@ -292,10 +298,14 @@ public final class TraceReplay implements Workload.Run {
             failed++;
             return;
         }
-        ArrayDeque<long[]> sent = inFlight.get(pair(done.peer(), done.rank()));
-        long[] s = sent == null ? null : sent.poll();
-        if (s == null || s[1] > done.len()
-                || digest(rank, maps[done.rank()].translate(done.addr()), s[1]) != s[0]) {
+        LongArrayQueue sent = inFlight.get(pair(done.peer(), done.rank()));
+        if (sent == null || sent.isEmpty()) {
+            corrupted++;
+            return;
+        }
+        long digest = sent.pollLong();
+        long len = sent.pollLong();
+        if (len > done.len() || digest(rank, maps[done.rank()].translate(done.addr()), len) != digest) {
             corrupted++;
         }
     }
