@@ -1,7 +1,8 @@
 package org.pagefabric.workload.trace;
 
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.ArrayList;
+import java.util.List;
+import org.pagefabric.sim.collect.LongSortedMap;
 
 /**
  * Where the ranges a trace names lie in the replaying rank's address space: the trace was taken
@@ -16,7 +17,7 @@ final class AddressMap {
         }
     }
 
-    private final TreeMap<Long, Range> ranges = new TreeMap<>();
+    private final LongSortedMap<Range> ranges = new LongSortedMap<>();
 
     /** Records that trace range {@code [start, start+length)} lies at {@code target} on replay. */
     void map(long start, long length, long target) {
@@ -27,10 +28,9 @@ final class AddressMap {
     /** Forgets trace range {@code [start, start+length)}, splitting ranges that straddle it. */
     void unmap(long start, long length) {
         long end = start + length;
-        Map.Entry<Long, Range> e = ranges.lowerEntry(end);
-        while (e != null && e.getValue().start() + e.getValue().length() > start) {
-            Range r = e.getValue();
-            ranges.remove(r.start());
+        int i = ranges.floorIndex(end - 1);
+        while (i >= 0 && ranges.value(i).start() + ranges.value(i).length() > start) {
+            Range r = ranges.removeAt(i);
             if (r.start() < start) {
                 ranges.put(r.start(), new Range(r.start(), start - r.start(), r.target()));
             }
@@ -38,7 +38,7 @@ final class AddressMap {
             if (rEnd > end) {
                 ranges.put(end, new Range(end, rEnd - end, r.target() + (end - r.start())));
             }
-            e = ranges.lowerEntry(r.start());
+            i = ranges.floorIndex(r.start() - 1);
         }
     }
 
@@ -46,15 +46,15 @@ final class AddressMap {
      * The mapped parts of trace range {@code [start, start+length)}, in address order, each as
      * {trace start, length, replay start}.
      */
-    java.util.List<long[]> pieces(long start, long length) {
-        java.util.List<long[]> out = new java.util.ArrayList<>();
+    List<long[]> pieces(long start, long length) {
+        List<long[]> out = new ArrayList<>();
         long end = start + length;
-        Map.Entry<Long, Range> e = ranges.floorEntry(start);
-        Long from = e != null && e.getValue().holds(start) ? e.getKey() : ranges.ceilingKey(start);
-        if (from == null || from >= end) {
-            return out;
+        int i = ranges.floorIndex(start);
+        if (i < 0 || !ranges.value(i).holds(start)) {
+            i = ranges.ceilingIndex(start);
         }
-        for (Range r : ranges.subMap(from, true, end, false).values()) {
+        for (; i < ranges.size() && ranges.key(i) < end; i++) {
+            Range r = ranges.value(i);
             long a = Math.max(r.start(), start);
             long b = Math.min(r.start() + r.length(), end);
             if (b > a) {
@@ -71,16 +71,18 @@ final class AddressMap {
 
     /** Whether {@code [a, a+length)} lies within one mapped range. */
     boolean holds(long a, long length) {
-        Map.Entry<Long, Range> e = ranges.floorEntry(a);
-        return e != null && e.getValue().holds(a) && e.getValue().holds(a + length - 1);
+        Range r = containing(a);
+        return r != null && r.holds(a + length - 1);
     }
 
     /** The replay address of trace address {@code a}, or -1 if no range holds it. */
     long translate(long a) {
-        Map.Entry<Long, Range> e = ranges.floorEntry(a);
-        if (e == null || !e.getValue().holds(a)) {
-            return -1;
-        }
-        return e.getValue().target() + (a - e.getValue().start());
+        Range r = containing(a);
+        return r == null ? -1 : r.target() + (a - r.start());
+    }
+
+    private Range containing(long a) {
+        int i = ranges.floorIndex(a);
+        return i >= 0 && ranges.value(i).holds(a) ? ranges.value(i) : null;
     }
 }
