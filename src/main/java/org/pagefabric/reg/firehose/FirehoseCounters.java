@@ -1,5 +1,7 @@
 package org.pagefabric.reg.firehose;
 
+import java.util.List;
+import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.stat.Accumulator;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.StatisticsRegistry;
@@ -34,29 +36,75 @@ public record FirehoseCounters(Counter hits, Counter misses, Counter moves, Coun
         Counter fifoReuses, Counter localHits, Counter localMisses, Counter pendingWaits, Accumulator moveTime,
         Accumulator moveRequest, Accumulator moveHandler, Accumulator moveFifoOnly, Accumulator pinDelay,
         Accumulator bookkeeping, Accumulator unpinTime, Counter unpinMoves, Counter detaches) {
+    private static final Statistic HITS = new Statistic("firehose.hits", "operations",
+            "remote operations whose buckets all had firehoses");
+    private static final Statistic MISSES = new Statistic("firehose.misses", "operations",
+            "remote operations that needed a firehose move");
+    private static final Statistic MOVES = new Statistic("firehose.moves", "messages",
+            "firehose move requests sent");
+    private static final Statistic PINS = new Statistic("firehose.pins", "buckets",
+            "buckets pinned");
+    private static final Statistic UNPINS = new Statistic("firehose.unpins", "buckets",
+            "buckets unpinned");
+    private static final Statistic FIFO_REUSES = new Statistic("firehose.fifo_reuses", "buckets",
+            "buckets taken back from the victim FIFO unpinned");
+    private static final Statistic LOCAL_HITS = new Statistic("firehose.local_hits", "operations",
+            "local operations whose buckets were all pinned");
+    private static final Statistic LOCAL_MISSES = new Statistic("firehose.local_misses", "operations",
+            "local operations that pinned a bucket");
+    private static final Statistic PENDING_WAITS = new Statistic("firehose.pending_waits", "operations",
+            "operations that waited for a move or pin another had started");
+    private static final Statistic MOVE_TIME = new Statistic("firehose.move_time", "us",
+            "per miss: requester time from the miss to the last move reply");
+    private static final Statistic MOVE_REQUEST = new Statistic("firehose.move_request", "us",
+            "per move request: active-message round trip with the handler");
+    private static final Statistic MOVE_HANDLER = new Statistic("firehose.move_handler", "us",
+            "per move request: time in the remote move handler");
+    private static final Statistic MOVE_FIFO_ONLY = new Statistic("firehose.move_fifo_only", "us",
+            "per move request that pinned nothing: time in the remote move handler");
+    private static final Statistic PIN_DELAY = new Statistic("firehose.pin_delay", "us",
+            "per move request that pinned: handler time beyond its fixed work, per bucket pinned");
+    private static final Statistic BOOKKEEPING = new Statistic("firehose.bookkeeping", "us",
+            "per miss: requester bookkeeping");
+    private static final Statistic UNPIN_TIME = new Statistic("firehose.unpin_time", "us",
+            "per bucket unpinned: deregistration and unpinning");
+    private static final Statistic UNPIN_MOVES = new Statistic("firehose.unpin_moves", "messages",
+            "move requests whose handler had to unpin a bucket");
+    private static final Statistic DETACHES = new Statistic("firehose.detaches", "firehoses",
+            "firehoses moved away from a mapped bucket by a miss");
+
+    /** Every statistic Firehose publishes, in the order they are declared. */
+    static final List<Statistic> STATISTICS = List.of(HITS, MISSES, MOVES, PINS, UNPINS, FIFO_REUSES, LOCAL_HITS,
+            LOCAL_MISSES, PENDING_WAITS, MOVE_TIME, MOVE_REQUEST, MOVE_HANDLER, MOVE_FIFO_ONLY, PIN_DELAY, BOOKKEEPING,
+            UNPIN_TIME, UNPIN_MOVES, DETACHES);
+
     /** The counters, declared in {@code stats}. */
     static FirehoseCounters declare(StatisticsRegistry stats) {
-        return new FirehoseCounters(
-                stats.counter("firehose.hits", "operations", "remote operations whose buckets all had firehoses"),
-                stats.counter("firehose.misses", "operations", "remote operations that needed a firehose move"),
-                stats.counter("firehose.moves", "messages", "firehose move requests sent"),
-                stats.counter("firehose.pins", "buckets", "buckets pinned"),
-                stats.counter("firehose.unpins", "buckets", "buckets unpinned"),
-                stats.counter("firehose.fifo_reuses", "buckets", "buckets taken back from the victim FIFO unpinned"),
-                stats.counter("firehose.local_hits", "operations", "local operations whose buckets were all pinned"),
-                stats.counter("firehose.local_misses", "operations", "local operations that pinned a bucket"),
-                stats.counter("firehose.pending_waits", "operations",
-                        "operations that waited for a move or pin another had started"),
-                stats.accumulator("firehose.move_time", "us", "per miss: requester time from the miss to the last move reply"),
-                stats.accumulator("firehose.move_request", "us", "per move request: active-message round trip with the handler"),
-                stats.accumulator("firehose.move_handler", "us", "per move request: time in the remote move handler"),
-                stats.accumulator("firehose.move_fifo_only", "us",
-                        "per move request that pinned nothing: time in the remote move handler"),
-                stats.accumulator("firehose.pin_delay", "us",
-                        "per move request that pinned: handler time beyond its fixed work, per bucket pinned"),
-                stats.accumulator("firehose.bookkeeping", "us", "per miss: requester bookkeeping"),
-                stats.accumulator("firehose.unpin_time", "us", "per bucket unpinned: deregistration and unpinning"),
-                stats.counter("firehose.unpin_moves", "messages", "move requests whose handler had to unpin a bucket"),
-                stats.counter("firehose.detaches", "firehoses", "firehoses moved away from a mapped bucket by a miss"));
+        return new FirehoseCounters(counter(stats, HITS),
+                counter(stats, MISSES),
+                counter(stats, MOVES),
+                counter(stats, PINS),
+                counter(stats, UNPINS),
+                counter(stats, FIFO_REUSES),
+                counter(stats, LOCAL_HITS),
+                counter(stats, LOCAL_MISSES),
+                counter(stats, PENDING_WAITS),
+                accumulator(stats, MOVE_TIME),
+                accumulator(stats, MOVE_REQUEST),
+                accumulator(stats, MOVE_HANDLER),
+                accumulator(stats, MOVE_FIFO_ONLY),
+                accumulator(stats, PIN_DELAY),
+                accumulator(stats, BOOKKEEPING),
+                accumulator(stats, UNPIN_TIME),
+                counter(stats, UNPIN_MOVES),
+                counter(stats, DETACHES));
+    }
+
+    private static Counter counter(StatisticsRegistry stats, Statistic s) {
+        return stats.counter(s.name(), s.unit(), s.description());
+    }
+
+    private static Accumulator accumulator(StatisticsRegistry stats, Statistic s) {
+        return stats.accumulator(s.name(), s.unit(), s.description());
     }
 }
