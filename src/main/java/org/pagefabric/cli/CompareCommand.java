@@ -122,7 +122,8 @@ final class CompareCommand implements Callable<Integer> {
         // every --set and --quick error comes before anything runs
         ExperimentSpec asRun = Grid.effective(drawn, quick, overrides);
         boolean higherIsBetter = higherIsBetter(asRun);
-        PolicyComparison comparison = new PolicyComparison(xColumn(asRun), metric(asRun), higherIsBetter);
+        PolicyComparison comparison = new PolicyComparison(xColumn(asRun), schemes ? StandardParameters.SCHEME : "policy",
+                metric(asRun), higherIsBetter);
         List<Map<String, Object>> rows = new ArrayList<>();
         List<String> ran = new ArrayList<>();
         for (String candidate : candidates) {
@@ -151,7 +152,7 @@ final class CompareCommand implements Callable<Integer> {
             try {
                 List<Map<String, Object>> candidateRows = runner.run().rows();
                 rows.addAll(candidateRows);
-                comparison.addRows(schemes ? labelled(candidateRows, candidate) : candidateRows);
+                comparison.addRows(candidateRows);
                 ran.add(candidate);
             } catch (ExperimentRunner.PointFailedException e) {
                 PolicyRefusal refusal = refusal(e);
@@ -173,7 +174,7 @@ final class CompareCommand implements Callable<Integer> {
                     .allMatch(r -> r.startsWith(PolicyComparison.CANNOT_RUN));
             return onlyRefused ? ExitCodes.USAGE : ExitCodes.FAILURE;
         }
-        List<Map<String, Object>> table = schemes ? schemeColumn(comparison.table()) : comparison.table();
+        List<Map<String, Object>> table = comparison.table();
         Map<Object, String> recommendations = comparison.recommendations();
         Path root = out != null ? out : experiment ? DEFAULT_OUT : null;
         if (root != null) {
@@ -326,27 +327,6 @@ final class CompareCommand implements Callable<Integer> {
         return named.get(0);
     }
 
-    /** The rows with the scheme standing where the ranking reads its candidate. */
-    private static List<Map<String, Object>> labelled(List<Map<String, Object>> rows, String scheme) {
-        List<Map<String, Object>> out = new ArrayList<>(rows.size());
-        for (Map<String, Object> r : rows) {
-            Map<String, Object> copy = new java.util.LinkedHashMap<>(r);
-            copy.put("policy", scheme);
-            out.add(copy);
-        }
-        return out;
-    }
-
-    /** The ranking table with its candidate column named for what it holds, the scheme. */
-    private static List<Map<String, Object>> schemeColumn(List<Map<String, Object>> table) {
-        List<Map<String, Object>> out = new ArrayList<>(table.size());
-        for (Map<String, Object> r : table) {
-            Map<String, Object> copy = new java.util.LinkedHashMap<>();
-            r.forEach((k, v) -> copy.put(k.equals("policy") ? StandardParameters.SCHEME : k, v));
-            out.add(copy);
-        }
-        return out;
-    }
 
     /** The column each ranking is made at: the plot's x, unless that is the policy itself. */
     static String xColumn(ExperimentSpec s) {

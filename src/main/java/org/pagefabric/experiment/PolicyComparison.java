@@ -42,6 +42,7 @@ public final class PolicyComparison {
     public static final String PARETO = "pareto";
 
     private final String xColumn;
+    private final String candidateColumn;
     private final String metric;
     private final boolean higherIsBetter;
     private final List<Map<String, Object>> rows = new ArrayList<>();
@@ -54,7 +55,21 @@ public final class PolicyComparison {
      * @param higherIsBetter which way the metric is better
      */
     public PolicyComparison(String xColumn, String metric, boolean higherIsBetter) {
+        this(xColumn, "policy", metric, higherIsBetter);
+    }
+
+    /**
+     * A comparison of the values of {@code candidateColumn} ({@code policy}, or {@code scheme}
+     * when the schemes are ranked under one policy).
+     *
+     * @param xColumn         the row column of the x (a grid axis, e.g. {@code size_B})
+     * @param candidateColumn the row column that names what is compared
+     * @param metric          the main metric's column
+     * @param higherIsBetter  which way the metric is better
+     */
+    public PolicyComparison(String xColumn, String candidateColumn, String metric, boolean higherIsBetter) {
         this.xColumn = xColumn;
+        this.candidateColumn = candidateColumn;
         this.metric = metric;
         this.higherIsBetter = higherIsBetter;
     }
@@ -88,7 +103,7 @@ public final class PolicyComparison {
         Map<String, Set<Object>> unverified = new LinkedHashMap<>();
         Set<String> policies = new LinkedHashSet<>();
         for (Map<String, Object> r : rows) {
-            String p = String.valueOf(r.get("policy"));
+            String p = String.valueOf(r.get(candidateColumn));
             policies.add(p);
             if (!Boolean.TRUE.equals(r.get("verified"))) {
                 unverified.computeIfAbsent(p, k -> new LinkedHashSet<>()).add(r.get(xColumn));
@@ -107,7 +122,7 @@ public final class PolicyComparison {
         // x -> policy -> sums and counts of metric, pinned, cpu
         Map<Object, Map<String, double[]>> byX = new LinkedHashMap<>();
         for (Map<String, Object> r : rows) {
-            String p = String.valueOf(r.get("policy"));
+            String p = String.valueOf(r.get(candidateColumn));
             if (!ranked.contains(p)) {
                 continue;
             }
@@ -140,7 +155,7 @@ public final class PolicyComparison {
         for (Map<String, Object> r : rows) {
             if (r.get(PACKETS) instanceof Number) {
                 add(packets.computeIfAbsent(r.get(xColumn), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(String.valueOf(r.get("policy")), k -> new double[2]), 0, r.get(PACKETS));
+                        .computeIfAbsent(String.valueOf(r.get(candidateColumn)), k -> new double[2]), 0, r.get(PACKETS));
             }
         }
         List<Map<String, Object>> out = new ArrayList<>();
@@ -149,7 +164,7 @@ public final class PolicyComparison {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put(xColumn, x);
                 row.put("rank", p.rank());
-                row.put("policy", p.candidate().policy());
+                row.put(candidateColumn, p.candidate().policy());
                 row.put(metric, round(p.candidate().metric()));
                 row.put(pinned, round(p.candidate().pinnedMiB()));
                 if (cpu) {
