@@ -1,6 +1,5 @@
 package org.pagefabric.reg;
 
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -29,14 +28,9 @@ public record PolicyDescriptor(String name, String description, Set<Capability> 
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(factory, "factory");
-        capabilities = capabilities.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(capabilities));
+        capabilities = Set.copyOf(capabilities);
         parameters = List.copyOf(parameters);
         statistics = List.copyOf(statistics);
-    }
-
-    /** Whether the policy offers every capability in {@code needed}. */
-    public boolean offers(Set<Capability> needed) {
-        return capabilities.containsAll(needed);
     }
 
     /**
