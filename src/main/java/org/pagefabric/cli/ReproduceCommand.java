@@ -14,6 +14,7 @@ import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.PointCache;
 import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
@@ -77,6 +78,13 @@ final class ReproduceCommand implements Callable<Integer> {
                     + " its rows go to --out for pagefabric merge.")
     String shard;
 
+    @Option(names = "--resume", description = "Skip the points already finished under --out (after Ctrl-C, kill"
+            + " or a lost node); the default, stated explicitly. Finished points are kept in --out/.points.")
+    boolean resume;
+
+    @Option(names = "--no-cache", description = "Run every point again, reading and storing nothing in --out/.points.")
+    boolean noCache;
+
     /** The bundled id or spec file each selected spec came from, in order (what a shard records). */
     private final List<String> sources = new ArrayList<>();
 
@@ -84,6 +92,11 @@ final class ReproduceCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         // a bad --shard is one line, before anything runs
         Shard share = shard == null ? null : Shard.parse(shard);
+        if (resume && noCache) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--resume and --no-cache contradict each other: --resume reads the finished points --no-cache ignores");
+        }
+        PointCache cache = noCache ? null : PointCache.under(out);
         List<ExperimentSpec> specs;
         Map<String, String> overrides;
         try {
@@ -93,7 +106,7 @@ final class ReproduceCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (share != null) {
-            return runShard(share, specs, overrides);
+            return runShard(share, specs, overrides, cache);
         }
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -119,6 +132,9 @@ final class ReproduceCommand implements Callable<Integer> {
                         threads != null ? threads : Runtime.getRuntime().availableProcessors(), quick, true, overrides));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (cache != null) {
+                runner.useCache(cache);
             }
             List<IndexEntry> entry = new ArrayList<>();
             List<Map<String, Object>> comparison = new ArrayList<>();
@@ -184,6 +200,7 @@ final class ReproduceCommand implements Callable<Integer> {
             err.println((tallies.size() > 1 ? "in total, " : "") + VerdictTally.of(allComparisons).line()
                     + (quick ? " (--quick runs smaller set-ups than the papers')" : ""));
         }
+        reportCache(err, cache);
         err.println("reproduce: " + ran + " run, " + refused + " not reproducible yet; reports in "
                 + out.resolve(IndexPage.FILE_NAME));
         err.flush();
@@ -202,7 +219,8 @@ final class ReproduceCommand implements Callable<Integer> {
      * runs they are. Plots, reports and comparisons wait for {@code pagefabric merge}, which
      * sees every row.
      */
-    private int runShard(Shard share, List<ExperimentSpec> specs, Map<String, String> overrides) throws IOException {
+    private int runShard(Shard share, List<ExperimentSpec> specs, Map<String, String> overrides, PointCache cache)
+            throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         List<ShardManifest.Entry> entries = new ArrayList<>();
         boolean verified = true;
@@ -222,6 +240,9 @@ final class ReproduceCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
             List<ExperimentPoint> mine = runner.restrictTo(share);
+            if (cache != null) {
+                runner.useCache(cache);
+            }
             ExperimentResult r = runner.runHandlingInterrupt(result -> ResultWriter.write(result, out.resolve(s.id())));
             List<Integer> indices = mine.subList(0, r.rows().size()).stream().map(ExperimentPoint::index).toList();
             entries.add(new ShardManifest.Entry(s.id(), sources.get(k), true, r.planned(), indices, r.complete()));
@@ -233,6 +254,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 break;
             }
         }
+        reportCache(err, cache);
         new ShardManifest(share.index(), share.count(), quick, overrides, ResultWriter.build(), entries).write(out);
         err.println("reproduce: shard " + share.index() + "/" + share.count() + " ran " + ran + " of " + total
                 + " points; merge the shards with: pagefabric merge DIR... (this one is " + out + ")");
@@ -242,6 +264,14 @@ final class ReproduceCommand implements Callable<Integer> {
             return ExitCodes.FAILURE;
         }
         return ExitCodes.OK;
+    }
+
+    /** Says how many points came from the cache, if any did: a re-run that ran nothing is never silent. */
+    private static void reportCache(PrintWriter err, PointCache cache) {
+        if (cache != null && cache.hits() > 0) {
+            err.println("reproduce: " + cache.hits() + " finished points read back from " + cache.directory()
+                    + " (--no-cache runs them again)");
+        }
     }
 
     /** The columns a spec's rows show on a terminal: what varies (experiment, policy, grid axes), then its metrics. */

@@ -91,6 +91,7 @@ public final class ExperimentRunner {
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
     private volatile boolean cancelled;
+    private volatile PointCache cache;
 
     /**
      * Applies the options to the spec and expands its grid, so every spec and {@code --set}
@@ -151,6 +152,15 @@ public final class ExperimentRunner {
     }
 
     /**
+     * Reads finished points from {@code cache} instead of running them, and stores every point
+     * that runs there as soon as it finishes (so a killed run loses only the points in flight);
+     * call before running. Rows read back equal the rows computed, types included.
+     */
+    public void useCache(PointCache cache) {
+        this.cache = Objects.requireNonNull(cache, "cache");
+    }
+
+    /**
      * Stops the run cleanly: no new point starts; points in flight finish and are kept. Safe
      * from any thread, any number of times.
      */
@@ -183,7 +193,7 @@ public final class ExperimentRunner {
                     return;
                 }
                 try {
-                    rows[i] = pointFunction.row(points.get(i));
+                    rows[i] = rowOf(points.get(i));
                 } catch (Throwable e) {
                     failures[i] = e;
                     firstFailure.accumulateAndGet(i, Math::min);
@@ -256,6 +266,21 @@ public final class ExperimentRunner {
                 // Ctrl-C came: the hook is running and has just been released.
             }
         }
+    }
+
+    /** Point {@code p}'s row: from the cache when it holds it, else run (and then stored). */
+    private Map<String, Object> rowOf(ExperimentPoint p) {
+        PointCache c = cache;
+        if (c == null) {
+            return pointFunction.row(p);
+        }
+        String key = PointCache.key(spec, p);
+        Map<String, Object> row = c.find(key);
+        if (row == null) {
+            row = pointFunction.row(p);
+            c.store(key, p, row);
+        }
+        return row;
     }
 
     /** Joins the workers, showing a progress bar once the run has taken long enough. */
