@@ -226,6 +226,8 @@ final class ReproduceCommand implements Callable<Integer> {
         boolean verified = true;
         int ran = 0;
         int total = 0;
+        // runs of the experiments before this one: where its dealing over the shards starts
+        int dealt = 0;
         for (int k = 0; k < specs.size(); k++) {
             ExperimentSpec s = specs.get(k);
             if (!s.runnable()) {
@@ -239,7 +241,8 @@ final class ReproduceCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            List<ExperimentPoint> mine = runner.restrictTo(share);
+            List<ExperimentPoint> mine = runner.restrictTo(share, dealt);
+            dealt += runner.points().size();
             if (cache != null) {
                 runner.useCache(cache);
             }

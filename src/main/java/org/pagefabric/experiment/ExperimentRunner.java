@@ -144,10 +144,11 @@ public final class ExperimentRunner {
      * before running. The result's rows are then that share's, in run order, and
      * {@code planned} still counts every point of the experiment.
      *
+     * @param first where the dealing of the points over the shards starts (see {@link Shard#select})
      * @return the points this shard runs, in run order (possibly none)
      */
-    public List<ExperimentPoint> restrictTo(Shard shard) {
-        toRun = List.copyOf(shard.select(spec.workload(), points));
+    public List<ExperimentPoint> restrictTo(Shard shard, int first) {
+        toRun = List.copyOf(shard.select(spec.workload(), points, first));
         return toRun;
     }
 

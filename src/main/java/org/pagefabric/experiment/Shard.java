@@ -14,7 +14,9 @@ import org.pagefabric.workload.Workload;
  * estimate of each run's cost ({@link #cost}) rather than dealt round-robin, because an
  * experiment's points differ in cost by orders of magnitude (a 1 GiB transfer beside an 8-byte
  * one, 1024 processes beside 2): the runs are taken largest estimate first (ties by run index)
- * and each goes to the shard with the least estimated work so far (ties to the lowest shard).
+ * and each goes to the shard with the least estimated work so far. Ties go to the first shard at or
+ * after a given one, so that a sweep deals each experiment on from where the previous one stopped:
+ * otherwise every small experiment would put its largest run on shard 1.
  * The assignment depends only on the spec's runs, never on the machine, so every shard of a
  * sweep computes the same partition independently.
  *
@@ -55,8 +57,11 @@ public record Shard(int index, int count) {
      * This shard's runs of {@code points} (all of an experiment's runs, in run order), in run order.
      *
      * @param workload the experiment's workload, whose parameters the estimate reads
+     * @param first    where the dealing starts: ties between equally loaded shards go to the first
+     *                 at or after shard {@code first % count + 1}; a sweep passes the number of
+     *                 runs of the experiments before this one
      */
-    public List<ExperimentPoint> select(Workload workload, List<ExperimentPoint> points) {
+    public List<ExperimentPoint> select(Workload workload, List<ExperimentPoint> points, int first) {
         List<ExperimentPoint> byCost = new ArrayList<>(points);
         double[] cost = new double[points.size()];
         for (int i = 0; i < points.size(); i++) {
@@ -67,9 +72,11 @@ public record Shard(int index, int count) {
                 .thenComparingInt(ExperimentPoint::index));
         double[] load = new double[count];
         boolean[] mine = new boolean[points.size()];
+        int start = Math.floorMod(first, count);
         for (ExperimentPoint p : byCost) {
-            int least = 0;
-            for (int s = 1; s < count; s++) {
+            int least = start;
+            for (int k = 1; k < count; k++) {
+                int s = (start + k) % count;
                 if (load[s] < load[least]) {
                     least = s;
                 }

@@ -36,11 +36,11 @@ class ShardTest {
         for (int n = 1; n <= points.size() + 2; n++) {
             int[] seen = new int[points.size()];
             for (int i = 1; i <= n; i++) {
-                List<ExperimentPoint> share = new Shard(i, n).select(PART.spec().workload(), points);
+                List<ExperimentPoint> share = new Shard(i, n).select(PART.spec().workload(), points, 0);
                 assertEquals(share.stream().sorted(Comparator.comparingInt(ExperimentPoint::index)).toList(), share,
                         "a shard's points come in run order");
                 share.forEach(p -> seen[p.index()]++);
-                assertEquals(share, new Shard(i, n).select(PART.spec().workload(), points), "deterministic");
+                assertEquals(share, new Shard(i, n).select(PART.spec().workload(), points, 0), "deterministic");
             }
             for (int s : seen) {
                 assertEquals(1, s, "N=" + n);
@@ -58,7 +58,7 @@ class ShardTest {
         for (int n = 2; n <= 4; n++) {
             List<Double> loads = new ArrayList<>();
             for (int i = 1; i <= n; i++) {
-                loads.add(new Shard(i, n).select(PART.spec().workload(), points).stream()
+                loads.add(new Shard(i, n).select(PART.spec().workload(), points, 0).stream()
                         .mapToDouble(p -> costs.get(p.index())).sum());
             }
             double max = loads.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
@@ -68,7 +68,26 @@ class ShardTest {
         }
         // the most expensive point opens shard 1
         int first = costs.indexOf(largest);
-        assertTrue(new Shard(1, 3).select(PART.spec().workload(), points).contains(points.get(first)));
+        assertTrue(new Shard(1, 3).select(PART.spec().workload(), points, 0).contains(points.get(first)));
+    }
+
+    @Test
+    void theDealingStartsWhereTheSweepSaysAndStillCoversEveryPointOnce() {
+        List<ExperimentPoint> points = PART.points();
+        List<Double> costs = points.stream().map(p -> Shard.cost(PART.spec().workload(), p)).toList();
+        ExperimentPoint largest = points.get(costs.indexOf(costs.stream().mapToDouble(Double::doubleValue).max().orElseThrow()));
+        for (int first : new int[] {1, 5, 7}) {
+            int n = 3;
+            assertTrue(new Shard(first % n + 1, n).select(PART.spec().workload(), points, first).contains(largest),
+                    "first=" + first + ": the largest point opens shard " + (first % n + 1));
+            int[] seen = new int[points.size()];
+            for (int i = 1; i <= n; i++) {
+                new Shard(i, n).select(PART.spec().workload(), points, first).forEach(p -> seen[p.index()]++);
+            }
+            for (int s : seen) {
+                assertEquals(1, s, "first=" + first);
+            }
+        }
     }
 
     @Test
