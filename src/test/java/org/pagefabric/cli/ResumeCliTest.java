@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pagefabric.experiment.PointCache;
 
 /**
- * {@code reproduce} keeps every finished point under {@code --out/.points}: a re-run or
+ * {@code reproduce} runs every selected experiment's points in one pool whose thread count
+ * changes no output, and keeps every finished point under {@code --out/.points}: a re-run or
  * {@code --resume} reads them back and writes the same bytes as a run that computed them, for
  * experiments of several seeds (their rows carry longs, doubles, booleans, strings and empty cells).
  */
@@ -29,19 +30,25 @@ class ResumeCliTest {
     private static CliTest.Result reproduce(Path out, String... more) {
         List<String> args = new ArrayList<>(List.of("reproduce"));
         args.addAll(List.of(IDS));
-        args.addAll(List.of("--quick", "--threads", "2", "--format", "csv", "--out", out.toString()));
+        args.addAll(List.of("--quick", "--format", "csv", "--out", out.toString()));
         args.addAll(List.of(more));
         return CliTest.run(args.toArray(String[]::new));
     }
 
     @Test
     void aResumedRunWritesWhatAnUncachedRunWrites() throws IOException {
-        CliTest.Result plain = reproduce(dir.resolve("plain"), "--no-cache");
+        CliTest.Result plain = reproduce(dir.resolve("plain"), "--no-cache", "--threads", "2");
         assertEquals(0, plain.code(), plain.err());
+        // one pool over the four experiments: the thread count changes neither a byte nor the order of lines
+        CliTest.Result one = reproduce(dir.resolve("one"), "--no-cache", "--threads", "1");
+        assertEquals(plain.out(), one.out());
+        assertEquals(plain.err().replace(dir.resolve("plain").toString(), "OUT"),
+                one.err().replace(dir.resolve("one").toString(), "OUT"));
+        assertSameFiles(dir.resolve("plain"), dir.resolve("one"));
         assertFalse(Files.exists(dir.resolve("plain").resolve(PointCache.DIRECTORY)), "--no-cache stores nothing");
 
         Path out = dir.resolve("cached");
-        CliTest.Result first = reproduce(out);
+        CliTest.Result first = reproduce(out, "--threads", "2");
         assertEquals(0, first.code(), first.err());
         assertFalse(first.err().contains("read back"), first.err());
         // a lost node: some points never finished, so their files are missing
@@ -53,7 +60,7 @@ class ResumeCliTest {
             Files.delete(points.get(i));
         }
         int kept = points.size() - (points.size() + 2) / 3;
-        CliTest.Result resumed = reproduce(out, "--resume");
+        CliTest.Result resumed = reproduce(out, "--resume", "--threads", "2");
         assertEquals(0, resumed.code(), resumed.err());
         assertTrue(resumed.err().contains("reproduce: " + kept + " finished points read back from "), resumed.err());
         assertEquals(plain.out(), resumed.out());

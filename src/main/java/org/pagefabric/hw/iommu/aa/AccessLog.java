@@ -24,27 +24,40 @@ public final class AccessLog {
     /** Bytes of an entry's metadata (kind, IUID, device, tag, address, length). */
     public static final int HEADER_BYTES = 32;
 
+    private static final int FIRST_ENTRIES = 16;
+    private static final int FIRST_BYTES = 1024;
+
     private final int iuid;
     private final int ownerDomain;
     private final long baseVa;
     private final int size;
-    private final byte[] ring;
     private final int slots;
-    private final int[] kind;
-    private final int[] device;
-    private final long[] tag;
-    private final long[] va;
-    private final int[] length;
-    private final int[] dataOffset;
-    private final int[] footprint;
-    private final int[] missing;
-    private final boolean[] tagged;
-    private final long[] contentTag;
-    private final long[] tagPosition;
+    // The ring's storage holds only what is reserved and not yet consumed, and grows by doubling
+    // up to the ring's own size: a log of 1 MiB that never holds more than a few entries costs a
+    // few KiB, so a thousand processes' logs fit in a small heap. Entries are stored by sequence
+    // number and data by its position in the stream of reserved bytes, each modulo a power of two
+    // at least as large as what is live; the logical layout (slot, offset in the ring) is
+    // unchanged.
+    private byte[] data;
+    private int[] kind;
+    private int[] device;
+    private long[] tag;
+    private long[] va;
+    private int[] length;
+    private long[] dataPosition;
+    private int[] footprint;
+    private int[] missing;
+    private boolean[] tagged;
+    private long[] contentTag;
+    private long[] tagPosition;
     private long reserved;
     private long committed;
     private long consumed;
-    private int writeOffset;
+    // the slots of the consumed and reserved pointers: sequence numbers modulo slots
+    private int consumedSlot;
+    private int reservedSlot;
+    // bytes reserved since the start, headers included: where the next entry begins
+    private long writePosition;
     private int usedBytes;
     private long stalls;
 
@@ -63,19 +76,89 @@ public final class AccessLog {
         this.ownerDomain = ownerDomain;
         this.baseVa = baseVa;
         this.size = size;
-        this.ring = new byte[size];
         this.slots = size / HEADER_BYTES;
-        this.kind = new int[slots];
-        this.device = new int[slots];
-        this.tag = new long[slots];
-        this.va = new long[slots];
-        this.length = new int[slots];
-        this.dataOffset = new int[slots];
-        this.footprint = new int[slots];
-        this.missing = new int[slots];
-        this.tagged = new boolean[slots];
-        this.contentTag = new long[slots];
-        this.tagPosition = new long[slots];
+        this.data = new byte[Math.min(FIRST_BYTES, ceilPowerOfTwo(size))];
+        allocateEntries(Math.min(FIRST_ENTRIES, ceilPowerOfTwo(slots)));
+    }
+
+    private static int ceilPowerOfTwo(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    private void allocateEntries(int capacity) {
+        kind = new int[capacity];
+        device = new int[capacity];
+        tag = new long[capacity];
+        va = new long[capacity];
+        length = new int[capacity];
+        dataPosition = new long[capacity];
+        footprint = new int[capacity];
+        missing = new int[capacity];
+        tagged = new boolean[capacity];
+        contentTag = new long[capacity];
+        tagPosition = new long[capacity];
+    }
+
+    /** Doubles the entry storage, moving every live entry to its index under the new mask. */
+    private void growEntries() {
+        int[] oKind = kind;
+        int[] oDevice = device;
+        long[] oTag = tag;
+        long[] oVa = va;
+        int[] oLength = length;
+        long[] oDataPosition = dataPosition;
+        int[] oFootprint = footprint;
+        int[] oMissing = missing;
+        boolean[] oTagged = tagged;
+        long[] oContentTag = contentTag;
+        long[] oTagPosition = tagPosition;
+        int oMask = oKind.length - 1;
+        allocateEntries(oKind.length * 2);
+        int mask = kind.length - 1;
+        for (long q = consumed; q < reserved; q++) {
+            int from = (int) (q & oMask);
+            int to = (int) (q & mask);
+            kind[to] = oKind[from];
+            device[to] = oDevice[from];
+            tag[to] = oTag[from];
+            va[to] = oVa[from];
+            length[to] = oLength[from];
+            dataPosition[to] = oDataPosition[from];
+            footprint[to] = oFootprint[from];
+            missing[to] = oMissing[from];
+            tagged[to] = oTagged[from];
+            contentTag[to] = oContentTag[from];
+            tagPosition[to] = oTagPosition[from];
+        }
+    }
+
+    /** Grows the data storage to hold {@code live} bytes, moving the live span to its new place. */
+    private void growData(int live) {
+        byte[] old = data;
+        int capacity = old.length;
+        while (capacity < live) {
+            capacity *= 2;
+        }
+        data = new byte[capacity];
+        int oMask = old.length - 1;
+        int mask = capacity - 1;
+        for (long q = writePosition - usedBytes; q < writePosition; q++) {
+            data[(int) (q & mask)] = old[(int) (q & oMask)];
+        }
+    }
+
+    /** Copies {@code len} bytes of the data ring from stream position {@code position} into {@code dst}. */
+    private void copyOut(long position, byte[] dst, int len) {
+        int at = (int) (position & (data.length - 1));
+        int first = Math.min(len, data.length - at);
+        System.arraycopy(data, at, dst, 0, first);
+        System.arraycopy(data, 0, dst, first, len - first);
+    }
+
+    /** The storage index of the live entry in logical slot {@code slot}. */
+    private int index(int slot) {
+        int ahead = slot >= consumedSlot ? slot - consumedSlot : slot + slots - consumedSlot;
+        return (int) ((consumed + ahead) & (kind.length - 1));
     }
 
     /** Bytes an entry of {@code dataBytes} of data takes in the ring. */
@@ -96,19 +179,29 @@ public final class AccessLog {
             stalls++;
             return -1;
         }
-        int s = (int) (reserved % slots);
-        this.kind[s] = kind;
-        this.device[s] = device;
-        this.tag[s] = tag;
-        this.va[s] = va;
-        this.length[s] = length;
-        this.dataOffset[s] = (writeOffset + HEADER_BYTES) % size;
-        this.footprint[s] = need;
-        this.missing[s] = dataBytes;
-        this.tagged[s] = false;
-        writeOffset = (writeOffset + need) % size;
+        if (reserved - consumed == this.kind.length) {
+            growEntries();
+        }
+        if (usedBytes + need > data.length) {
+            growData(usedBytes + need);
+        }
+        int s = reservedSlot;
+        int e = (int) (reserved & (this.kind.length - 1));
+        this.kind[e] = kind;
+        this.device[e] = device;
+        this.tag[e] = tag;
+        this.va[e] = va;
+        this.length[e] = length;
+        this.dataPosition[e] = writePosition + HEADER_BYTES;
+        this.footprint[e] = need;
+        this.missing[e] = dataBytes;
+        this.tagged[e] = false;
+        this.contentTag[e] = 0;
+        this.tagPosition[e] = 0;
+        writePosition += need;
         usedBytes += need;
         reserved++;
+        reservedSlot = reservedSlot + 1 == slots ? 0 : reservedSlot + 1;
         advanceTail();
         return s;
     }
@@ -120,14 +213,16 @@ public final class AccessLog {
      * @return whether the entry is now complete
      */
     public boolean fill(int slot, int offset, byte[] src, int srcOff, int len) {
-        checkFill(slot, offset, len);
-        int at = (dataOffset[slot] + offset) % size;
-        int first = Math.min(len, size - at);
-        System.arraycopy(src, srcOff, ring, at, first);
+        int e = index(slot);
+        checkFill(e, offset, len);
+        int mask = data.length - 1;
+        int at = (int) ((dataPosition[e] + offset) & mask);
+        int first = Math.min(len, data.length - at);
+        System.arraycopy(src, srcOff, data, at, first);
         if (first < len) {
-            System.arraycopy(src, srcOff + first, ring, 0, len - first);
+            System.arraycopy(src, srcOff + first, data, 0, len - first);
         }
-        return filled(slot, len);
+        return filled(e, len);
     }
 
     /**
@@ -137,29 +232,31 @@ public final class AccessLog {
      * @return whether the entry is now complete
      */
     public boolean fillTagged(int slot, int offset, long contentTag, long position, int len) {
-        checkFill(slot, offset, len);
-        this.tagged[slot] = true;
-        this.contentTag[slot] = contentTag;
-        this.tagPosition[slot] = position - offset;
-        return filled(slot, len);
+        int e = index(slot);
+        checkFill(e, offset, len);
+        this.tagged[e] = true;
+        this.contentTag[e] = contentTag;
+        this.tagPosition[e] = position - offset;
+        return filled(e, len);
     }
 
-    private void checkFill(int slot, int offset, int len) {
-        int dataBytes = footprint[slot] - HEADER_BYTES;
-        if (offset < 0 || len < 0 || offset + len > length[slot] || len > missing[slot] || dataBytes == 0) {
+    private void checkFill(int e, int offset, int len) {
+        int dataBytes = footprint[e] - HEADER_BYTES;
+        if (offset < 0 || len < 0 || offset + len > length[e] || len > missing[e] || dataBytes == 0) {
             throw new IllegalStateException("log " + iuid + ": fill of [" + offset + ", +" + len + ") does not fit entry"
-                    + " of " + length[slot] + " bytes with " + missing[slot] + " missing");
+                    + " of " + length[e] + " bytes with " + missing[e] + " missing");
         }
     }
 
-    private boolean filled(int slot, int len) {
-        missing[slot] -= len;
+    private boolean filled(int e, int len) {
+        missing[e] -= len;
         advanceTail();
-        return missing[slot] == 0;
+        return missing[e] == 0;
     }
 
     private void advanceTail() {
-        while (committed < reserved && missing[(int) (committed % slots)] == 0) {
+        int mask = kind.length - 1;
+        while (committed < reserved && missing[(int) (committed & mask)] == 0) {
             committed++;
         }
     }
@@ -173,7 +270,7 @@ public final class AccessLog {
         if (consumed == committed) {
             return false;
         }
-        int s = (int) (consumed % slots);
+        int s = (int) (consumed & (kind.length - 1));
         out.kind = kind[s];
         out.iuid = iuid;
         out.device = device[s];
@@ -187,15 +284,11 @@ public final class AccessLog {
         int dataBytes = AccessKind.carriesData(kind[s]) ? length[s] : 0;
         out.dataLength = tagged[s] ? 0 : dataBytes;
         if (out.dataLength > 0) {
-            int at = dataOffset[s];
-            int first = Math.min(out.dataLength, size - at);
-            System.arraycopy(ring, at, out.data, 0, first);
-            if (first < out.dataLength) {
-                System.arraycopy(ring, 0, out.data, first, out.dataLength - first);
-            }
+            copyOut(dataPosition[s], out.data, out.dataLength);
         }
         usedBytes -= footprint[s];
         consumed++;
+        consumedSlot = consumedSlot + 1 == slots ? 0 : consumedSlot + 1;
         return true;
     }
 

@@ -23,7 +23,7 @@ public final class AccessRecord {
     public int dataLength;
     /** Whether the data travelled as a content tag (bulk data nobody reads) rather than bytes. */
     public boolean tagged;
-    /** For tagged data: the content tag and the stream position of the first byte. */
+    /** For tagged data: the content tag (0 for an entry whose data travelled as bytes). */
     public long contentTag;
     /** For tagged data: the stream position of the first byte. */
     public long tagPosition;
