@@ -14,6 +14,8 @@ import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.PointCache;
+import org.pagefabric.experiment.PointPool;
 import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
@@ -77,6 +79,13 @@ final class ReproduceCommand implements Callable<Integer> {
                     + " its rows go to --out for pagefabric merge.")
     String shard;
 
+    @Option(names = "--resume", description = "Skip the points already finished under --out (after Ctrl-C, kill"
+            + " or a lost node); the default, stated explicitly. Finished points are kept in --out/.points.")
+    boolean resume;
+
+    @Option(names = "--no-cache", description = "Run every point again, reading and storing nothing in --out/.points.")
+    boolean noCache;
+
     /** The bundled id or spec file each selected spec came from, in order (what a shard records). */
     private final List<String> sources = new ArrayList<>();
 
@@ -84,6 +93,11 @@ final class ReproduceCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         // a bad --shard is one line, before anything runs
         Shard share = shard == null ? null : Shard.parse(shard);
+        if (resume && noCache) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--resume and --no-cache contradict each other: --resume reads the finished points --no-cache ignores");
+        }
+        PointCache cache = noCache ? null : PointCache.under(out);
         List<ExperimentSpec> specs;
         Map<String, String> overrides;
         try {
@@ -93,10 +107,43 @@ final class ReproduceCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (share != null) {
-            return runShard(share, specs, overrides);
+            return runShard(share, specs, overrides, cache);
         }
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        int n = specs.size();
+        IndexEntry[] entries = new IndexEntry[n];
+        ExperimentResult[] results = new ExperimentResult[n];
+        List<List<Map<String, Object>>> comparisons = new ArrayList<>(java.util.Collections.nCopies(n, List.of()));
+        int refused = 0;
+        List<ExperimentRunner> runners = new ArrayList<>();
+        List<Integer> runnerSpec = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            ExperimentSpec s = specs.get(k);
+            if (!s.runnable()) {
+                refused++;
+                err.println(s.id() + ": not reproducible yet: " + String.join("; ", s.requires()));
+                entries[k] = ExperimentOutput.pending(out, s);
+                continue;
+            }
+            runners.add(runner(s, overrides, cache));
+            runnerSpec.add(k);
+        }
+        // every experiment's points in one pool; each experiment is written as soon as its last point is done
+        pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
+            int k = runnerSpec.get(j);
+            if (result.rows().isEmpty()) {
+                return; // stopped before any of its points finished: nothing to show
+            }
+            List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
+            try {
+                entries[k] = ExperimentOutput.write(out, result, comparison);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--out " + out + ": " + e.getMessage(), e);
+            }
+            comparisons.set(k, comparison);
+            results[k] = result;
+        });
         List<IndexEntry> index = new ArrayList<>();
         List<Map<String, Object>> allComparisons = new ArrayList<>();
         List<String> tallies = new ArrayList<>();
@@ -104,34 +151,18 @@ final class ReproduceCommand implements Callable<Integer> {
         List<Map<String, Object>> ownRows = new ArrayList<>();
         List<String> ownColumns = new ArrayList<>();
         int ran = 0;
-        int refused = 0;
         boolean verified = true;
-        for (ExperimentSpec s : specs) {
-            if (!s.runnable()) {
-                refused++;
-                err.println(s.id() + ": not reproducible yet: " + String.join("; ", s.requires()));
-                index.add(ExperimentOutput.pending(out, s));
+        for (int k = 0; k < n; k++) {
+            ExperimentSpec s = specs.get(k);
+            if (entries[k] != null) {
+                index.add(entries[k]);
+            }
+            ExperimentResult r = results[k];
+            if (r == null) {
                 continue;
             }
-            ExperimentRunner runner;
-            try {
-                runner = new ExperimentRunner(s, new ExperimentRunner.Options(
-                        threads != null ? threads : Runtime.getRuntime().availableProcessors(), quick, true, overrides));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
-            List<IndexEntry> entry = new ArrayList<>();
-            List<Map<String, Object>> comparison = new ArrayList<>();
-            ExperimentResult r = runner.runHandlingInterrupt(result -> {
-                comparison.addAll(ExperimentOutput.comparison(s, result));
-                try {
-                    entry.add(ExperimentOutput.write(out, result, comparison));
-                } catch (IOException e) {
-                    throw new IllegalArgumentException("--out " + out + ": " + e.getMessage(), e);
-                }
-            });
             ran++;
-            index.addAll(entry);
+            List<Map<String, Object>> comparison = comparisons.get(k);
             if (!comparison.isEmpty()) {
                 tallies.add(s.id() + ": " + VerdictTally.of(comparison).line());
             }
@@ -148,7 +179,6 @@ final class ReproduceCommand implements Callable<Integer> {
             }
             if (!r.complete()) {
                 err.println(s.id() + ": stopped early; the finished rows are in " + out.resolve(s.id()));
-                break;
             }
         }
         IndexPage.write(out, index);
@@ -184,6 +214,7 @@ final class ReproduceCommand implements Callable<Integer> {
             err.println((tallies.size() > 1 ? "in total, " : "") + VerdictTally.of(allComparisons).line()
                     + (quick ? " (--quick runs smaller set-ups than the papers')" : ""));
         }
+        reportCache(err, cache);
         err.println("reproduce: " + ran + " run, " + refused + " not reproducible yet; reports in "
                 + out.resolve(IndexPage.FILE_NAME));
         err.flush();
@@ -202,46 +233,89 @@ final class ReproduceCommand implements Callable<Integer> {
      * runs they are. Plots, reports and comparisons wait for {@code pagefabric merge}, which
      * sees every row.
      */
-    private int runShard(Shard share, List<ExperimentSpec> specs, Map<String, String> overrides) throws IOException {
+    private int runShard(Shard share, List<ExperimentSpec> specs, Map<String, String> overrides, PointCache cache)
+            throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        List<ShardManifest.Entry> entries = new ArrayList<>();
-        boolean verified = true;
-        int ran = 0;
-        int total = 0;
+        ShardManifest.Entry[] entries = new ShardManifest.Entry[specs.size()];
+        List<ExperimentRunner> runners = new ArrayList<>();
+        List<Integer> runnerSpec = new ArrayList<>();
         for (int k = 0; k < specs.size(); k++) {
             ExperimentSpec s = specs.get(k);
             if (!s.runnable()) {
-                entries.add(new ShardManifest.Entry(s.id(), sources.get(k), false, 0, List.of(), true));
+                entries[k] = new ShardManifest.Entry(s.id(), sources.get(k), false, 0, List.of(), true);
                 continue;
             }
-            ExperimentRunner runner;
-            try {
-                runner = new ExperimentRunner(s, new ExperimentRunner.Options(
-                        threads != null ? threads : Runtime.getRuntime().availableProcessors(), quick, true, overrides));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
-            List<ExperimentPoint> mine = runner.restrictTo(share);
-            ExperimentResult r = runner.runHandlingInterrupt(result -> ResultWriter.write(result, out.resolve(s.id())));
-            List<Integer> indices = mine.subList(0, r.rows().size()).stream().map(ExperimentPoint::index).toList();
-            entries.add(new ShardManifest.Entry(s.id(), sources.get(k), true, r.planned(), indices, r.complete()));
-            ran += r.rows().size();
-            total += r.planned();
-            verified &= r.allVerified();
-            if (!r.complete()) {
-                err.println(s.id() + ": stopped early; the finished rows are in " + out.resolve(s.id()));
-                break;
-            }
+            ExperimentRunner runner = runner(s, overrides, cache);
+            runner.restrictTo(share);
+            runners.add(runner);
+            runnerSpec.add(k);
         }
-        new ShardManifest(share.index(), share.count(), quick, overrides, ResultWriter.build(), entries).write(out);
-        err.println("reproduce: shard " + share.index() + "/" + share.count() + " ran " + ran + " of " + total
+        int[] ran = {0};
+        int[] total = {0};
+        boolean[] verified = {true};
+        List<String> stopped = new ArrayList<>();
+        // every experiment is written, even with no rows, so that merge sees the whole sweep's plan
+        pool(runners).runHandlingInterrupt(true, (j, r, mine) -> {
+            int k = runnerSpec.get(j);
+            ExperimentSpec s = specs.get(k);
+            ResultWriter.write(r, out.resolve(s.id()));
+            entries[k] = new ShardManifest.Entry(s.id(), sources.get(k), true, r.planned(),
+                    mine.stream().map(ExperimentPoint::index).toList(), r.complete());
+            ran[0] += r.rows().size();
+            total[0] += r.planned();
+            verified[0] &= r.allVerified();
+            if (!r.complete()) {
+                stopped.add(s.id());
+            }
+        });
+        for (String id : specs.stream().map(ExperimentSpec::id).filter(stopped::contains).toList()) {
+            err.println(id + ": stopped early; the finished rows are in " + out.resolve(id));
+        }
+        reportCache(err, cache);
+        new ShardManifest(share.index(), share.count(), quick, overrides, ResultWriter.build(), List.of(entries))
+                .write(out);
+        err.println("reproduce: shard " + share.index() + "/" + share.count() + " ran " + ran[0] + " of " + total[0]
                 + " points; merge the shards with: pagefabric merge DIR... (this one is " + out + ")");
         err.flush();
-        if (!verified) {
+        if (!verified[0]) {
             err.println("reproduce: some transfers did not verify (column 'verified')");
             return ExitCodes.FAILURE;
         }
         return ExitCodes.OK;
+    }
+
+    /** Experiment {@code s}'s runner with the command's options, reading and storing points in {@code cache} if any. */
+    private ExperimentRunner runner(ExperimentSpec s, Map<String, String> overrides, PointCache cache) {
+        ExperimentRunner runner;
+        try {
+            runner = new ExperimentRunner(s, new ExperimentRunner.Options(threads(), quick, true, overrides));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (cache != null) {
+            runner.useCache(cache);
+        }
+        return runner;
+    }
+
+    private int threads() {
+        return threads != null ? threads : Runtime.getRuntime().availableProcessors();
+    }
+
+    private PointPool pool(List<ExperimentRunner> runners) {
+        try {
+            return new PointPool(runners, threads());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** Says how many points came from the cache, if any did: a re-run that ran nothing is never silent. */
+    private static void reportCache(PrintWriter err, PointCache cache) {
+        if (cache != null && cache.hits() > 0) {
+            err.println("reproduce: " + cache.hits() + " finished points read back from " + cache.directory()
+                    + " (--no-cache runs them again)");
+        }
     }
 
     /** The columns a spec's rows show on a terminal: what varies (experiment, policy, grid axes), then its metrics. */

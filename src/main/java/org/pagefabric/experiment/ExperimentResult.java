@@ -14,7 +14,7 @@ import java.util.Map;
  * @param quick     whether {@code --quick} was applied
  * @param overrides the {@code --set} values, in the order given
  * @param planned   how many runs the grid has
- * @param rows      the finished runs' rows, in run order (a prefix of the plan when stopped early)
+ * @param rows      the finished runs' rows, in run order (only those that finished when stopped early)
  * @param complete  whether every planned run finished (false after a stop)
  */
 public record ExperimentResult(ExperimentSpec spec, boolean quick, Map<String, String> overrides, int planned,

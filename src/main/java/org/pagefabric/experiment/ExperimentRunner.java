@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -91,6 +90,7 @@ public final class ExperimentRunner {
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger done = new AtomicInteger();
     private volatile boolean cancelled;
+    private volatile PointCache cache;
 
     /**
      * Applies the options to the spec and expands its grid, so every spec and {@code --set}
@@ -151,6 +151,15 @@ public final class ExperimentRunner {
     }
 
     /**
+     * Reads finished points from {@code cache} instead of running them, and stores every point
+     * that runs there as soon as it finishes (so a killed run loses only the points in flight);
+     * call before running. Rows read back equal the rows computed, types included.
+     */
+    public void useCache(PointCache cache) {
+        this.cache = Objects.requireNonNull(cache, "cache");
+    }
+
+    /**
      * Stops the run cleanly: no new point starts; points in flight finish and are kept. Safe
      * from any thread, any number of times.
      */
@@ -183,7 +192,7 @@ public final class ExperimentRunner {
                     return;
                 }
                 try {
-                    rows[i] = pointFunction.row(points.get(i));
+                    rows[i] = rowOf(points.get(i));
                 } catch (Throwable e) {
                     failures[i] = e;
                     firstFailure.accumulateAndGet(i, Math::min);
@@ -225,37 +234,49 @@ public final class ExperimentRunner {
      * @return the result
      */
     public ExperimentResult runHandlingInterrupt(Consumer<ExperimentResult> finish) {
-        StopSignals signals = StopSignals.install(this::cancel);
-        if (signals != null) {
-            try (signals) {
-                ExperimentResult result = run();
-                finish.accept(result);
-                return result;
+        return StopSignals.handling(this::cancel, this::run, finish);
+    }
+
+    /** Point {@code p}'s row: from the cache when it holds it, else run (and then stored). */
+    private Map<String, Object> rowOf(ExperimentPoint p) {
+        Map<String, Object> row = cached(p);
+        return row != null ? row : compute(p);
+    }
+
+    /** Point {@code p}'s row as the cache holds it, or {@code null} (no cache, or not finished before). */
+    Map<String, Object> cached(ExperimentPoint p) {
+        PointCache c = cache;
+        return c == null ? null : c.find(PointCache.key(spec, p));
+    }
+
+    /** Runs point {@code p} into its row and stores it in the cache, if there is one. */
+    Map<String, Object> compute(ExperimentPoint p) {
+        Map<String, Object> row = pointFunction.row(p);
+        PointCache c = cache;
+        if (c != null) {
+            c.store(PointCache.key(spec, p), p, row);
+        }
+        return row;
+    }
+
+    /** The points {@link #run()} runs: every point, or the shard's share. */
+    List<ExperimentPoint> toRun() {
+        return toRun;
+    }
+
+    /**
+     * The result of the points to run whose rows are in {@code rows} (at their position in
+     * {@link #toRun()}; {@code null} for a point that did not finish), rows in run order.
+     */
+    ExperimentResult result(Map<String, Object>[] rows) {
+        List<Map<String, Object>> out = new java.util.ArrayList<>();
+        for (Map<String, Object> r : rows) {
+            if (r != null) {
+                out.add(r);
             }
         }
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            cancel();
-            try {
-                // The JVM exits when the hook returns: wait until the results are on disk.
-                finished.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "pagefabric-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            ExperimentResult result = run();
-            finish.accept(result);
-            return result;
-        } finally {
-            finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // Ctrl-C came: the hook is running and has just been released.
-            }
-        }
+        return new ExperimentResult(spec, options.quick(), options.overrides(), points.size(), out,
+                out.size() == rows.length);
     }
 
     /** Joins the workers, showing a progress bar once the run has taken long enough. */

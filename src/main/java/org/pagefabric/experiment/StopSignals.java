@@ -2,6 +2,9 @@ package org.pagefabric.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -45,6 +48,45 @@ final class StopSignals implements AutoCloseable {
         } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
             s.close();
             return null;
+        }
+    }
+
+    /**
+     * Runs {@code run}, turning Ctrl-C (or SIGTERM) into {@code cancel}, then hands its result to
+     * {@code finish} in a JVM that is not shutting down. Where no signal handler can be installed,
+     * a shutdown hook cancels instead and holds the JVM until {@code finish} is done.
+     */
+    static <T> T handling(Runnable cancel, Supplier<T> run, Consumer<T> finish) {
+        StopSignals signals = install(cancel);
+        if (signals != null) {
+            try (signals) {
+                T result = run.get();
+                finish.accept(result);
+                return result;
+            }
+        }
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            cancel.run();
+            try {
+                // The JVM exits when the hook returns: wait until the results are on disk.
+                finished.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "pagefabric-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            T result = run.get();
+            finish.accept(result);
+            return result;
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C came: the hook is running and has just been released.
+            }
         }
     }
 

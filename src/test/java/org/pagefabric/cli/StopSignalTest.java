@@ -1,5 +1,6 @@
 package org.pagefabric.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -35,5 +36,33 @@ class StopSignalTest {
         assertTrue(Files.readString(out.resolve("manifest.json")).matches("(?s).*\"complete\"\\s*:\\s*false.*"));
         assertTrue(log.contains("stopped early"), log);
         assertTrue(!log.contains("Shutdown in progress") && !log.contains("Exception"), log);
+    }
+
+    /** {@code run} stopped by a signal prints the rows of the sizes that finished, then says it stopped. */
+    @Test
+    void aStoppedRunPrintsItsFinishedRows(@TempDir Path dir) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // 8 bytes finishes in milliseconds, 256 MiB in about 15 s, 512 MiB would take twice that;
+        // the point in flight when the signal comes finishes, the next one never starts
+        Process p = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                "org.pagefabric.cli.Main", "run", "latency", "--sizes", "8,256M,512M", "--iterations", "200",
+                "--threads", "1", "--format", "csv")
+                .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile()).start();
+        Thread.sleep(5_000);
+        assertTrue(p.isAlive(), "the 256 MiB size runs for seconds; the run ended early: "
+                + Files.readString(dir.resolve("err.txt")));
+        p.destroy();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the stopped run did not exit");
+        List<String> rows = Files.readAllLines(dir.resolve("out.txt"), StandardCharsets.UTF_8);
+        String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+        assertTrue(rows.size() == 2 || rows.size() == 3, "the header, the 8-byte row, and the 256 MiB one if it"
+                + " had started: " + rows + "; stderr: " + err);
+        assertTrue(rows.get(0).startsWith("experiment,point,repetition,"), rows.get(0));
+        assertTrue(rows.get(1).startsWith("run.latency,0,0,latency,pin-all,default,1,8,200,"), rows.get(1));
+        if (rows.size() == 3) {
+            assertTrue(rows.get(2).startsWith("run.latency,1,0,latency,pin-all,default,1,268435456,200,"), rows.get(2));
+        }
+        assertTrue(err.contains("stopped early; the rows above are the finished ones"), err);
+        assertTrue(!err.contains("Exception"), err);
     }
 }

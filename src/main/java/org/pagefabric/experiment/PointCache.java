@@ -1,0 +1,174 @@
+package org.pagefabric.experiment;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.pagefabric.experiment.ExperimentSpec.Axis;
+import org.pagefabric.experiment.ExperimentSpec.AxisKind;
+
+/**
+ * Finished points kept under an output root, one file each ({@code OUT/.points/HASH.json}), so
+ * that a run stopped by Ctrl-C, {@code kill -9} or a lost node resumes where it was, and a
+ * re-run skips what is done. A point's file name is the SHA-256 of everything its row depends
+ * on ({@link #key}): the experiment, policy, grid point and repetition, every resolved workload
+ * parameter, the whole resolved profile, the seed, the row's columns, the PageFabric version,
+ * the git commit and a digest of the running code ({@link CodeFingerprint}). Changing any of
+ * them, a {@code --set} value or the code included, gives other keys, so exactly the affected
+ * points run again and a stale row is never read.
+ *
+ * <p>Files are written to a temporary name and renamed into place, so a reader sees a whole
+ * file or none, and shards sharing one output root can write side by side. A file that does
+ * not read back (truncated, edited, from an unknown format) counts as missing: its point runs
+ * again and overwrites it. Safe for concurrent use.
+ */
+public final class PointCache {
+    /** The cache's directory under an output root. */
+    public static final String DIRECTORY = ".points";
+
+    /** Bumped when the file layout or the key's contents change, so older files are never read. */
+    private static final int FORMAT = 1;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path dir;
+    private final AtomicInteger hits = new AtomicInteger();
+    private final AtomicInteger stored = new AtomicInteger();
+
+    private PointCache(Path dir) {
+        this.dir = dir;
+    }
+
+    /** The cache of output root {@code root}: {@code root/.points}, created on the first store. */
+    public static PointCache under(Path root) {
+        return new PointCache(root.resolve(DIRECTORY));
+    }
+
+    /** The directory holding the points' files. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** How many points were read back so far. */
+    public int hits() {
+        return hits.get();
+    }
+
+    /** How many points were stored so far. */
+    public int stored() {
+        return stored.get();
+    }
+
+    /**
+     * The hex SHA-256 naming point {@code p} of {@code spec} (the effective spec its runner
+     * expanded). Everything that can change its row is in the digest.
+     */
+    static String key(ExperimentSpec spec, ExperimentPoint p) {
+        StringBuilder b = new StringBuilder(4096);
+        line(b, "format", FORMAT);
+        ResultWriter.build().forEach((k, v) -> {
+            // the JVM vendor and version do not change a deterministic simulation's rows
+            if (!k.equals("jvm")) {
+                line(b, k, v);
+            }
+        });
+        line(b, "code", CodeFingerprint.value());
+        line(b, "experiment", spec.id());
+        line(b, "workload", spec.workload().name());
+        line(b, "metrics", spec.workload().metrics());
+        line(b, "policy", p.policy());
+        line(b, "point", p.point());
+        line(b, "repetition", p.repetition());
+        line(b, "seed", p.seed());
+        // sorted, with each value's type: 8 and 8.0 are different inputs
+        new TreeMap<>(spec.workload().resolve(p.workloadValues())).forEach((k, v) ->
+                line(b, "workload." + k, v == null ? "null" : v.getClass().getName() + ":" + v));
+        for (Axis a : spec.grid()) {
+            if (a.kind() == AxisKind.PROFILE) {
+                line(b, "profile-column", a.key() + "->" + a.column());
+            }
+        }
+        b.append("profile:\n").append(p.profile().dump());
+        return HexFormat.of().formatHex(CodeFingerprint.sha256().digest(b.toString().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static void line(StringBuilder b, String name, Object value) {
+        b.append(name).append('=').append(value).append('\n');
+    }
+
+    /**
+     * The row stored under {@code key}, or {@code null} if there is none or it does not read back
+     * whole (then the point simply runs again).
+     */
+    Map<String, Object> find(String key) {
+        Path f = dir.resolve(key + ".json");
+        Map<String, Object> file;
+        try {
+            file = JSON.readValue(f.toFile(), new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (IOException e) {
+            // missing, truncated or not JSON: run the point again
+            return null;
+        }
+        try {
+            if (!Integer.valueOf(FORMAT).equals(file.get("format")) || !key.equals(file.get("key"))) {
+                return null;
+            }
+            @SuppressWarnings("unchecked")
+            List<List<String>> cells = (List<List<String>>) file.get("row");
+            Map<String, Object> row = RowCodec.decode(cells);
+            hits.incrementAndGet();
+            return row;
+        } catch (ClassCastException | IllegalArgumentException | NullPointerException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Stores {@code row} as point {@code p}'s under {@code key}; a row with a value the file
+     * cannot carry exactly is not stored (its point would run again).
+     *
+     * @throws UncheckedIOException if the directory or file cannot be written
+     */
+    void store(String key, ExperimentPoint p, Map<String, Object> row) {
+        List<List<String>> cells = RowCodec.encode(row);
+        if (cells == null) {
+            return;
+        }
+        Map<String, Object> file = new LinkedHashMap<>();
+        file.put("format", FORMAT);
+        file.put("key", key);
+        // for a person looking into the directory: which point this is
+        file.put("experiment", row.get("experiment"));
+        file.put("label", p.label());
+        file.put("build", ResultWriter.build());
+        file.put("row", cells);
+        try {
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, "." + key + ".", ".tmp");
+            try {
+                Files.writeString(tmp, ResultWriter.json(file), StandardCharsets.UTF_8);
+                try {
+                    Files.move(tmp, dir.resolve(key + ".json"), StandardCopyOption.ATOMIC_MOVE);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(tmp, dir.resolve(key + ".json"), StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot store a finished point in " + dir + ": " + e.getMessage(), e);
+        }
+        stored.incrementAndGet();
+    }
+}
