@@ -84,6 +84,8 @@ public final class ExperimentRunner {
     private final ExperimentSpec spec;
     private final Options options;
     private final PointFunction pointFunction;
+    // whether points are simulated (not a test's stand-in), so their cost can be estimated
+    private final boolean simulated;
     private final List<ExperimentPoint> points;
     // the runs run() runs: every point, or one shard's share
     private volatile List<ExperimentPoint> toRun;
@@ -120,6 +122,7 @@ public final class ExperimentRunner {
             }
         }
         this.pointFunction = pointFunction == null ? this::row : pointFunction;
+        this.simulated = pointFunction == null;
         this.toRun = points;
     }
 
@@ -252,10 +255,15 @@ public final class ExperimentRunner {
 
     /** Runs point {@code p} into its row and stores it in the cache, if there is one. */
     Map<String, Object> compute(ExperimentPoint p) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long wall0 = System.nanoTime();
         Map<String, Object> row = pointFunction.row(p);
         PointCache c = cache;
         if (c != null) {
-            c.store(PointCache.key(spec, p), p, row);
+            double cost = simulated ? Shard.cost(spec.workload(), p) : 0;
+            c.store(PointCache.key(spec, p), p, row, new PointCache.Timing(
+                    (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, (System.nanoTime() - wall0) / 1e9, cost));
         }
         return row;
     }

@@ -19,10 +19,10 @@ public final class Footprint {
     static final long MIB = 1L << 20;
     /** A point that keeps little: one simulation, its profile, its statistics (measured: 1 to 13 MiB). */
     static final long BASE = 16 * MIB;
-    /** Per process (measured: dht-insert 3.1 MiB per process, from 64 to 512 processes). */
-    static final long PER_PROCESS = 13 * MIB / 4;
-    /** Per node (measured: dht-insert 3.1 MiB more per node at 4 than at 32 processes per node). */
-    static final long PER_NODE = 13 * MIB / 4;
+    /** Per process (measured: dht-insert 0.45 MiB per process at 256 and 1024 processes, 10 000 inserts each). */
+    static final long PER_PROCESS = MIB / 2;
+    /** Per node: its CPU, kernel, NIC and IOMMU (measured: about 0.2 MiB, dht-insert at 4 against 32 processes per node). */
+    static final long PER_NODE = MIB / 2;
     /** Per byte of message size, per rank, in 1/100 bytes (measured: latency 0.52 per byte per rank at 256 MiB and 1 GiB). */
     static final long PER_MESSAGE_BYTE_CENTS = 55;
     /** Per byte of application data, in 1/100 bytes (measured: coral-sort 2.05 per byte at 64 and 256 MiB). */

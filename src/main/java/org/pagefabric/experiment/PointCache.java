@@ -135,12 +135,23 @@ public final class PointCache {
     }
 
     /**
-     * Stores {@code row} as point {@code p}'s under {@code key}; a row with a value the file
-     * cannot carry exactly is not stored (its point would run again).
+     * What a point took to run, kept beside its row (never part of it) so that the cost
+     * estimate that orders and shards points can be checked against what points really take.
+     *
+     * @param cpuSeconds    CPU time of the thread that ran it
+     * @param wallSeconds   wall time
+     * @param estimatedCost {@link Shard#cost} of the point
+     */
+    record Timing(double cpuSeconds, double wallSeconds, double estimatedCost) {
+    }
+
+    /**
+     * Stores {@code row} as point {@code p}'s under {@code key}, with what it took; a row with a
+     * value the file cannot carry exactly is not stored (its point would run again).
      *
      * @throws UncheckedIOException if the directory or file cannot be written
      */
-    void store(String key, ExperimentPoint p, Map<String, Object> row) {
+    void store(String key, ExperimentPoint p, Map<String, Object> row, Timing timing) {
         List<List<String>> cells = RowCodec.encode(row);
         if (cells == null) {
             return;
@@ -152,6 +163,9 @@ public final class PointCache {
         file.put("experiment", row.get("experiment"));
         file.put("label", p.label());
         file.put("build", ResultWriter.build());
+        file.put("cpu_s", Math.round(timing.cpuSeconds() * 1000) / 1000.0);
+        file.put("wall_s", Math.round(timing.wallSeconds() * 1000) / 1000.0);
+        file.put("estimated_cost", timing.estimatedCost());
         file.put("row", cells);
         try {
             Files.createDirectories(dir);

@@ -176,7 +176,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
 
     /** Whether the destination holds what the origin holds (both rank 0's and rank 1's view of them). */
     private static boolean sameBytes(Rank a, long aVa, Rank b, long bVa, long size) {
-        return a.node().kernel().digest(a.process(), aVa, size) == b.node().kernel().digest(b.process(), bVa, size);
+        return a.node().kernel().sameBytes(a.process(), aVa, b.node().kernel(), b.process(), bVa, size);
     }
 
     /** A get or a put, as the parameter says. */

@@ -118,6 +118,21 @@ class PointCacheTest {
     }
 
     @Test
+    void aPointsFileSaysWhatItTookBesideTheEstimateThatOrderedIt() throws IOException {
+        ExperimentSpec spec = Specs.parse(SIX);
+        ExperimentRunner r = new ExperimentRunner(spec, new ExperimentRunner.Options(1, false, false, Map.of()));
+        r.useCache(PointCache.under(dir));
+        r.run();
+        for (Path f : pointFiles()) {
+            Map<?, ?> file = new com.fasterxml.jackson.databind.ObjectMapper().readValue(f.toFile(), Map.class);
+            assertTrue(((Number) file.get("cpu_s")).doubleValue() >= 0, f + ": " + file.get("cpu_s"));
+            assertTrue(((Number) file.get("wall_s")).doubleValue() >= 0, f + ": " + file.get("wall_s"));
+            // 2 ranks × 2 iterations × pages of the size: 4, 4 or 4 (8 B, 512 B and 4 KiB are one page each)
+            assertEquals(4.0, ((Number) file.get("estimated_cost")).doubleValue(), f.toString());
+        }
+    }
+
+    @Test
     void aDamagedFileIsRunAgainAndRewritten() throws IOException {
         ExperimentSpec spec = Specs.parse(SIX);
         AtomicInteger runs = new AtomicInteger();

@@ -11,11 +11,17 @@ import org.pagefabric.sim.RandomStream;
  * A fill takes the lowest invalid way of its set, or evicts by the configured policy.
  *
  * <p>Storage is primitive arrays (way {@code w} of set {@code s} is slot {@code s*ways+w});
- * lookups and fills allocate nothing.
+ * lookups and fills allocate nothing. Sets wider than {@link #SCANNED_WAYS} ways (the fully
+ * associative levels of most profiles: 64 to 512 ways) are not scanned: a hash index finds a
+ * key's slot, a recency list per set gives the least recently used way, and a bitmap per set
+ * the lowest invalid way, which are the answers a scan would give.
  */
 public final class IotlbLevel {
     /** The key value that marks an invalid slot (keys are non-negative). */
     public static final long INVALID = -1L;
+
+    /** Sets of at most this many ways are scanned; wider ones are indexed. */
+    static final int SCANNED_WAYS = 8;
 
     private final IotlbLevelConfig config;
     private final int ways;
@@ -28,6 +34,11 @@ public final class IotlbLevel {
     private long tick;
     private int valid;
     private long lastEvicted = INVALID;
+    // wide sets only (null otherwise): key -> slot, recency order, invalid ways
+    private final SlotHash index;
+    private final RecencyList recency;
+    private final long[] invalidWays;
+    private final int wordsPerSet;
 
     /** A level; {@code random} is drawn from only by {@link ReplacementPolicy#RANDOM}. */
     public IotlbLevel(IotlbLevelConfig config, RandomStream random) {
@@ -42,6 +53,58 @@ public final class IotlbLevel {
             throw new IllegalArgumentException("random replacement needs a random stream");
         }
         Arrays.fill(keys, INVALID);
+        if (ways > SCANNED_WAYS) {
+            index = new SlotHash(config.entries());
+            recency = config.policy() == ReplacementPolicy.LRU ? new RecencyList(config.entries(), sets, ways) : null;
+            wordsPerSet = (ways + 63) >>> 6;
+            invalidWays = new long[sets * wordsPerSet];
+            markAllInvalid();
+        } else {
+            index = null;
+            recency = null;
+            wordsPerSet = 0;
+            invalidWays = null;
+        }
+    }
+
+    private void markAllInvalid() {
+        for (int s = 0; s < sets; s++) {
+            for (int w = 0; w < ways; w++) {
+                invalidWays[s * wordsPerSet + (w >>> 6)] |= 1L << w;
+            }
+        }
+    }
+
+    /** The lowest invalid way of the set at {@code base}, or -1 (wide sets). */
+    private int lowestInvalidWay(int base) {
+        int at = base / ways * wordsPerSet;
+        for (int i = 0; i < wordsPerSet; i++) {
+            long bits = invalidWays[at + i];
+            if (bits != 0) {
+                return (i << 6) + Long.numberOfTrailingZeros(bits);
+            }
+        }
+        return -1;
+    }
+
+    private void setInvalidBit(int slot, boolean invalid) {
+        int set = slot / ways;
+        int w = slot - set * ways;
+        int i = set * wordsPerSet + (w >>> 6);
+        if (invalid) {
+            invalidWays[i] |= 1L << w;
+        } else {
+            invalidWays[i] &= ~(1L << w);
+        }
+    }
+
+    /** Empties slot {@code slot} of a wide set in every structure. */
+    private void dropIndexed(int slot) {
+        index.remove(keys[slot], keys);
+        if (recency != null) {
+            recency.unlink(slot);
+        }
+        setInvalidBit(slot, true);
     }
 
     /** The level's shape. */
@@ -56,6 +119,9 @@ public final class IotlbLevel {
 
     /** The slot holding {@code key}, or -1; does not count as a use. */
     public int find(long key) {
+        if (index != null) {
+            return index.find(key, keys);
+        }
         int base = setOf(key) * ways;
         for (int w = 0; w < ways; w++) {
             if (keys[base + w] == key) {
@@ -73,6 +139,9 @@ public final class IotlbLevel {
     /** Records a use of a slot (a hit), for LRU. */
     public void touch(int slot) {
         lastUse[slot] = ++tick;
+        if (recency != null) {
+            recency.moveToFront(slot);
+        }
     }
 
     /**
@@ -101,19 +170,34 @@ public final class IotlbLevel {
         long evicted = INVALID;
         if (slot < 0) {
             int base = setOf(key) * ways;
-            for (int w = 0; w < ways; w++) {
-                if (keys[base + w] == INVALID) {
+            if (index != null) {
+                int w = lowestInvalidWay(base);
+                if (w >= 0) {
                     slot = base + w;
-                    break;
+                    setInvalidBit(slot, false);
+                    valid++;
+                } else {
+                    slot = base + victimWay(base);
+                    evicted = keys[slot];
+                    index.remove(evicted, keys);
                 }
-            }
-            if (slot < 0) {
-                slot = base + victimWay(base);
-                evicted = keys[slot];
+                keys[slot] = key;
+                index.add(key, slot, keys);
             } else {
-                valid++;
+                for (int w = 0; w < ways; w++) {
+                    if (keys[base + w] == INVALID) {
+                        slot = base + w;
+                        break;
+                    }
+                }
+                if (slot < 0) {
+                    slot = base + victimWay(base);
+                    evicted = keys[slot];
+                } else {
+                    valid++;
+                }
+                keys[slot] = key;
             }
-            keys[slot] = key;
         }
         values[slot] = value;
         touch(slot);
@@ -127,6 +211,11 @@ public final class IotlbLevel {
         }
         if (config.policy() == ReplacementPolicy.RANDOM) {
             return random.nextInt(ways);
+        }
+        if (recency != null) {
+            // the set is full, so every way was touched since its fill: ticks are distinct and
+            // the least recent way is the one of the smallest tick, as the scan below finds
+            return recency.leastRecent(base / ways) - base;
         }
         int victim = 0;
         for (int w = 1; w < ways; w++) {
@@ -148,6 +237,9 @@ public final class IotlbLevel {
         if (slot < 0) {
             return false;
         }
+        if (index != null) {
+            dropIndexed(slot);
+        }
         keys[slot] = INVALID;
         valid--;
         return true;
@@ -159,6 +251,9 @@ public final class IotlbLevel {
         for (int i = 0; i < keys.length; i++) {
             long k = keys[i];
             if (k != INVALID && (k & mask) == pattern) {
+                if (index != null) {
+                    dropIndexed(i);
+                }
                 keys[i] = INVALID;
                 n++;
             }
@@ -173,6 +268,9 @@ public final class IotlbLevel {
         for (int i = 0; i < keys.length; i++) {
             long k = keys[i];
             if (k != INVALID && k >= from && k < to) {
+                if (index != null) {
+                    dropIndexed(i);
+                }
                 keys[i] = INVALID;
                 n++;
             }
@@ -183,6 +281,13 @@ public final class IotlbLevel {
 
     /** Removes everything. */
     public void clear() {
+        if (index != null) {
+            for (int i = 0; i < keys.length; i++) {
+                if (keys[i] != INVALID) {
+                    dropIndexed(i);
+                }
+            }
+        }
         Arrays.fill(keys, INVALID);
         valid = 0;
     }

@@ -486,6 +486,42 @@ public final class Kernel {
         return true;
     }
 
+    /**
+     * Inspection: whether {@code [va, va+len)} of {@code as} holds exactly the bytes that
+     * {@code [vb, vb+len)} of {@code bs} holds in {@code other} (this kernel or another node's).
+     * Where a page holds one content tag's run the other side is checked against the tag
+     * without rendering either, so checking a large tagged transfer costs per page, not per
+     * byte; any other content is compared byte for byte.
+     */
+    public boolean sameBytes(AddressSpace as, long va, Kernel other, AddressSpace bs, long vb, long len) {
+        long[] run = new long[2];
+        byte[] mine = null;
+        byte[] theirs = null;
+        for (long done = 0; done < len; ) {
+            long at = va + done;
+            long bt = vb + done;
+            int n = Math.min(chunk(at, len - done), chunk(bt, len - done));
+            long pte = as.pageTable.leaf(at);
+            if ((pte & Pte.PRESENT) != 0 && memory.tagRun(frameOf(pte, at), (int) (at & (PAGE_SIZE - 1)), n, run)) {
+                if (!other.verifyTag(bs, bt, n, run[0], run[1])) {
+                    return false;
+                }
+            } else {
+                if (mine == null) {
+                    mine = new byte[(int) PAGE_SIZE];
+                    theirs = new byte[(int) PAGE_SIZE];
+                }
+                peek(as, at, mine, 0, n);
+                other.peek(bs, bt, theirs, 0, n);
+                if (!java.util.Arrays.equals(mine, 0, n, theirs, 0, n)) {
+                    return false;
+                }
+            }
+            done += n;
+        }
+        return true;
+    }
+
     /** Inspection: the {@link ContentDigest} of {@code [va, va+len)} as it is now. */
     public long digest(AddressSpace as, long va, long len) {
         ContentDigest d = new ContentDigest();

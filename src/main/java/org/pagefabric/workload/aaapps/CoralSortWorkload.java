@@ -111,19 +111,29 @@ public final class CoralSortWorkload extends AppWorkload {
         return s;
     }
 
-    private static final class State extends GetLogState {
-        final long[][] keys;
-        final long[][] desc;
-        final long[][] received;
-        final long inputCount;
-        long inputDigest;
+    /**
+     * The sort's input: every process's keys, sorted locally, and the bucket offsets into them.
+     * It depends only on the seed, the processes and the key count, and the simulation only reads
+     * it, so the points of an experiment that share those (every topology and scheme of a
+     * figure) share one copy: made once, held softly so that a tight heap may drop it.
+     */
+    record Input(long seed, int processes, long total, long[][] keys, long[][] desc, long digest) {
+        private static java.lang.ref.SoftReference<Input> last = new java.lang.ref.SoftReference<>(null);
 
-        State(int processes, AppScheme scheme, long total, long seed) {
-            super(processes, scheme);
-            this.keys = new long[processes][];
-            this.desc = new long[processes][];
-            this.received = new long[processes][];
-            this.inputCount = total;
+        /** The input for these, made now or shared with an earlier point. */
+        static synchronized Input of(int processes, long total, long seed) {
+            Input in = last.get();
+            if (in == null || in.seed != seed || in.processes != processes || in.total != total) {
+                in = make(processes, total, seed);
+                last = new java.lang.ref.SoftReference<>(in);
+            }
+            return in;
+        }
+
+        private static Input make(int processes, long total, long seed) {
+            long[][] keys = new long[processes][];
+            long[][] desc = new long[processes][];
+            long digest = 0;
             long width = KEY_RANGE / processes;
             for (int r = 0; r < processes; r++) {
                 int n = (int) (total / processes + (r < total % processes ? 1 : 0));
@@ -131,7 +141,7 @@ public final class CoralSortWorkload extends AppWorkload {
                 long[] k = new long[n];
                 for (int x = 0; x < n; x++) {
                     k[x] = rnd.nextLong(KEY_RANGE);
-                    inputDigest += RandomStream.mix64(k[x]);
+                    digest += RandomStream.mix64(k[x]);
                 }
                 Arrays.sort(k); // the local sort comes before the timed exchange
                 keys[r] = k;
@@ -147,6 +157,25 @@ public final class CoralSortWorkload extends AppWorkload {
                 d[processes] = n;
                 desc[r] = d;
             }
+            return new Input(seed, processes, total, keys, desc, digest);
+        }
+    }
+
+    private static final class State extends GetLogState {
+        final long[][] keys;
+        final long[][] desc;
+        final long[][] received;
+        final long inputCount;
+        final long inputDigest;
+
+        State(int processes, AppScheme scheme, long total, long seed) {
+            super(processes, scheme);
+            Input in = Input.of(processes, total, seed);
+            this.keys = in.keys();
+            this.desc = in.desc();
+            this.received = new long[processes][];
+            this.inputCount = total;
+            this.inputDigest = in.digest();
         }
 
         @Override

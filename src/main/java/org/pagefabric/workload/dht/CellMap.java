@@ -10,35 +10,36 @@ import java.util.function.LongBinaryOperator;
 final class CellMap {
     private static final long EMPTY = -1L;
 
-    private long[] keys;
-    private long[] values;
+    // key at 2i, value at 2i+1: a probe reads one cache line, not one in each of two arrays
+    private long[] slots;
+    private int mask;
     private int size;
 
     CellMap() {
-        keys = new long[8];
-        values = new long[8];
-        java.util.Arrays.fill(keys, EMPTY);
+        slots = new long[16];
+        mask = 7;
+        java.util.Arrays.fill(slots, EMPTY);
     }
 
     /** The word at {@code address}, 0 if never written. */
     long get(long address) {
         int i = find(address);
-        return keys[i] == EMPTY ? 0L : values[i];
+        return slots[i] == EMPTY ? 0L : slots[i + 1];
     }
 
     /** Writes the word at {@code address}. */
     void put(long address, long value) {
         int i = find(address);
-        if (keys[i] == EMPTY) {
-            keys[i] = address;
+        if (slots[i] == EMPTY) {
+            slots[i] = address;
+            slots[i + 1] = value;
             size++;
-            values[i] = value;
-            if (size * 4 > keys.length * 3) {
+            if (size * 4 > (mask + 1) * 3) {
                 grow();
             }
             return;
         }
-        values[i] = value;
+        slots[i + 1] = value;
     }
 
     /** Words written so far (including words written back to 0). */
@@ -48,33 +49,33 @@ final class CellMap {
 
     /** Calls {@code visit(address, value)} for every written word, in table order. */
     void forEach(LongBinaryOperator visit) {
-        for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != EMPTY) {
-                visit.applyAsLong(keys[i], values[i]);
+        for (int i = 0; i < slots.length; i += 2) {
+            if (slots[i] != EMPTY) {
+                visit.applyAsLong(slots[i], slots[i + 1]);
             }
         }
     }
 
+    /** The index of {@code address}'s key, or of the empty slot where it would go. */
     private int find(long address) {
-        int mask = keys.length - 1;
         int i = (int) (org.pagefabric.sim.RandomStream.mix64(address) & mask);
-        while (keys[i] != EMPTY && keys[i] != address) {
+        long k;
+        while ((k = slots[2 * i]) != EMPTY && k != address) {
             i = (i + 1) & mask;
         }
-        return i;
+        return 2 * i;
     }
 
     private void grow() {
-        long[] k = keys;
-        long[] v = values;
-        keys = new long[k.length * 2];
-        values = new long[k.length * 2];
-        java.util.Arrays.fill(keys, EMPTY);
-        for (int j = 0; j < k.length; j++) {
-            if (k[j] != EMPTY) {
-                int i = find(k[j]);
-                keys[i] = k[j];
-                values[i] = v[j];
+        long[] old = slots;
+        slots = new long[old.length * 2];
+        mask = (mask << 1) | 1;
+        java.util.Arrays.fill(slots, EMPTY);
+        for (int j = 0; j < old.length; j += 2) {
+            if (old[j] != EMPTY) {
+                int i = find(old[j]);
+                slots[i] = old[j];
+                slots[i + 1] = old[j + 1];
             }
         }
     }
