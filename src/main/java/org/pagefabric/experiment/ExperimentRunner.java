@@ -1,15 +1,11 @@
 package org.pagefabric.experiment;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.config.ResolvedSetting;
@@ -34,16 +30,13 @@ import org.pagefabric.workload.PointRun;
  * }</pre>
  */
 public final class ExperimentRunner {
-    /** Wall time after which a progress bar appears: short runs stay quiet. */
-    static final Duration PROGRESS_DELAY = Duration.ofSeconds(2);
-
     /**
      * How to run.
      *
      * @param threads   worker threads, at least 1 (results do not depend on it)
      * @param quick     apply the spec's {@code quick} overrides
      * @param progress  allow a progress bar (shown only on a console and after
-     *                  {@link #PROGRESS_DELAY})
+     *                  {@link DelayedProgress#DELAY})
      * @param overrides {@code --set key=value} pairs: grid keys, {@code seed}, {@code repetitions}
      */
     public record Options(int threads, boolean quick, boolean progress, Map<String, String> overrides) {
@@ -290,10 +283,8 @@ public final class ExperimentRunner {
 
     /** Joins the workers, showing a progress bar once the run has taken long enough. */
     private void waitFor(Thread[] workers, int total) {
-        long start = System.nanoTime();
         boolean interrupted = false;
-        boolean console = System.console() != null;
-        ProgressBar bar = null;
+        DelayedProgress bar = new DelayedProgress(spec.id(), total, options.progress());
         try {
             for (Thread t : workers) {
                 while (t.isAlive()) {
@@ -304,23 +295,11 @@ public final class ExperimentRunner {
                         cancel();
                         interrupted = true;
                     }
-                    long elapsed = System.nanoTime() - start;
-                    if (bar == null && options.progress() && console && elapsed >= PROGRESS_DELAY.toNanos()
-                            && done.get() < total) {
-                        bar = new ProgressBarBuilder().setTaskName(spec.id()).setInitialMax(total)
-                                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500)
-                                .startsFrom(done.get(), Duration.ofNanos(elapsed)).build();
-                    }
-                    if (bar != null) {
-                        bar.stepTo(done.get());
-                    }
+                    bar.update(done.get());
                 }
             }
         } finally {
-            if (bar != null) {
-                bar.stepTo(done.get());
-                bar.close();
-            }
+            bar.finish(done.get());
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

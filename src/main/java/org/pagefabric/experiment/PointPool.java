@@ -1,6 +1,5 @@
 package org.pagefabric.experiment;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -9,9 +8,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * Runs the points of several experiments on one set of worker threads, so that a sweep of many
@@ -271,10 +267,8 @@ public final class PointPool {
      * progress bar once the run has taken long enough.
      */
     private void handOver(Thread[] workers, int total, boolean progress, java.util.function.IntConsumer hand) {
-        long start = System.nanoTime();
         boolean interrupted = false;
-        boolean console = System.console() != null;
-        ProgressBar bar = null;
+        DelayedProgress bar = new DelayedProgress("points", total, progress);
         try {
             while (true) {
                 Integer k;
@@ -295,22 +289,10 @@ public final class PointPool {
                     }
                     return;
                 }
-                long elapsed = System.nanoTime() - start;
-                if (bar == null && progress && console && elapsed >= ExperimentRunner.PROGRESS_DELAY.toNanos()
-                        && done.get() < total) {
-                    bar = new ProgressBarBuilder().setTaskName("points").setInitialMax(total)
-                            .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500)
-                            .startsFrom(done.get(), Duration.ofNanos(elapsed)).build();
-                }
-                if (bar != null) {
-                    bar.stepTo(done.get());
-                }
+                bar.update(done.get());
             }
         } finally {
-            if (bar != null) {
-                bar.stepTo(done.get());
-                bar.close();
-            }
+            bar.finish(done.get());
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

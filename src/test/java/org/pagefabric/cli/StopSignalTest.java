@@ -17,13 +17,49 @@ import org.junit.jupiter.api.io.TempDir;
  * incomplete: the writing happens in a JVM that is not shutting down.
  */
 class StopSignalTest {
+    /**
+     * Waits until the child runs points: a worker thread exists (Linux names threads in
+     * /proc/PID/task/TID/comm, cut to 15 characters), so its signal handler is installed, and
+     * {@code ready} holds. A loaded machine starts a JVM in anything from one to many seconds, so
+     * a fixed sleep would either waste time or signal a JVM that has not started yet.
+     */
+    private static void awaitRunning(Process p, java.util.function.BooleanSupplier ready) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        Path tasks = Path.of("/proc", Long.toString(p.pid()), "task");
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            boolean worker = false;
+            try (var ts = Files.list(tasks)) {
+                for (Path t : ts.toList()) {
+                    try {
+                        worker |= Files.readString(t.resolve("comm")).startsWith("pagefabric-poin");
+                    } catch (java.io.IOException gone) {
+                        // the thread ended while listed
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // the process is ending
+            }
+            if (worker && ready.getAsBoolean()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+    }
     @Test
     void aStoppedRunWritesItsReportForTheFinishedRows(@TempDir Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                 "org.pagefabric.cli.Main", "reproduce", "omx.table2", "--threads", "1", "--out", dir.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("log.txt").toFile()).start();
-        Thread.sleep(8_000);
+        // a point has finished (it is in the cache) and others run
+        Path points = dir.resolve(".points");
+        awaitRunning(p, () -> {
+            try (var fs = Files.list(points)) {
+                return fs.anyMatch(f -> f.toString().endsWith(".json"));
+            } catch (java.io.IOException notYet) {
+                return false;
+            }
+        });
         assertTrue(p.isAlive(), "the full experiment runs for minutes; it ended early: "
                 + Files.readString(dir.resolve("log.txt")));
         p.destroy(); // SIGTERM, handled like Ctrl-C
@@ -48,7 +84,9 @@ class StopSignalTest {
                 "org.pagefabric.cli.Main", "run", "latency", "--sizes", "8,256M,512M", "--iterations", "200",
                 "--threads", "1", "--format", "csv")
                 .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile()).start();
-        Thread.sleep(5_000);
+        awaitRunning(p, () -> true);
+        // the 8-byte point takes milliseconds: the 256 MiB one is in flight
+        Thread.sleep(1_000);
         assertTrue(p.isAlive(), "the 256 MiB size runs for seconds; the run ended early: "
                 + Files.readString(dir.resolve("err.txt")));
         p.destroy();
