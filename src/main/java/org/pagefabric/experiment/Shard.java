@@ -94,14 +94,21 @@ public record Shard(int index, int count) {
     }
 
     /**
-     * The estimated cost of a run, in no unit: ranks × timed iterations × pages per message
-     * (4 KiB pages of {@code size_B}, at least one) × candidates of a searched parameter. A
-     * parameter the workload lacks counts as 1. It only has to order runs roughly: the
-     * simulated events grow with each factor, and a run's rows do not depend on it.
+     * The estimated cost of a run, in no unit: processes × timed iterations × pages per message
+     * (4 KiB pages of {@code size_B}, at least one) × a factor for a searched parameter. A
+     * parameter the workload lacks counts as 1; processes are the simulation's ranks, or the
+     * application's {@code processes} where several share a rank's endpoint. A search runs
+     * best-first and stops hopeless candidates early, so it costs about {@code 1 + candidates/16}
+     * plain runs (measured on aa.fig7a at full size: AM-Onload's search of 31 onload counts took
+     * 45 CPU s where AM took 15). It only has to order runs roughly: the simulated events grow
+     * with each factor, and a run's rows do not depend on it.
      */
     public static double cost(Workload workload, ExperimentPoint p) {
         Map<String, Object> params = workload.resolve(p.workloadValues());
         double c = Math.max(1, workload.ranks(params));
+        if (params.get("processes") instanceof Number n) {
+            c = Math.max(c, n.doubleValue());
+        }
         if (params.get(StandardParameters.ITERATIONS) instanceof Number n) {
             c *= Math.max(1, n.doubleValue());
         }
@@ -110,7 +117,7 @@ public record Shard(int index, int count) {
         }
         SearchedParameter searched = workload.search(params);
         if (searched != null) {
-            c *= Math.max(1, searched.candidates().size());
+            c *= 1 + searched.candidates().size() / 16.0;
         }
         return c;
     }
