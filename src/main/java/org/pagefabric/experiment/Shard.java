@@ -101,7 +101,10 @@ public record Shard(int index, int count) {
      * best-first and stops hopeless candidates early, so it costs about {@code 1 + candidates/16}
      * plain runs (measured on aa.fig7a at full size: AM-Onload's search of 31 onload counts took
      * 45 CPU s where AM took 15). It only has to order runs roughly: the simulated events grow
-     * with each factor, and a run's rows do not depend on it.
+     * with each factor, and a run's rows do not depend on it. An application that moves a
+     * fixed volume ({@code data_MiB}: a sort) costs at least 64 per 4 KiB page of it (measured at
+     * full size: a 1 GiB sort point took 50 CPU s, about what 1.5 × 10^7 process-iterations of the
+     * hashtable take).
      */
     public static double cost(Workload workload, ExperimentPoint p) {
         Map<String, Object> params = workload.resolve(p.workloadValues());
@@ -118,6 +121,9 @@ public record Shard(int index, int count) {
         SearchedParameter searched = workload.search(params);
         if (searched != null) {
             c *= 1 + searched.candidates().size() / 16.0;
+        }
+        if (params.get("data_MiB") instanceof Number n) {
+            c = Math.max(c, 64 * n.doubleValue() * 256);
         }
         return c;
     }
