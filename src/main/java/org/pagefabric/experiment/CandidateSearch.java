@@ -26,8 +26,9 @@ import org.pagefabric.workload.Workload;
  * (then in candidate order), so a good one is found early and the others are stopped soon;
  * the bound is checked every 1/64 of the time after which a candidate, still unsettled, would
  * only tie the best. The choice is the one an exhaustive search makes (order and stops change
- * only which tails are not simulated). The reported row is a fresh run of the chosen value, so
- * it is the row that value gives on its own.
+ * only which tails are not simulated). The reported row is the chosen candidate's own: its
+ * run in the search is completed to its last event, exactly as a run of that value alone
+ * (running in slices changes no event's order), so the winner is not simulated twice.
  */
 public final class CandidateSearch {
     private CandidateSearch() {
@@ -39,8 +40,9 @@ public final class CandidateSearch {
      * @param value     the chosen candidate
      * @param metric    its metric, unrounded
      * @param cutTrials candidates stopped early because they could no longer win
+     * @param row       the chosen candidate's row, from its run completed to its last event
      */
-    public record Choice(Object value, double metric, int cutTrials) {
+    public record Choice(Object value, double metric, int cutTrials, Map<String, Object> row) {
     }
 
     /**
@@ -55,7 +57,7 @@ public final class CandidateSearch {
             return PointRun.run(profile, policy, workload, values, seed);
         }
         Choice c = search(profile, policy, workload, values, seed, s, true);
-        Map<String, Object> row = PointRun.run(profile, policy, workload, with(values, s, c.value()), seed);
+        Map<String, Object> row = new LinkedHashMap<>(c.row());
         row.put(s.parameter(), values.get(s.parameter()));
         row.put(s.chosenColumn(), c.value());
         return row;
@@ -86,6 +88,7 @@ public final class CandidateSearch {
         });
         int best = -1;
         double bestValue = Double.NaN;
+        Map<String, Object> bestRow = null;
         int cutTrials = 0;
         for (int i : order) {
             PointRun.Started t = PointRun.start(profile, policy, workload, with(values, s, candidates.get(i)), seed);
@@ -111,15 +114,17 @@ public final class CandidateSearch {
                         + " ended before its " + s.metric() + " was final");
             }
             SimProcess.checkNoDeadlock(sim);
-            double value = bounded != null ? bounded.searchValue()
-                    : ((Number) t.finish().get(s.metric())).doubleValue();
-            t.abandon();
+            Map<String, Object> row = bounded != null ? null : t.finish();
+            double value = bounded != null ? bounded.searchValue() : ((Number) row.get(s.metric())).doubleValue();
             if (best < 0 || sign * value > sign * bestValue || value == bestValue && i < best) {
                 bestValue = value;
                 best = i;
+                // the new leader's row: the rest of its events, then its columns
+                bestRow = row != null ? row : t.finish();
             }
+            t.abandon();
         }
-        return new Choice(candidates.get(best), bestValue, cutTrials);
+        return new Choice(candidates.get(best), bestValue, cutTrials, bestRow);
     }
 
     /**

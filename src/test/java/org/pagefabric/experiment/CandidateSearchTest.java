@@ -70,6 +70,16 @@ class CandidateSearchTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void theChoicesRowFromTheSearchIsTheRowOfItsValueRunAlone(long seed) {
+        Map<String, Object> p = params(16, 4 + 4 * (seed % 2), 0.04 * seed, 20 + 7 * seed);
+        CandidateSearch.Choice c = CandidateSearch.search(CRAY, "pin-all", DHT, p, seed, DHT.search(p), true);
+        Map<String, Object> alone = new LinkedHashMap<>(p);
+        alone.put("onload_cores", c.value());
+        assertEquals(PointRun.run(CRAY, "pin-all", DHT, alone, seed), c.row());
+    }
+
     @Test
     void aPointWithoutASearchIsOneRun() {
         Map<String, Object> p = new LinkedHashMap<>(params(8, 4, 0.05, 20));
