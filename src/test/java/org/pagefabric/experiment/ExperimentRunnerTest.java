@@ -17,18 +17,6 @@ class ExperimentRunnerTest {
         return new ExperimentRunner.Options(n, false, false, Map.of());
     }
 
-    /** 12 sizes × 2 repetitions: enough points that a stop lands in the middle. */
-    private static final String MANY = """
-            id: test.many
-            title: Many points
-            workload: latency
-            policies: [pin-all]
-            repetitions: 2
-            grid:
-              size_B: [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
-              iterations: 2
-            """;
-
     @Test
     void sameCsvBytesWithOneAndThreeThreads() {
         ExperimentSpec spec = Specs.parse(Specs.SMALL);
@@ -75,7 +63,7 @@ class ExperimentRunnerTest {
 
     @Test
     void cancelFromAnotherThreadKeepsTheFinishedPrefix() throws Exception {
-        ExperimentSpec spec = Specs.parse(MANY);
+        ExperimentSpec spec = Specs.parse(Specs.MANY);
         // Points from index 3 on wait until the run is cancelled, so the stop lands mid-run
         // however the threads are scheduled.
         java.util.concurrent.CountDownLatch cancelled = new java.util.concurrent.CountDownLatch(1);
@@ -136,7 +124,7 @@ class ExperimentRunnerTest {
 
     @Test
     void aFailingPointIsNamedLowestIndexFirst() {
-        ExperimentSpec spec = Specs.parse(MANY);
+        ExperimentSpec spec = Specs.parse(Specs.MANY);
         for (int threads : new int[] {1, 3}) {
             // Points 5 and 9 fail; whatever the thread count, point 5 is the one reported.
             ExperimentRunner runner = new ExperimentRunner(spec, threads(threads), p -> {

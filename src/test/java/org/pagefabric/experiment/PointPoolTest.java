@@ -18,18 +18,6 @@ import org.junit.jupiter.api.Test;
  * soon as it is done, and gives rows that do not depend on the thread count.
  */
 class PointPoolTest {
-    /** 12 sizes × 2 repetitions: fake points whose size_B is both their cost and their footprint. */
-    private static final String MANY = """
-            id: test.many
-            title: Many points
-            workload: latency
-            policies: [pin-all]
-            repetitions: 2
-            grid:
-              size_B: [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
-              iterations: 2
-            """;
-
     private static final PointPool.Estimates BY_SIZE = new PointPool.Estimates() {
         @Override
         public double cost(ExperimentSpec spec, ExperimentPoint p) {
@@ -47,7 +35,7 @@ class PointPoolTest {
     }
 
     private static ExperimentRunner fake(String id, ExperimentRunner.PointFunction f) {
-        return new ExperimentRunner(Specs.parse(MANY.replace("test.many", id)),
+        return new ExperimentRunner(Specs.parse(Specs.MANY.replace("test.many", id)),
                 new ExperimentRunner.Options(1, false, false, Map.of()), f);
     }
 
@@ -130,7 +118,7 @@ class PointPoolTest {
         for (int threads : new int[] {1, 2, 5}) {
             List<ExperimentRunner> runners = List.of(
                     new ExperimentRunner(spec, new ExperimentRunner.Options(1, false, false, Map.of())),
-                    new ExperimentRunner(Specs.parse(MANY), new ExperimentRunner.Options(1, false, false, Map.of())));
+                    new ExperimentRunner(Specs.parse(Specs.MANY), new ExperimentRunner.Options(1, false, false, Map.of())));
             StringBuilder b = new StringBuilder();
             new PointPool(runners, threads).run(false, (k, r, ran) -> {
                 assertTrue(r.complete());

@@ -30,6 +30,18 @@ final class Specs {
               - {series: Touch-NoPres, x: 8, metric: latency_us, value: 4.1}
             """;
 
+    /** 12 sizes × 2 repetitions of 2 iterations: enough points that a stop lands in the middle. */
+    static final String MANY = """
+            id: test.many
+            title: Many points
+            workload: latency
+            policies: [pin-all]
+            repetitions: 2
+            grid:
+              size_B: [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
+              iterations: 2
+            """;
+
     static ExperimentSpec parse(String text) {
         return SpecReader.parse("test.yaml", text, Path.of("."));
     }
