@@ -45,11 +45,24 @@ public final class Footprint {
         Map<String, Long> in = new LinkedHashMap<>();
         long ranks = Math.max(1, workload.ranks(params));
         in.put("ranks", ranks);
-        // an application's processes are not always the simulation's ranks (several share a node's endpoint)
-        in.put("processes", params.get("processes") instanceof Number n ? Math.max(ranks, n.longValue()) : ranks);
+        in.put("processes", processes(workload, params));
         in.put("nodes", (long) Math.max(1, workload.nodes(params)));
         in.put("message_B", params.get(StandardParameters.SIZE) instanceof Number n ? n.longValue() : 0L);
-        in.put("data_B", params.get("data_MiB") instanceof Number n ? n.longValue() * MIB : 0L);
+        in.put("data_B", dataBytes(params));
         return in;
+    }
+
+    /**
+     * The application's processes: the simulation's ranks, or its {@code processes} parameter
+     * where several processes share a node's endpoint.
+     */
+    static long processes(Workload workload, Map<String, Object> params) {
+        long ranks = Math.max(1, workload.ranks(params));
+        return params.get("processes") instanceof Number n ? Math.max(ranks, n.longValue()) : ranks;
+    }
+
+    /** The bytes of data an application holds and moves ({@code data_MiB}: a sort's), or 0. */
+    static long dataBytes(Map<String, Object> params) {
+        return params.get("data_MiB") instanceof Number n ? n.longValue() * MIB : 0L;
     }
 }

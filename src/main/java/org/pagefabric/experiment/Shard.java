@@ -108,10 +108,7 @@ public record Shard(int index, int count) {
      */
     public static double cost(Workload workload, ExperimentPoint p) {
         Map<String, Object> params = workload.resolve(p.workloadValues());
-        double c = Math.max(1, workload.ranks(params));
-        if (params.get("processes") instanceof Number n) {
-            c = Math.max(c, n.doubleValue());
-        }
+        double c = Footprint.processes(workload, params);
         if (params.get(StandardParameters.ITERATIONS) instanceof Number n) {
             c *= Math.max(1, n.doubleValue());
         }
@@ -122,9 +119,7 @@ public record Shard(int index, int count) {
         if (searched != null) {
             c *= 1 + searched.candidates().size() / 16.0;
         }
-        if (params.get("data_MiB") instanceof Number n) {
-            c = Math.max(c, 64 * n.doubleValue() * 256);
-        }
+        c = Math.max(c, 64.0 * Footprint.dataBytes(params) / 4096);
         return c;
     }
 }
