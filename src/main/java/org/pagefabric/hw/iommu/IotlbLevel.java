@@ -138,10 +138,12 @@ public final class IotlbLevel {
 
     /** Records a use of a slot (a hit), for LRU. */
     public void touch(int slot) {
-        lastUse[slot] = ++tick;
         if (recency != null) {
+            // a wide set's recency list is its LRU order; ticks would only repeat it
             recency.moveToFront(slot);
+            return;
         }
+        lastUse[slot] = ++tick;
     }
 
     /**
