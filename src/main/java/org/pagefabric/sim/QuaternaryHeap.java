@@ -23,6 +23,8 @@ import java.util.function.LongPredicate;
  * second with 1 Mi entries, +22 % with 64 Ki).
  */
 public final class QuaternaryHeap implements FutureEventSet {
+    /** Entries (16 bytes each) from which a sift warms the grandchild groups: 16 Ki entries are 256 KiB. */
+    static final int WARM_MIN = 16 * 1024;
     private long[] a;
     private int n;
     /** Keeps the JIT from discarding the grandchild loads, which exist only to warm the cache. */
@@ -130,6 +132,8 @@ public final class QuaternaryHeap implements FutureEventSet {
     private void siftDown(int i, long t, long k) {
         final long[] h = a;
         final int size = n;
+        // A heap that fits in L2 gains nothing from warming the next level.
+        final int warmBelow = size >= WARM_MIN ? size : 0;
         long warm = 0;
         while (true) {
             int c = (i << 2) + 1;
@@ -137,7 +141,7 @@ public final class QuaternaryHeap implements FutureEventSet {
                 break;
             }
             int g = (c << 2) + 1;
-            if (g + 15 < size) {
+            if (g + 15 < warmBelow) {
                 int q = 2 * g;
                 warm += h[q] + h[q + 8] + h[q + 16] + h[q + 24];
             }

@@ -41,6 +41,8 @@ public final class Simulator {
     private static final long SEQ_LIMIT = 1L << SEQ_BITS;
     private static final int BAND_SHIFT = SLOT_BITS + SEQ_BITS;
     private static final int COMPACT_MIN = 4096;
+    /** Pending heap entries from which the slab outgrows the L1 cache and the runner-up is touched early. */
+    static final int PREFETCH_MIN = 4096;
 
     private final long masterSeed;
     private final FutureEventSet heap;
@@ -286,8 +288,9 @@ public final class Simulator {
             }
             now = t;
             // Start loading the data of the event that comes next, so that its cache miss
-            // overlaps this event's handler instead of stalling the next dispatch.
-            if (h.runnersUp(runnersUp, 1) > 0) {
+            // overlaps this event's handler instead of stalling the next dispatch. A small
+            // queue's slots stay in cache, where finding the runner-up costs more than it saves.
+            if (h.size() >= PREFETCH_MIN && h.runnersUp(runnersUp, 1) > 0) {
                 touched += payload[2 * (int) (runnersUp[0] & SLOT_MASK) + 1];
             }
             topPending = true;
