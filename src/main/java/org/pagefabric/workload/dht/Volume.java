@@ -63,38 +63,47 @@ public final class Volume {
 
     /** The word at {@code address}. */
     public long read(long address) {
-        if ((address & 3) == NEXT_FREE) {
-            return tableCells + words.get(address);
-        }
-        return words.get(address);
+        return stored(address, words.get(address));
     }
 
     /** Writes the word at {@code address}. */
     public void write(long address, long value) {
-        words.put(address, (address & 3) == NEXT_FREE ? value - tableCells : value);
+        words.put(address, toStore(address, value));
     }
 
     /** Compare-and-swap: if the word is {@code compare} it becomes {@code swap}; returns the old word. */
     public long cas(long address, long compare, long swap) {
-        long old = read(address);
+        int slot = words.slot(address);
+        long old = stored(address, words.valueAt(slot));
         if (old == compare) {
-            write(address, swap);
+            words.putAt(slot, address, toStore(address, swap));
         }
         return old;
     }
 
     /** Fetch-and-op SUM: adds {@code value}; returns the old word. */
     public long fetchAndAdd(long address, long value) {
-        long old = read(address);
-        write(address, old + value);
+        int slot = words.slot(address);
+        long old = stored(address, words.valueAt(slot));
+        words.putAt(slot, address, toStore(address, old + value));
         return old;
     }
 
     /** Fetch-and-op REPLACE: stores {@code value}; returns the old word. */
     public long swap(long address, long value) {
-        long old = read(address);
-        write(address, value);
+        int slot = words.slot(address);
+        long old = stored(address, words.valueAt(slot));
+        words.putAt(slot, address, toStore(address, value));
         return old;
+    }
+
+    /** The next-free counter is stored relative to the heap's start, so that an untouched one reads the table's end. */
+    private long stored(long address, long raw) {
+        return (address & 3) == NEXT_FREE ? tableCells + raw : raw;
+    }
+
+    private long toStore(long address, long value) {
+        return (address & 3) == NEXT_FREE ? value - tableCells : value;
     }
 
     /** A table collision happened on this volume (counted by whoever inserts). */
