@@ -11,6 +11,7 @@ import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.AbstractWorkload;
@@ -260,53 +261,102 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                 new SimProcess(sim, "dht_rank" + r, ctx -> scheme.finish(ctx, rank)).start();
                 continue;
             }
-            new SimProcess(sim, "dht_rank" + r, ctx -> {
-                RandomStream rnd = ctx.random();
-                long[] recent = new long[RECENT];
-                int seen = 0;
-                long lastDuration = 0;
-                int volumes = dht.ranks();
-                for (long i = 0; i < perProcess; i++) {
-                    long debt = dht.takeDebt(rank);
-                    if (debt > 0) {
-                        ctx.sleep(debt);
-                    }
-                    if (comp > 0 && lastDuration > 0) {
-                        ctx.sleep(Math.round(lastDuration * comp / (1 - comp)));
-                    }
-                    long slot;
-                    boolean collides = seen > 0 && rnd.nextBoolean(collisionRate);
-                    if (collides) {
-                        slot = recent[rnd.nextInt(Math.min(seen, RECENT))];
-                    } else {
-                        int t = rnd.nextInt(volumes - 1);
-                        if (t >= rank) {
-                            t++;
-                        }
-                        slot = (long) t << 24 | rnd.nextLong(table);
-                        recent[seen % RECENT] = slot;
-                        seen++;
-                    }
-                    int target = (int) (slot >>> 24);
-                    long elem = DhtHash.element(target, slot & (DhtHash.MAX_TABLE - 1),
-                            RandomStream.mix64((long) rank << 32 | i));
-                    out.expectedCount[target]++;
-                    out.expectedDigest[target] += RandomStream.mix64(elem);
-                    out.started[rank] = i + 1;
-                    long t0 = ctx.now();
-                    long accesses = dht.fabric().issued(rank);
-                    scheme.insert(ctx, rank, target, elem);
-                    dht.recordInsert(collides, (int) (dht.fabric().issued(rank) - accesses));
-                    lastDuration = ctx.now() - t0;
-                }
-                out.issuedEnd = Math.max(out.issuedEnd, ctx.now());
-                if (++out.finishedInserters == out.inserters) {
-                    scheme.allIssued();
-                }
-                scheme.finish(ctx, rank);
-            }).start();
+            Inserter inserter = new Inserter(dht, scheme, out, rank, perProcess, collisionRate, comp, table);
+            new SimProcess(sim, "dht_rank" + r, inserter::run).start();
         }
         return out;
+    }
+
+    /**
+     * One inserting process's body. The work of an insert is a method of its own rather than the
+     * body of the loop: the 512 to 1024 bodies of a run each enter the loop once and suspend
+     * inside it, so a loop body would run interpreted in every process until on-stack
+     * replacement reached that process (about a thousand iterations each, again after every
+     * deoptimization), while a method is compiled once for all of them. The loop over inserts is
+     * cut into batches for the same reason: the body's own frame stays interpreted and runs only
+     * one step per batch.
+     */
+    private static final class Inserter {
+        private static final int BATCH = 64;
+        private final DhtContext dht;
+        private final DhtScheme scheme;
+        private final Outcome out;
+        private final int rank;
+        private final long perProcess;
+        private final double collisionRate;
+        private final double comp;
+        private final long table;
+        private final int volumes;
+        private final long[] recent = new long[RECENT];
+        private int seen;
+        private long lastDuration;
+
+        Inserter(DhtContext dht, DhtScheme scheme, Outcome out, int rank, long perProcess, double collisionRate,
+                 double comp, long table) {
+            this.dht = dht;
+            this.scheme = scheme;
+            this.out = out;
+            this.rank = rank;
+            this.perProcess = perProcess;
+            this.collisionRate = collisionRate;
+            this.comp = comp;
+            this.table = table;
+            this.volumes = dht.ranks();
+        }
+
+        void run(ProcessContext ctx) {
+            RandomStream rnd = ctx.random();
+            for (long i = 0; i < perProcess; i += BATCH) {
+                insertBatch(ctx, rnd, i, Math.min(perProcess, i + BATCH));
+            }
+            out.issuedEnd = Math.max(out.issuedEnd, ctx.now());
+            if (++out.finishedInserters == out.inserters) {
+                scheme.allIssued();
+            }
+            scheme.finish(ctx, rank);
+        }
+
+        /** Inserts {@code from} to {@code to - 1}: a loop that is compiled from its calls, not only by on-stack replacement. */
+        private void insertBatch(ProcessContext ctx, RandomStream rnd, long from, long to) {
+            for (long i = from; i < to; i++) {
+                insert(ctx, rnd, i);
+            }
+        }
+
+        /** Insert {@code i}: the handler time owed, the computation share, the element and its scheme's insert. */
+        private void insert(ProcessContext ctx, RandomStream rnd, long i) {
+            long debt = dht.takeDebt(rank);
+            if (debt > 0) {
+                ctx.sleep(debt);
+            }
+            if (comp > 0 && lastDuration > 0) {
+                ctx.sleep(Math.round(lastDuration * comp / (1 - comp)));
+            }
+            long slot;
+            boolean collides = seen > 0 && rnd.nextBoolean(collisionRate);
+            if (collides) {
+                slot = recent[rnd.nextInt(Math.min(seen, RECENT))];
+            } else {
+                int t = rnd.nextInt(volumes - 1);
+                if (t >= rank) {
+                    t++;
+                }
+                slot = (long) t << 24 | rnd.nextLong(table);
+                recent[seen % RECENT] = slot;
+                seen++;
+            }
+            int target = (int) (slot >>> 24);
+            long elem = DhtHash.element(target, slot & (DhtHash.MAX_TABLE - 1),
+                    RandomStream.mix64((long) rank << 32 | i));
+            out.expectedCount[target]++;
+            out.expectedDigest[target] += RandomStream.mix64(elem);
+            out.started[rank] = i + 1;
+            long t0 = ctx.now();
+            long accesses = dht.fabric().issued(rank);
+            scheme.insert(ctx, rank, target, elem);
+            dht.recordInsert(collides, (int) (dht.fabric().issued(rank) - accesses));
+            lastDuration = ctx.now() - t0;
+        }
     }
 
     /**
