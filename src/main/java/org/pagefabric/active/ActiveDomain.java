@@ -3,6 +3,7 @@ package org.pagefabric.active;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.CpuThread;
+import org.pagefabric.hw.cpu.WorkBody;
 import org.pagefabric.hw.iommu.aa.AccessLog;
 import org.pagefabric.hw.iommu.aa.AccessLogListener;
 import org.pagefabric.hw.iommu.aa.AccessRecord;
@@ -46,6 +47,8 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     private final long flushingPage;
     private final Counter handled;
     private final Counter unhandled;
+    /** The drain as the core's work, made once: a drain per notification must not allocate. */
+    private final WorkBody drainWork = (t, a) -> drainAll();
     private boolean draining;
     private long sinceNotify;
     private long[] rangeStart = new long[0];
@@ -279,7 +282,7 @@ public final class ActiveDomain implements AccessLogListener, EventHandler {
     @Override
     public void handle(int type, long arg) {
         switch (type) {
-            case EV_DRAIN -> core.submit(Core.THREAD, thread, 0, (t, a) -> drainAll(), this, EV_DRAINED, 0, null);
+            case EV_DRAIN -> core.submit(Core.THREAD, thread, 0, drainWork, this, EV_DRAINED, 0, null);
             case EV_DRAINED -> {
                 node.drained(this);
                 draining = false;

@@ -10,11 +10,16 @@ import java.util.IdentityHashMap;
  * reserved for "no handler" (a cancelled event).
  */
 final class HandlerTable {
+    /** Entries of the recent-handler cache; a power of two. */
+    static final int CACHE = 64;
+
     private EventHandler[] byId = new EventHandler[256];
     private final IdentityHashMap<EventHandler, Integer> ids = new IdentityHashMap<>();
     private int next = 1;
-    private EventHandler lastHandler;
-    private int lastId;
+    // Handlers that are not components (devices' domains, lambdas) alternate from event to event:
+    // a small direct-mapped cache by identity hash spares the map lookup and its boxed id.
+    private final EventHandler[] cachedHandler = new EventHandler[CACHE];
+    private final int[] cachedId = new int[CACHE];
 
     /** Assigns the next id to a handler that has none yet. */
     int assign(EventHandler h) {
@@ -35,13 +40,14 @@ final class HandlerTable {
         if (h instanceof Component c) {
             return c.handlerId;
         }
-        if (h == lastHandler) {
-            return lastId;
+        int k = System.identityHashCode(h) & (CACHE - 1);
+        if (cachedHandler[k] == h) {
+            return cachedId[k];
         }
         Integer id = ids.get(h);
         int v = id != null ? id : assign(h);
-        lastHandler = h;
-        lastId = v;
+        cachedHandler[k] = h;
+        cachedId[k] = v;
         return v;
     }
 
