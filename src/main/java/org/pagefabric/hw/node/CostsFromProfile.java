@@ -21,6 +21,7 @@ import org.pagefabric.hw.net.Star;
 import org.pagefabric.hw.net.Topologies;
 import org.pagefabric.hw.net.Topology;
 import org.pagefabric.hw.net.TransportConfig;
+import org.pagefabric.hw.nic.KeyTable;
 import org.pagefabric.hw.nic.NicCosts;
 import org.pagefabric.hw.nic.TranslationCacheConfig;
 import org.pagefabric.hw.os.Kernel;
@@ -224,6 +225,19 @@ public final class CostsFromProfile {
         } catch (IllegalArgumentException e) {
             throw ProfileValues.invalid(p, NicParameters.TRANSLATION_CACHE_WAYS, e.getMessage());
         }
+    }
+
+    /**
+     * Bits of a memory key that are its random tag: at most {@link KeyTable#MAX_TAG_BITS}, so that
+     * the index keeps {@link KeyTable#MIN_INDEX_BITS} bits for the regions a NIC holds.
+     */
+    public static int nicKeyTagBits(Profile p) {
+        long bits = p.count(NicParameters.KEY_TAG_BITS);
+        if (bits > KeyTable.MAX_TAG_BITS) {
+            throw ProfileValues.invalid(p, NicParameters.KEY_TAG_BITS, "leaves fewer than " + KeyTable.MIN_INDEX_BITS
+                    + " of a key's 32 bits to index its region; valid values are 0.." + KeyTable.MAX_TAG_BITS);
+        }
+        return (int) bits;
     }
 
     /** Whether the NIC reaches memory through an IOMMU (PART, Active Access). */
