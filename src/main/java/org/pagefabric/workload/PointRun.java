@@ -32,6 +32,17 @@ public final class PointRun {
             "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "registration_cpu_us", "packets", "retransmissions", "timeouts",
             "verified", "events", "simulated_us", "nic_energy_J", "router_energy_J", "nic_power_W", "router_power_W");
 
+    /**
+     * The metrics a row that failed verification keeps: what happened on the wire and in the
+     * check, never a time, rate, energy or footprint, which would describe a run that did not do
+     * its job.
+     */
+    static final java.util.Set<String> KEPT_UNVERIFIED = java.util.Set.of("verified", "packets", "retransmissions",
+            "timeouts", "events", "simulated_us", "corrupted", "failed");
+
+    /** The column saying what failed the end-to-end check, present only in a row with {@code verified=false}. */
+    public static final String REASON = "reason";
+
     /** The identity columns that come before the workload's parameters. */
     public static final List<String> IDENTITY = List.of("workload", "policy", "profile", "seed");
 
@@ -182,7 +193,21 @@ public final class PointRun {
         row.put("router_energy_J", significant(energy.routerJ()));
         row.put("nic_power_W", significant(energy.nicPowerW()));
         row.put("router_power_W", significant(energy.routerPowerW()));
+        if (!run.verified()) {
+            blankFigures(row, workload, run);
+        }
         return row;
+    }
+
+    /** Empties every performance figure of a row that failed verification and says why it failed. */
+    private static void blankFigures(Map<String, Object> row, Workload workload, Workload.Run run) {
+        for (String m : workload.metrics()) {
+            if (row.containsKey(m) && !KEPT_UNVERIFIED.contains(m)) {
+                row.put(m, null);
+            }
+        }
+        String failure = run.failure();
+        row.put(REASON, failure != null ? failure : "the end-to-end data check failed");
     }
 
     /**
