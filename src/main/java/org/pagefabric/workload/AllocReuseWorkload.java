@@ -155,8 +155,12 @@ public final class AllocReuseWorkload extends AbstractWorkload {
             public String failure() {
                 if (failed[0] > 0) {
                     // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
-                    return failed[0] + " of " + iterations + " transfers completed with " + firstFailure[0]
-                            + " (the buffers lie outside what the policy registered)";
+                    String why = switch (firstFailure[0]) {
+                        case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
+                        case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
+                        default -> "";
+                    };
+                    return failed[0] + " of " + iterations + " transfers completed with " + firstFailure[0] + why;
                 }
                 return corrupted[0] > 0 ? corrupted[0] + " of " + iterations + " transfers delivered wrong bytes" : null;
             }
