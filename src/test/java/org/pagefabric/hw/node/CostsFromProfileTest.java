@@ -139,6 +139,7 @@ class CostsFromProfileTest {
         NicCosts part = CostsFromProfile.nic(PART);
         assertEquals(300 * Time.NS, part.dmaReadStartPs());
         assertTrue(CostsFromProfile.nicUsesIommu(PART));
+        assertEquals(8, CostsFromProfile.nicKeyTagBits(DEFAULT), "a ConnectX mkey's 8-bit key");
         assertFalse(CostsFromProfile.nicUsesIommu(DEFAULT));
     }
 
@@ -160,7 +161,9 @@ class CostsFromProfileTest {
             Arguments.of("transport.mtu", "transport.mtu: {value: 4, unit: GiB, source: \"assumed: x\"}",
                 "is too large"),
             Arguments.of("os.swap.size", "os.swap.size: {value: 16384, unit: GiB, source: \"assumed: x\"}",
-                "is too large"));
+                "is too large"),
+            Arguments.of("nic.key_tag_bits", "nic.key_tag_bits: {value: 17, source: \"assumed: x\"}",
+                "leaves fewer than 16 of a key's 32 bits to index its region; valid values are 0..16"));
     }
 
     @ParameterizedTest
