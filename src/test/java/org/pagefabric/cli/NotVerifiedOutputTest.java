@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A row that failed the end-to-end data check is the first thing {@code run} and {@code compare}
@@ -47,6 +50,27 @@ class NotVerifiedOutputTest {
         String first = r.out().lines().findFirst().orElseThrow();
         assertTrue(first.startsWith("NOT VERIFIED: 1 of 2 rows failed the end-to-end data check (pin-all at size_B=4096"),
                 first);
+    }
+
+    @Test
+    void reproduceSaysNotVerifiedBeforeItsTablesAndTheIndexSaysItToo(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("reuse.yaml");
+        Files.writeString(spec, """
+                id: test.reuse
+                title: Transfers after malloc and free
+                workload: alloc-reuse
+                policies: [pin-all, cache-mmu]
+                profile: default
+                grid: {size_B: 4096, iterations: 3}
+                plot: {x: size_B, y: latency_us, series: policy}
+                """);
+        CliTest.Result r = CliTest.run("reproduce", spec.toString(), "--out", dir.resolve("out").toString());
+        assertEquals(1, r.code(), r.err());
+        String first = r.out().lines().findFirst().orElseThrow();
+        assertTrue(first.startsWith("test.reuse: NOT VERIFIED: 1 of 2 rows failed the end-to-end data check (pin-all at "
+                + "size_B=4096: 3 of 3 transfers completed with LOCAL_PROTECTION_ERROR"), first);
+        String index = Files.readString(dir.resolve("out").resolve("index.html"));
+        assertTrue(index.contains("NOT VERIFIED: 1 of 2 rows failed the end-to-end data check"), index);
     }
 
     @Test
