@@ -32,14 +32,6 @@ public final class PointRun {
             "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "registration_cpu_us", "packets", "retransmissions", "timeouts",
             "verified", "events", "simulated_us", "nic_energy_J", "router_energy_J", "nic_power_W", "router_power_W");
 
-    /**
-     * The metrics a row that failed verification keeps: what happened on the wire and in the
-     * check, never a time, rate, energy or footprint, which would describe a run that did not do
-     * its job.
-     */
-    static final java.util.Set<String> KEPT_UNVERIFIED = java.util.Set.of("verified", "packets", "retransmissions",
-            "timeouts", "events", "simulated_us", "corrupted", "failed");
-
     /** The column saying what failed the end-to-end check, present only in a row with {@code verified=false}. */
     public static final String REASON = "reason";
 
@@ -199,10 +191,14 @@ public final class PointRun {
         return row;
     }
 
-    /** Empties every performance figure of a row that failed verification and says why it failed. */
+    /**
+     * Empties every measured quantity of a row that failed verification (a time, rate, energy or
+     * footprint would describe a run that did not do its job) and says why it failed. Counts of
+     * what happened (packets, events, corrupted operations) stay: they explain the failure.
+     */
     private static void blankFigures(Map<String, Object> row, Workload workload, Workload.Run run) {
         for (String m : workload.metrics()) {
-            if (row.containsKey(m) && !KEPT_UNVERIFIED.contains(m)) {
+            if (row.get(m) instanceof Double || row.get(m) instanceof Float) {
                 row.put(m, null);
             }
         }

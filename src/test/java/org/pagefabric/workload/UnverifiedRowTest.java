@@ -26,11 +26,13 @@ class UnverifiedRowTest {
         Map<String, Object> row = allocReuse("pin-all");
         assertEquals(false, row.get("verified"));
         for (String figure : new String[] {"latency_us", "latency_p50_us", "latency_min_us", "latency_max_us",
-                "bandwidth_MBps", "pinned_MiB", "setup_us", "registration_cpu_us", "nic_energy_J", "nic_power_W"}) {
+                "bandwidth_MBps", "pinned_MiB", "setup_us", "registration_cpu_us", "simulated_us", "nic_energy_J",
+                "nic_power_W"}) {
             assertTrue(row.containsKey(figure), figure + " stays a column");
             assertNull(row.get(figure), figure + " of a row that did not verify: " + row.get(figure));
         }
         assertEquals(0L, row.get("corrupted"), "what the check counted stays");
+        assertInstanceOf(Long.class, row.get("events"), "and so do the other counts of what happened");
         String reason = (String) row.get(PointRun.REASON);
         assertTrue(reason.startsWith("3 of 3 transfers completed with LOCAL_PROTECTION_ERROR"), reason);
         assertTrue(reason.contains("not in memory the policy registered"), reason);
