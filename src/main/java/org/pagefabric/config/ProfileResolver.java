@@ -200,13 +200,11 @@ final class ProfileResolver {
     }
 
     private static BigDecimal number(ProfileDocument doc, ProfileDocument.Setting s) {
-        try {
-            // YAML allows 1_000_000; BigDecimal does not.
-            return new BigDecimal(s.value().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new ProfileException(doc.file(), s.valueLine(), 0, s.name() + ".value",
-                    "'" + s.value() + "' is not a number; write a decimal number such as 150, 2.33 or 1e-3");
+        String problem = Decimals.problem(s.value());
+        if (problem != null) {
+            throw new ProfileException(doc.file(), s.valueLine(), 0, s.name() + ".value", problem);
         }
+        return Decimals.parse(s.value());
     }
 
     private static void requireNoUnit(ProfileDocument doc, ProfileDocument.Setting s, Parameter p) {
