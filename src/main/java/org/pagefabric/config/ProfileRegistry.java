@@ -87,7 +87,8 @@ public final class ProfileRegistry {
     private static ProfileDocument locate(String reference, ProfileDocument referrer) {
         if (looksLikePath(reference)) {
             Path base = Path.of(referrer.file()).getParent();
-            Path target = base == null || referrer.file().startsWith(DIR) ? Path.of(reference) : base.resolve(reference);
+            Path target = base == null || referrer.file().startsWith(DIR) ? Path.of(reference)
+                    : base.resolve(reference).normalize();
             return file(target, referrer.file(), referrer.extendsLine());
         }
         return bundled(reference, referrer.file(), referrer.extendsLine());
