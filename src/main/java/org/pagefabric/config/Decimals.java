@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
 public final class Decimals {
     private static final Pattern DECIMAL =
             Pattern.compile("[+-]?([0-9][0-9_]*(\\.[0-9_]*)?|\\.[0-9][0-9_]*)([eE][+-]?[0-9]{1,3})?");
+    /** The longest number text read. */
+    public static final int MAX_LENGTH = 100;
     /** What the messages suggest. */
     public static final String EXAMPLES = "write a decimal number such as 150, 2.33 or 1e-3";
 
@@ -27,6 +29,10 @@ public final class Decimals {
      */
     public static String problem(String text) {
         String t = text.strip();
+        if (t.length() > MAX_LENGTH) {
+            // Parsing a million digits costs seconds; no value a model takes needs a hundred.
+            return "'" + abbreviate(t) + "' is longer than " + MAX_LENGTH + " characters; " + EXAMPLES;
+        }
         if (DECIMAL.matcher(t).matches()) {
             return null;
         }

@@ -53,7 +53,7 @@ final class ProfileReader {
             }
             JsonLocation at = e.getLocation();
             throw new ProfileException(file, at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(), null,
-                    "not valid YAML: " + e.getOriginalMessage().replace('\n', ' '));
+                    "not valid YAML: " + YamlFeatures.plainMessage(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new ProfileException(file, 0, 0, null, "cannot be read: " + e.getMessage());
         }

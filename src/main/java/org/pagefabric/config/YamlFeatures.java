@@ -49,6 +49,40 @@ public final class YamlFeatures {
         return null;
     }
 
+    private static final java.util.regex.Pattern EVENT =
+            java.util.regex.Pattern.compile("<?org\\.yaml\\.snakeyaml\\.events\\.(\\w+?)Event(\\([^)]*\\))?>?");
+    private static final java.util.regex.Pattern CLASS = java.util.regex.Pattern.compile("org\\.yaml\\.snakeyaml\\.[\\w.$]+");
+
+    /**
+     * A parser's message in the words of the file: SnakeYAML's event and class names, which mean
+     * nothing to whoever wrote the YAML, become what they stand for, and a key that is a list or
+     * mapping is said to be one.
+     */
+    public static String plainMessage(String message) {
+        String m = message.replace('\n', ' ');
+        if (m.startsWith("Expected a field name")) {
+            return "a mapping key must be a single value, not a list or mapping";
+        }
+        java.util.regex.Matcher e = EVENT.matcher(m);
+        StringBuilder out = new StringBuilder();
+        while (e.find()) {
+            String kind = switch (e.group(1)) {
+                case "MappingStart" -> "the start of a mapping";
+                case "MappingEnd" -> "the end of a mapping";
+                case "SequenceStart" -> "the start of a list";
+                case "SequenceEnd" -> "the end of a list";
+                case "Scalar" -> "a value";
+                case "Alias" -> "an alias";
+                case "DocumentStart" -> "the start of a document";
+                case "DocumentEnd" -> "the end of a document";
+                default -> "YAML " + e.group(1).toLowerCase(java.util.Locale.ROOT);
+            };
+            e.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(kind));
+        }
+        e.appendTail(out);
+        return CLASS.matcher(out).replaceAll("YAML");
+    }
+
     /**
      * A YAML feature that is refused.
      *

@@ -130,7 +130,7 @@ sealed interface YamlNode {
             if (t == null) {
                 return null;
             }
-            YamlNode root = node(file, p, t, null);
+            YamlNode root = node(file, p, t, null, 0);
             if (p.nextToken() != null) {
                 throw new SpecException(file, p.currentTokenLocation().getLineNr(), null,
                         "only one YAML document per spec file");
@@ -144,14 +144,22 @@ sealed interface YamlNode {
                         + (y.getContext() != null ? y.getContext() + ": " : "") + y.getProblem());
             }
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new SpecException(file, line, null, "not valid YAML: " + e.getOriginalMessage().replace('\n', ' '));
+            throw new SpecException(file, line, null, "not valid YAML: "
+                    + YamlFeatures.plainMessage(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new SpecException(file, 0, null, "cannot be read: " + e.getMessage());
         }
     }
 
-    private static YamlNode node(String file, JsonParser p, JsonToken t, String field) throws IOException {
+    /** Deeper than any spec needs (it uses four levels), and far from the stack's limit. */
+    int MAX_DEPTH = 32;
+
+    private static YamlNode node(String file, JsonParser p, JsonToken t, String field, int depth) throws IOException {
         int line = p.currentTokenLocation().getLineNr();
+        if (depth > MAX_DEPTH) {
+            throw new SpecException(file, line, field, "is nested more than " + MAX_DEPTH
+                    + " lists or mappings deep; a spec needs a few");
+        }
         switch (t) {
             case START_OBJECT -> {
                 Map<String, YamlNode> entries = new LinkedHashMap<>();
@@ -163,7 +171,7 @@ sealed interface YamlNode {
                         throw new SpecException(file, keyLine, key, "appears twice");
                     }
                     lines.put(key, keyLine);
-                    entries.put(key, node(file, p, p.nextToken(), field == null ? key : field + "." + key));
+                    entries.put(key, node(file, p, p.nextToken(), field == null ? key : field + "." + key, depth + 1));
                 }
                 return new MapNode(line, Collections.unmodifiableMap(entries), Collections.unmodifiableMap(lines));
             }
@@ -171,7 +179,8 @@ sealed interface YamlNode {
                 List<YamlNode> items = new ArrayList<>();
                 JsonToken n;
                 while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
-                    items.add(node(file, p, n, field == null ? "[" + items.size() + "]" : field + "[" + items.size() + "]"));
+                    String item = "[" + items.size() + "]";
+                    items.add(node(file, p, n, field == null ? item : field + item, depth + 1));
                 }
                 return new ListNode(line, List.copyOf(items));
             }

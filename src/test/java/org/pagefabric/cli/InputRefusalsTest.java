@@ -64,6 +64,8 @@ class InputRefusalsTest {
             Arguments.of("an alias", "name: bad\ndescription: &d text\nparameters:\n"
                     + "  link.latency: {value: 1, unit: us, source: *d}\n",
                 "bad.yaml:2: the anchor &d is not supported; write values out, without anchors and aliases"),
+            Arguments.of("a mapping as a mapping key", HEAD + "  ? {a: 1}\n  : {value: 1, unit: us}\n",
+                "bad.yaml:4:6: not valid YAML: a mapping key must be a single value, not a list or mapping"),
             Arguments.of("an explicit tag", HEAD + "  link.latency: {value: !!str 1, unit: us, source: \"assumed: x\"}\n",
                 "bad.yaml:4: the explicit tag tag:yaml.org,2002:str is not supported; write plain values (quote a"
                     + " text that looks like a number)"));
@@ -149,6 +151,10 @@ class InputRefusalsTest {
                 "spec.yaml:7: the anchor &n is not supported"),
             Arguments.of("a tag", SPEC.replace("iterations: 1", "iterations: !!int 1"),
                 "spec.yaml:7: the explicit tag tag:yaml.org,2002:int is not supported"),
+            Arguments.of("a list as a mapping key", SPEC + "  ? [a, b]\n  : 1\n",
+                "spec.yaml:8: not valid YAML: a mapping key must be a single value, not a list or mapping"),
+            Arguments.of("lists nested beyond any spec", SPEC + "  deep: " + "[".repeat(5000) + "]".repeat(5000)
+                    + "\n", "spec.yaml:8: grid.deep[0]"),
             Arguments.of("a grid of 1e8 points", SPEC.replace("  size_B: [8]\n  iterations: 1\n", grid(4, 100)),
                 "spec.yaml:5: grid: expands to 100000000 runs (100 size_B x 100 iterations x 100 link.latency x 100"
                     + " switch.hop_latency x 1 policies x 1 repetitions); at most 100000 runs per spec"),
