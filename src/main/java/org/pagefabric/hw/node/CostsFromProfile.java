@@ -228,16 +228,11 @@ public final class CostsFromProfile {
     }
 
     /**
-     * Bits of a memory key that are its random tag: at most {@link KeyTable#MAX_TAG_BITS}, so that
-     * the index keeps {@link KeyTable#MIN_INDEX_BITS} bits for the regions a NIC holds.
+     * Bits of a memory key that are its random tag; the parameter's declared range (0 to
+     * {@link KeyTable#MAX_TAG_BITS}) leaves the index {@link KeyTable#MIN_INDEX_BITS} bits.
      */
     public static int nicKeyTagBits(Profile p) {
-        long bits = p.count(NicParameters.KEY_TAG_BITS);
-        if (bits > KeyTable.MAX_TAG_BITS) {
-            throw ProfileValues.invalid(p, NicParameters.KEY_TAG_BITS, "leaves fewer than " + KeyTable.MIN_INDEX_BITS
-                    + " of a key's 32 bits to index its region; valid values are 0.." + KeyTable.MAX_TAG_BITS);
-        }
-        return (int) bits;
+        return ProfileValues.intCount(p, NicParameters.KEY_TAG_BITS);
     }
 
     /** Whether the NIC reaches memory through an IOMMU (PART, Active Access). */
