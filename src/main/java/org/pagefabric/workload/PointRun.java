@@ -32,6 +32,9 @@ public final class PointRun {
             "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "registration_cpu_us", "packets", "retransmissions", "timeouts",
             "verified", "events", "simulated_us", "nic_energy_J", "router_energy_J", "nic_power_W", "router_power_W");
 
+    /** The transport's count of connections that failed at a retry limit (one per sender). */
+    private static final String RETRY_LIMIT_FAILURES = ".retryLimitFailures";
+
     /** The identity columns that come before the workload's parameters. */
     public static final List<String> IDENTITY = List.of("workload", "policy", "profile", "seed");
 
@@ -139,15 +142,29 @@ public final class PointRun {
         }
 
         /**
-         * Runs the rest of the simulation and returns the row.
+         * Runs the rest of the simulation and returns the row. When the reliable transport gave up
+         * on a connection (a retry limit), processes still waiting for what it will never deliver
+         * are ended and the row is unverified: the run failed with the transport's error, as a
+         * workload that checks every completion reports it, not with a deadlock.
          *
          * @throws org.pagefabric.sim.SimulationException if processes wait with no event pending
+         *         and no connection has failed
          */
         public Map<String, Object> finish() {
             Simulator sim = job.simulator();
             sim.run();
-            SimProcess.checkNoDeadlock(sim);
-            return row(profile, workload, values, seed, job, lat, run);
+            boolean gaveUp = sim.pendingEvents() == 0 && !SimProcess.waiting(sim).isEmpty()
+                    && sum(sim, RETRY_LIMIT_FAILURES) > 0;
+            if (gaveUp) {
+                SimProcess.closeAll(sim);
+            } else {
+                SimProcess.checkNoDeadlock(sim);
+            }
+            Map<String, Object> row = row(profile, workload, values, seed, job, lat, run);
+            if (gaveUp) {
+                row.put("verified", false);
+            }
+            return row;
         }
     }
 
