@@ -58,6 +58,9 @@ class LossPropertyTest {
     void everyPolicyCompletesVerifiedOrFailsWithTheTransportsRetryLimit(String family, List<PolicyDescriptor> policies) {
         List<String> failures = new ArrayList<>();
         int completed = 0;
+        int retransmitted = 0;
+        int gaveUp = 0;
+        Map<String, Integer> workloads = new java.util.TreeMap<>();
         for (int seed = 1; seed <= SEEDS; seed++) {
             Case c = Case.draw(family, policies, seed);
             Outcome o = c.run();
@@ -65,7 +68,13 @@ class LossPropertyTest {
                 failures.add(o.why + "\n    reproduce: " + c.commandLine());
             } else if (o.verified) {
                 completed++;
+            } else {
+                gaveUp++;
             }
+            if (o.row != null && ((Number) o.row.get("retransmissions")).longValue() > 0) {
+                retransmitted++;
+            }
+            workloads.merge(c.workload, 1, Integer::sum);
             if (seed <= REPEATED && o.row != null) {
                 Outcome again = c.run();
                 assertEquals(o.row, again.row, "same seed, same row: " + c.commandLine());
@@ -73,7 +82,10 @@ class LossPropertyTest {
         }
         assertTrue(failures.isEmpty(), failures.size() + " of " + SEEDS + " " + family + " runs failed:\n"
                 + String.join("\n", failures));
+        System.out.println(family + ": " + completed + " verified, " + gaveUp + " gave up, " + retransmitted
+                + " retransmitted, workloads " + workloads);
         assertTrue(completed > SEEDS / 2, "most runs under at most 10 % loss complete: " + completed + " of " + SEEDS);
+        assertTrue(retransmitted > SEEDS / 4, "the loss reached the transport: " + retransmitted + " of " + SEEDS);
     }
 
     /** One drawn run: policy, profile, workload and its parameters, loss, seed. */
