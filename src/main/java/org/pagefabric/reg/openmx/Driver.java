@@ -570,8 +570,9 @@ final class Driver {
             }
             case Message.NOTIFY -> {
                 // The send completes on the notify, but its pages stay pinned until the transport
-                // has every pull reply acknowledged: a reply whose ACK was lost is sent again from
-                // them, as Open-MX's driver keeps a region pinned while a pull on it is in flight.
+                // is done with every pull reply: a reply whose ACK was lost is sent again from
+                // them. Open-MX's driver does the same: each pull reply's skb holds a reference on
+                // the user region until it has left (omx_pull.c, the pull reply skb destructor).
                 m.notified = true;
                 if (m.repliesInFlight == 0) {
                     release(m.source, m.core);
