@@ -401,11 +401,8 @@ final class Driver {
 
     // ------------------------------------------------------------------ wire
 
-    /** Posts a wire message of {@code kind} carrying {@code length} bytes of {@code m} from its offset {@code base}; false if its connection has failed. */
-    private boolean post(int peer, Message m, int kind, long base, long length) {
-        if (out[peer].isFailed()) {
-            return false; // the transport gave up on this connection: nothing more goes out on it
-        }
+    /** Posts a wire message of {@code kind} carrying {@code length} bytes of {@code m} from its offset {@code base}. */
+    private void post(int peer, Message m, int kind, long base, long length) {
         int e;
         if (freeEntries.isEmpty()) {
             if (entries == table.length) {
@@ -422,27 +419,21 @@ final class Driver {
         tableKind[e] = kind;
         // the entry doubles as the transport's message id: it is reused only after the message completed
         out[peer].post(e, length, e, kind);
-        return true;
     }
 
     /**
      * The sender's completion of a wire message: its table entry is free again, and a source
      * region whose notify came before its last pull reply was acknowledged is released now. A
-     * connection the transport gave up on (a retry limit) completes the rest as flushed: what
-     * waits on it never completes, and the run ends unverified.
+     * connection the transport gave up on ends the run with the transport's error.
      */
     private void sent(long id, CompletionStatus status) {
+        if (status != CompletionStatus.SUCCESS) {
+            throw new SimulationException("rank " + rank.id() + ": Open-MX connection failed: " + status);
+        }
         int e = (int) id;
         Message m = table[e];
         boolean reply = tableKind[e] == Message.PULL_DATA;
         freeEntry(e);
-        if (status == CompletionStatus.RETRY_EXCEEDED || status == CompletionStatus.RNR_RETRY_EXCEEDED
-                || status == CompletionStatus.FLUSHED) {
-            return;
-        }
-        if (status != CompletionStatus.SUCCESS) {
-            throw new SimulationException("rank " + rank.id() + ": Open-MX connection failed: " + status);
-        }
         if (reply && --m.repliesInFlight == 0 && m.notified) {
             release(m.source, m.core);
         }
@@ -593,9 +584,8 @@ final class Driver {
         UserRegion r = m.source;
         long upTo = r.pinnedPrefixBytes();
         if (upTo > m.served) {
-            if (post(m.to.rank.id(), m, Message.PULL_DATA, m.served, upTo - m.served)) {
-                m.repliesInFlight++;
-            }
+            post(m.to.rank.id(), m, Message.PULL_DATA, m.served, upTo - m.served);
+            m.repliesInFlight++;
             m.served = upTo;
         }
         r.servedPull = m.served < m.length ? m : null;
