@@ -35,6 +35,11 @@ public final class PointRun {
     /** The column saying what failed the end-to-end check, present only in a row with {@code verified=false}. */
     public static final String REASON = "reason";
 
+    /** The transport's count of connections that failed at a retry limit (one per sender). */
+    private static final String RETRY_LIMIT_FAILURES = ".retryLimitFailures";
+    /** The reason of a row whose transport gave up on a connection. */
+    private static final String GAVE_UP = "the transport gave up: a connection exceeded its retry limit";
+
     /** The identity columns that come before the workload's parameters. */
     public static final List<String> IDENTITY = List.of("workload", "policy", "profile", "seed");
 
@@ -142,20 +147,29 @@ public final class PointRun {
         }
 
         /**
-         * Runs the rest of the simulation and returns the row.
+         * Runs the rest of the simulation and returns the row. When the reliable transport gave up
+         * on a connection (a retry limit), processes still waiting for what it will never deliver
+         * are ended and the row is unverified: the run failed with the transport's error, as a
+         * workload that checks every completion reports it, not with a deadlock.
          *
          * @throws org.pagefabric.sim.SimulationException if processes wait with no event pending
          */
         public Map<String, Object> finish() {
             Simulator sim = job.simulator();
             sim.run();
-            SimProcess.checkNoDeadlock(sim);
-            return row(profile, workload, values, seed, job, lat, run);
+            boolean gaveUp = sim.pendingEvents() == 0 && !SimProcess.waiting(sim).isEmpty()
+                    && sum(sim, RETRY_LIMIT_FAILURES) > 0;
+            if (gaveUp) {
+                SimProcess.closeAll(sim);
+            } else {
+                SimProcess.checkNoDeadlock(sim);
+            }
+            return row(profile, workload, values, seed, job, lat, run, gaveUp);
         }
     }
 
     private static Map<String, Object> row(Profile profile, Workload workload, Map<String, Object> values, long seed,
-                                           Job job, LatencyHistogram lat, Workload.Run run) {
+                                           Job job, LatencyHistogram lat, Workload.Run run, boolean gaveUp) {
         Simulator sim = job.simulator();
         RegistrationPolicy policy = job.policy();
         Map<String, Object> row = new LinkedHashMap<>();
@@ -176,7 +190,8 @@ public final class PointRun {
         row.put("packets", sum(sim, ".dataPackets"));
         row.put("retransmissions", sum(sim, ".retransmittedPackets"));
         row.put("timeouts", sum(sim, ".timeouts"));
-        row.put("verified", run.verified());
+        boolean verified = !gaveUp && run.verified();
+        row.put("verified", verified);
         row.putAll(run.extraMetrics());
         row.put("events", sim.eventsExecuted());
         row.put("simulated_us", round(Time.toMicros(sim.now())));
@@ -185,8 +200,8 @@ public final class PointRun {
         row.put("router_energy_J", significant(energy.routerJ()));
         row.put("nic_power_W", significant(energy.nicPowerW()));
         row.put("router_power_W", significant(energy.routerPowerW()));
-        if (!run.verified()) {
-            blankFigures(row, workload, run);
+        if (!verified) {
+            blankFigures(row, workload, gaveUp ? GAVE_UP : run.failure());
         }
         return row;
     }
@@ -196,13 +211,12 @@ public final class PointRun {
      * footprint would describe a run that did not do its job) and says why it failed. Counts of
      * what happened (packets, events, corrupted operations) stay: they explain the failure.
      */
-    private static void blankFigures(Map<String, Object> row, Workload workload, Workload.Run run) {
+    private static void blankFigures(Map<String, Object> row, Workload workload, String failure) {
         for (String m : workload.metrics()) {
             if (row.get(m) instanceof Double || row.get(m) instanceof Float) {
                 row.put(m, null);
             }
         }
-        String failure = run.failure();
         row.put(REASON, failure != null ? failure : "the end-to-end data check failed");
     }
 

@@ -95,6 +95,7 @@ public final class ReliableSender extends Component {
     private final Counter sourceFaults;
     private final Counter completed;
     private final Counter failedMessages;
+    private final Counter retryLimitFailures;
 
     ReliableSender(Simulator sim, Component parent, String localName, Network net, TransportConfig cfg, int node,
                    int peerNode, int peerChannel, PayloadSource source, CompletionListener listener) {
@@ -127,6 +128,8 @@ public final class ReliableSender extends Component {
         sourceFaults = counter("sourceFaults", "packets", "packets not sent because the payload read faulted");
         completed = counter("completed", "messages", "messages completed successfully");
         failedMessages = counter("failed", "messages", "messages completed with an error or flushed");
+        retryLimitFailures = counter("retryLimitFailures", "connections",
+                "connections failed because a block exhausted its retry or RNR retry limit (the transport gave up)");
         sel = selective ? new SelectiveRepeat(this, sim, cfg, win, timeouts) : null;
         gbn = selective ? null : new GoBackN(this, sim, cfg, win, timeouts);
     }
@@ -490,6 +493,9 @@ public final class ReliableSender extends Component {
     /** The connection fails: the message {@code msn} ends with {@code status}, every other outstanding one is flushed. */
     void fail(long msn, CompletionStatus status) {
         failed = true;
+        if (status == CompletionStatus.RETRY_EXCEEDED || status == CompletionStatus.RNR_RETRY_EXCEEDED) {
+            retryLimitFailures.increment();
+        }
         win.cancelTimers();
         if (!selective) {
             gbn.cancelTimers();

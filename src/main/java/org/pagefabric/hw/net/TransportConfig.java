@@ -26,8 +26,10 @@ package org.pagefabric.hw.net;
  *                             before the time-out (Open-MX, seed 003 footnote 4); go-back-N always
  *                             NACKs the first gap
  * @param faultWaitTimeoutPs   after a PAGE_FAULT NACK the time-out is cancelled and the sender waits
- *                             for an explicit retransmission request; 0 waits forever (PART), a
- *                             positive value retransmits after that long as if it had timed out
+ *                             for an explicit retransmission request; 0 waits forever, so a lost
+ *                             request leaves the block waiting (PART's hardware); a positive value
+ *                             retransmits after that long as if it had timed out, the back-stop
+ *                             for a lost request
  * @param reissuePs            selective mode: time the sender's block issuer takes to issue a block
  *                             again once it is to be retransmitted (after an explicit request, a
  *                             time-out or a NACK), one block at a time; 0 retransmits at once.

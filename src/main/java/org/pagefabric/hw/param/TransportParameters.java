@@ -44,7 +44,8 @@ public final class TransportParameters {
             "Selective mode: whether a receiver asks again for a block whose last packet arrives while earlier ones are missing.");
     /** How long a sender waits after a page-fault NACK. */
     public static final Parameter FAULT_WAIT_TIMEOUT = Parameter.time("transport.fault_wait_timeout",
-            "After a page-fault NACK, time before the sender retransmits anyway; 0 waits for an explicit retransmission request.");
+            "After a page-fault NACK, time before the sender retransmits anyway, should the explicit retransmission request"
+                    + " have been lost; 0 waits for the request forever.");
 
     /** Time the sender's block issuer takes to issue a block again for retransmission. */
     public static final Parameter REISSUE = Parameter.time("transport.reissue",

@@ -44,6 +44,8 @@ final class Driver {
     private Message[] table = new Message[64];
     /** Offset in its message of the bytes each wire message carries (pull replies served piecewise). */
     private long[] tableBase = new long[64];
+    /** The wire kind of each table entry ({@link Message#PULL_DATA} ...). */
+    private int[] tableKind = new int[64];
     private final IntArrayQueue freeEntries = new IntArrayQueue();
     private int entries;
     /** Eager send ring per peer (slot i here travels into slot i of the peer's receive ring). */
@@ -406,6 +408,7 @@ final class Driver {
             if (entries == table.length) {
                 table = Arrays.copyOf(table, table.length * 2);
                 tableBase = Arrays.copyOf(tableBase, tableBase.length * 2);
+                tableKind = Arrays.copyOf(tableKind, tableKind.length * 2);
             }
             e = entries++;
         } else {
@@ -413,16 +416,27 @@ final class Driver {
         }
         table[e] = m;
         tableBase[e] = base;
+        tableKind[e] = kind;
         // the entry doubles as the transport's message id: it is reused only after the message completed
         out[peer].post(e, length, e, kind);
     }
 
-    /** The sender's completion of a wire message: its table entry is free again. */
+    /**
+     * The sender's completion of a wire message: its table entry is free again, and a source
+     * region whose notify came before its last pull reply was acknowledged is released now. A
+     * connection the transport gave up on ends the run with the transport's error.
+     */
     private void sent(long id, CompletionStatus status) {
         if (status != CompletionStatus.SUCCESS) {
             throw new SimulationException("rank " + rank.id() + ": Open-MX connection failed: " + status);
         }
-        freeEntry((int) id);
+        int e = (int) id;
+        Message m = table[e];
+        boolean reply = tableKind[e] == Message.PULL_DATA;
+        freeEntry(e);
+        if (reply && --m.repliesInFlight == 0 && m.notified) {
+            release(m.source, m.core);
+        }
     }
 
     private Message entry(int e) {
@@ -452,10 +466,10 @@ final class Driver {
                 if (m.source.pinned(offset, p.length)) {
                     io.read(memory, m.source.frames, m.source.firstPage, m.source.start() + offset, p);
                 } else {
-                    // A pull reply is first sent from pinned pages; met unpinned, it is the transport
-                    // repeating a reply whose acknowledgement was lost after the receiver had the data
-                    // and notified (the region was released since). The receiver drops it as a
-                    // duplicate, so it carries no bytes; were it ever taken, the check would fail.
+                    // The source stays pinned while its replies are in flight, so only an MMU
+                    // notifier invalidation under the transfer gets here: the pages are gone, the
+                    // reply carries no bytes, and were it taken the transfer would not verify.
+                    policy.unpinnedReplyRead();
                     io.zeros(p);
                 }
             }
@@ -546,7 +560,14 @@ final class Driver {
                 post(peer.rank.id(), m, Message.NOTIFY, 0, 0);
             }
             case Message.NOTIFY -> {
-                release(m.source, m.core);
+                // The send completes on the notify, but its pages stay pinned until the transport
+                // is done with every pull reply: a reply whose ACK was lost is sent again from
+                // them. Open-MX's driver does the same: each pull reply's skb holds a reference on
+                // the user region until it has left (omx_pull.c, the pull reply skb destructor).
+                m.notified = true;
+                if (m.repliesInFlight == 0) {
+                    release(m.source, m.core);
+                }
                 rank.completeSend(m.sendWrId, org.pagefabric.hw.nic.Opcode.SEND,
                         org.pagefabric.hw.net.CompletionStatus.SUCCESS, m.length, policy.now());
             }
@@ -564,6 +585,7 @@ final class Driver {
         long upTo = r.pinnedPrefixBytes();
         if (upTo > m.served) {
             post(m.to.rank.id(), m, Message.PULL_DATA, m.served, upTo - m.served);
+            m.repliesInFlight++;
             m.served = upTo;
         }
         r.servedPull = m.served < m.length ? m : null;

@@ -35,6 +35,10 @@ final class Message {
     boolean pullRequested;
     /** Rendezvous, sender: bytes of the message already handed to the wire as pull replies. */
     long served;
+    /** Rendezvous, sender: pull replies posted whose transport completion has not come yet. */
+    int repliesInFlight;
+    /** Rendezvous, sender: whether the receiver's notify arrived (its source may be released once no reply is in flight). */
+    boolean notified;
     /** Rendezvous, receiver: bytes of the message whose pull replies all arrived. */
     long pulled;
 

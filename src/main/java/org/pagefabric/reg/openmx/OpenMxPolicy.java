@@ -63,6 +63,7 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     private Counter received;
     private Counter pins;
     private Counter unpins;
+    private Counter unpinnedReplyReads;
     private Counter invalidations;
     private Counter pressureUnpins;
     private Counter hits;
@@ -102,6 +103,8 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
             String n = name();
             overlapMisses = sim.statistics().counter(n + ".overlapMisses", "packets",
                     "pull replies dropped because their target page was not pinned yet (Overlap-Miss, 003 §4.3)");
+            unpinnedReplyReads = sim.statistics().counter(n + ".unpinnedReplyReads", "packets",
+                    "pull replies sent without data because their source pages were unpinned under them");
             received = sim.statistics().counter(n + ".packetsReceived", "packets",
                     "Open-MX packets the receiving bottom halves accepted");
             pins = sim.statistics().counter(n + ".pinnedPages", "pages", "pages the driver pinned");
@@ -305,6 +308,10 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
 
     void overlapMiss() {
         overlapMisses.increment();
+    }
+
+    void unpinnedReplyRead() {
+        unpinnedReplyReads.increment();
     }
 
     void received() {

@@ -21,6 +21,8 @@ public final class OpenMxProvider implements PolicyProvider, ParameterSet {
                     new Statistic("<policy>.unpinnedPages", "pages", "pages the driver unpinned"),
                     new Statistic("<policy>.overlapMisses", "packets",
                             "pull replies dropped because their target page was not pinned yet (Overlap-Miss, 003 §4.3)"),
+                    new Statistic("<policy>.unpinnedReplyReads", "packets",
+                            "pull replies sent without data because their source pages were unpinned under them"),
                     new Statistic("<policy>.packetsReceived", "packets", "Open-MX packets the receiving bottom halves accepted"),
                     new Statistic("<policy>.invalidations", "regions", "cached regions unpinned by an MMU-notifier invalidation"),
                     new Statistic("<policy>.pressureUnpins", "regions",

@@ -51,7 +51,7 @@ class CostsFromProfileTest {
         assertEquals(100 * Time.US, t.retransmitTimeoutPs());
         assertEquals(8, t.windowBlocks());
         assertTrue(t.nackCorrupt());
-        assertEquals(0, t.faultWaitTimeoutPs());
+        assertEquals(10 * Time.MS, t.faultWaitTimeoutPs(), "the back-stop for a lost explicit retransmission request");
         TransportConfig ib = CostsFromProfile.transport(DEFAULT);
         assertEquals(RetransmissionMode.GO_BACK_N, ib.mode());
         assertEquals(64 * 1024, ib.blockBytes());
