@@ -27,6 +27,11 @@ public final class Main implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // Integer.valueOf reads any Unicode digit ('\u0668' as 8): a count on the command line is ASCII
+        cl.registerConverter(Integer.class, Main::wholeInt);
+        cl.registerConverter(Integer.TYPE, Main::wholeInt);
+        cl.registerConverter(Long.class, Main::wholeNumber);
+        cl.registerConverter(Long.TYPE, Main::wholeNumber);
         // JMH's options must reach it untouched and in order.
         cl.getSubcommands().get("bench").getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, args) -> {
@@ -51,6 +56,31 @@ public final class Main implements Runnable {
             return ex instanceof IllegalArgumentException || refusal != null ? ExitCodes.USAGE : ExitCodes.FAILURE;
         });
         return cl;
+    }
+
+    /**
+     * An option's whole number: an optional sign and ASCII digits, within {@code long}.
+     *
+     * @throws CommandLine.TypeConversionException otherwise, saying which
+     */
+    static long wholeNumber(String s) {
+        if (!s.matches("[+-]?[0-9]+")) {
+            throw new CommandLine.TypeConversionException("'" + s + "' is not a whole number (ASCII digits, e.g. 20)");
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + s + "' is too large");
+        }
+    }
+
+    /** {@link #wholeNumber} within {@code int}. */
+    static int wholeInt(String s) {
+        long n = wholeNumber(s);
+        if (n != (int) n) {
+            throw new CommandLine.TypeConversionException("'" + s + "' is too large (at most " + Integer.MAX_VALUE + ")");
+        }
+        return (int) n;
     }
 
     /** Where to read about {@code cmd}'s options: the line after every usage error. */
