@@ -17,6 +17,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -48,68 +51,85 @@ class InputFuzzTest {
         Files.writeString(sentinel.resolve("b.txt"), "keep");
         Files.writeString(root.resolve("sentinel").resolve("a.txt"), "keep");
         Path fifo = fifo(root.resolve("fifo"));
-        Path caseDir = root.resolve("case");
-        Path in = caseDir.resolve("in");
-        Path out = caseDir.resolve("out");
-        FuzzInputs inputs = new FuzzInputs(in, out, fifo);
-        Map<String, String> sentinelBefore = listing(root.resolve("sentinel"));
-        Path cwd = Path.of("").toAbsolutePath();
-        Map<String, String> cwdBefore = topLevel(cwd);
-
-        List<String> failures = new ArrayList<>();
-        Map<String, Integer> outcomes = new TreeMap<>();
-        // the slowest cases as {nanoseconds, seed}: where the time goes when the suite slows down
-        List<long[]> slowest = new ArrayList<>();
-        ExecutorService worker = worker();
+        Watch watch = new Watch(root, Path.of("").toAbsolutePath());
+        // Cases run in lanes, one per processor, each in its own directory: a case is mostly the
+        // construction of the command line, which one thread cannot make faster.
+        int lanes = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        AtomicLong next = new AtomicLong(FIRST_SEED);
+        ReadWriteLock alone = new ReentrantReadWriteLock();
+        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        Map<String, Integer> outcomes = new java.util.concurrent.ConcurrentSkipListMap<>();
         long start = System.nanoTime();
-        for (long seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
-            delete(caseDir);
+        ExecutorService laneThreads = Executors.newFixedThreadPool(lanes, daemon("fuzz-lane"));
+        List<Future<?>> running = new ArrayList<>();
+        for (int k = 0; k < lanes; k++) {
+            Path laneDir = root.resolve("lane-" + k);
+            running.add(laneThreads.submit(() -> {
+                lane(laneDir, fifo, next, alone, watch, failures, outcomes);
+                return null;
+            }));
+        }
+        for (Future<?> f : running) {
+            f.get();
+        }
+        laneThreads.shutdownNow();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("InputFuzzTest: %d cases from seed %d in %.1f s on %d lanes: %s; %d failed%n", CASES,
+                FIRST_SEED, seconds, lanes, outcomes, failures.size());
+        List<String> shown = failures.stream().sorted().limit(25).toList();
+        assertTrue(failures.isEmpty(), failures.size() + " of " + CASES + " generated inputs failed; the first "
+                + shown.size() + ":\n" + String.join("\n", shown));
+    }
+
+    /** Runs cases until the seeds are used up, each in {@code laneDir}, recording what went wrong. */
+    private static void lane(Path laneDir, Path fifo, AtomicLong next, ReadWriteLock alone, Watch watch,
+                             List<String> failures, Map<String, Integer> outcomes) throws Exception {
+        Path in = laneDir.resolve("in");
+        Path out = laneDir.resolve("out");
+        FuzzInputs inputs = new FuzzInputs(in, out, fifo);
+        ExecutorService worker = Executors.newSingleThreadExecutor(daemon("fuzz-case"));
+        for (long seed; (seed = next.getAndIncrement()) < FIRST_SEED + CASES; ) {
+            delete(laneDir);
             Files.createDirectories(in.resolve(FuzzInputs.DIRECTORY));
             FuzzCase c = inputs.generate(seed);
             for (Map.Entry<String, byte[]> f : c.files().entrySet()) {
                 Files.write(in.resolve(f.getKey()), f.getValue());
             }
-            long caseStart = System.nanoTime();
-            Future<CliTest.Result> run = worker.submit(() -> CliTest.run(c.args().toArray(String[]::new)));
+            // a trace recording watches every job the JVM builds, so it runs with no other case beside it
+            java.util.concurrent.locks.Lock lock = c.args().contains("--record-trace") ? alone.writeLock()
+                    : alone.readLock();
+            lock.lock();
             String problem;
             CliTest.Result r = null;
             try {
-                r = run.get(CASE_TIMEOUT_S, TimeUnit.SECONDS);
-                problem = problem(c, r);
-            } catch (TimeoutException e) {
-                run.cancel(true);
-                worker.shutdownNow();
-                worker = worker();
-                problem = "no answer within " + CASE_TIMEOUT_S + " s (a hang or a run that is not tiny)";
-            } catch (ExecutionException e) {
-                problem = "escaped the command line: " + e.getCause();
-            }
-            problem = problem != null ? problem : writesOutside(root, caseDir, sentinelBefore, cwd, cwdBefore);
-            slowest.add(new long[] {System.nanoTime() - caseStart, seed});
-            slowest.sort(Comparator.comparingLong((long[] x) -> -x[0]));
-            if (slowest.size() > 5) {
-                slowest.remove(5);
+                Future<CliTest.Result> run = worker.submit(() -> CliTest.run(c.args().toArray(String[]::new)));
+                try {
+                    r = run.get(CASE_TIMEOUT_S, TimeUnit.SECONDS);
+                    problem = problem(c, r);
+                } catch (TimeoutException e) {
+                    run.cancel(true);
+                    worker.shutdownNow();
+                    worker = Executors.newSingleThreadExecutor(daemon("fuzz-case"));
+                    problem = "no answer within " + CASE_TIMEOUT_S + " s (a hang or a run that is not tiny)";
+                } catch (ExecutionException e) {
+                    problem = "escaped the command line: " + e.getCause();
+                }
+                if (problem == null) {
+                    problem = besideOut(laneDir);
+                }
+                if (problem == null) {
+                    problem = watch.outside();
+                }
+            } finally {
+                lock.unlock();
             }
             outcomes.merge(c.kind() + (r == null ? " failed" : " exit " + r.code()), 1, Integer::sum);
             if (problem != null) {
                 failures.add(c.describe() + "\n  -> " + problem
                         + (r == null ? "" : "\n  exit " + r.code() + ", stderr " + FuzzCase.quote(r.err())));
-                // a write outside would be blamed on every later case too
-                Files.createDirectories(root.resolve("sentinel"));
-                sentinelBefore = listing(root.resolve("sentinel"));
-                cwdBefore = topLevel(cwd);
-                for (Path p : extra(root)) {
-                    delete(p);
-                }
             }
         }
         worker.shutdownNow();
-        double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("InputFuzzTest: %d cases from seed %d in %.1f s: %s; %d failed; slowest: %s%n", CASES,
-                FIRST_SEED, seconds, outcomes, failures.size(), slowest.stream()
-                        .map(x -> "seed " + x[1] + " " + x[0] / 1_000_000 + " ms").toList());
-        assertTrue(failures.isEmpty(), failures.size() + " of " + CASES + " generated inputs failed; the first 25:\n"
-                + String.join("\n", failures.subList(0, Math.min(25, failures.size()))));
     }
 
     /** What is wrong with how the command line answered {@code c}, or {@code null}. */
@@ -144,32 +164,57 @@ class InputFuzzTest {
         return null;
     }
 
-    /** A file or directory a case left outside its output directory, or {@code null}. */
-    private static String writesOutside(Path root, Path caseDir, Map<String, String> sentinelBefore, Path cwd,
-                                        Map<String, String> cwdBefore) throws IOException {
-        List<Path> extra = extra(root);
-        if (!extra.isEmpty()) {
-            return "wrote outside --out: " + extra;
-        }
-        if (!listing(root.resolve("sentinel")).equals(sentinelBefore)) {
-            return "changed the sentinel tree beside --out";
-        }
-        try (Stream<Path> s = Files.list(caseDir)) {
+    /** What a case left in its lane beside its input and output directories, or {@code null}. */
+    private static String besideOut(Path laneDir) throws IOException {
+        try (Stream<Path> s = Files.list(laneDir)) {
             List<String> names = s.map(p -> p.getFileName().toString()).filter(n -> !n.equals("in") && !n.equals("out"))
                     .toList();
-            if (!names.isEmpty()) {
-                return "wrote beside --out: " + names;
-            }
+            return names.isEmpty() ? null : "wrote beside --out: " + names;
         }
-        if (!topLevel(cwd).equals(cwdBefore)) {
-            return "wrote into the working directory " + cwd;
-        }
-        return null;
     }
 
-    private static List<Path> extra(Path root) throws IOException {
-        try (Stream<Path> s = Files.list(root)) {
-            return s.filter(p -> !List.of("sentinel", "case", "fifo").contains(p.getFileName().toString())).toList();
+    /**
+     * The places no case may write: the test's root beside the lanes, a sentinel tree there, and
+     * the working directory (where a default {@code results/} would go). A write found there is
+     * reported by the case that finds it (a lane beside it may have made it) and then forgotten,
+     * so that it is reported once.
+     */
+    private static final class Watch {
+        private final Path root;
+        private final Path cwd;
+        private Map<String, String> sentinel;
+        private Map<String, String> cwdEntries;
+
+        Watch(Path root, Path cwd) throws IOException {
+            this.root = root;
+            this.cwd = cwd;
+            this.sentinel = listing(root.resolve("sentinel"));
+            this.cwdEntries = topLevel(cwd);
+        }
+
+        synchronized String outside() throws IOException {
+            List<String> extra;
+            try (Stream<Path> s = Files.list(root)) {
+                extra = s.map(p -> p.getFileName().toString())
+                        .filter(n -> !n.equals("sentinel") && !n.equals("fifo") && !n.startsWith("lane-")).toList();
+            }
+            String problem = null;
+            if (!extra.isEmpty()) {
+                problem = "wrote outside --out: " + extra;
+                extra.forEach(n -> delete(root.resolve(n)));
+            }
+            Files.createDirectories(root.resolve("sentinel"));
+            Map<String, String> nowSentinel = listing(root.resolve("sentinel"));
+            if (problem == null && !nowSentinel.equals(sentinel)) {
+                problem = "changed the sentinel tree beside --out";
+            }
+            sentinel = nowSentinel;
+            Map<String, String> nowCwd = topLevel(cwd);
+            if (problem == null && !nowCwd.equals(cwdEntries)) {
+                problem = "wrote into the working directory " + cwd;
+            }
+            cwdEntries = nowCwd;
+            return problem;
         }
     }
 
@@ -195,12 +240,12 @@ class InputFuzzTest {
         return m;
     }
 
-    private static ExecutorService worker() {
-        return Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "fuzz-case");
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        });
+        };
     }
 
     /** A named pipe (reading one blocks until a writer comes), or {@code null} where mkfifo is missing. */
