@@ -130,7 +130,8 @@ public final class Main implements Runnable {
 
     /** A message may quote the user's input, line breaks and control characters included. */
     private static String oneLine(String m) {
-        return m.replaceAll("\\R", " ").replaceAll("\\p{Cntrl}", "?");
+        // format characters too: a right-to-left override would reorder the rest of the line on a terminal
+        return m.replaceAll("\\R", " ").replaceAll("[\\p{Cntrl}\\p{Cf}]", "?");
     }
 
     /** Entry point. */

@@ -119,7 +119,10 @@ public final class ProfileRegistry {
         try {
             return ProfileReader.read(path.toString(), TextFiles.read(path));
         } catch (TextFiles.Unreadable e) {
-            throw new ProfileException(path.toString(), 0, 0, null, e.getMessage());
+            // reached through extends, the line to change is the referrer's
+            throw referrerLine > 0
+                    ? new ProfileException(referrerFile, referrerLine, 0, "extends", path + " " + e.getMessage())
+                    : new ProfileException(path.toString(), 0, 0, null, e.getMessage());
         } catch (NoSuchFileException e) {
             throw new ProfileException(referrerFile, referrerLine, 0, referrerLine > 0 ? "extends" : null,
                     "profile file " + path + " does not exist");

@@ -68,6 +68,29 @@ class CliTest {
     }
 
     @Test
+    void aProfileExtendingADeviceIsRefusedAtItsExtendsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path p = java.nio.file.Files.writeString(dir.resolve("p.yaml"),
+                "name: p\nextends: /dev/full\nparameters: {}\n");
+        Result r = run("run", "latency", "--profile", p.toString(), "--sizes", "8", "--iterations", "1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains(p + ":2") && r.err().contains("extends") && r.err().contains("/dev/full"), r.err());
+    }
+
+    @Test
+    void countsAreAsciiDigitsWithinRange() {
+        for (String bad : new String[] {"\u0668", "\uff18", "2147483648", "1e3", " 1", ""}) {
+            Result r = run("run", "latency", "--sizes", "8", "--iterations", bad);
+            assertEquals(2, r.code(), "--iterations '" + bad + "': " + r.err());
+            assertTrue(r.err().contains("--iterations"), r.err());
+        }
+        Result seed = run("run", "latency", "--sizes", "8", "--iterations", "1", "--seed", "9223372036854775808");
+        assertEquals(2, seed.code(), seed.err());
+        assertTrue(seed.err().contains("too large"), seed.err());
+        assertEquals(0, run("run", "latency", "--sizes", "8", "--iterations", "+1", "--seed", "-3").code());
+    }
+
+    @Test
     void anUnwritableOutIsRefusedBeforeAnyPointRuns(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
         java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x");

@@ -130,7 +130,7 @@ final class FuzzInputs {
                 a.addAll(List.of("--repetitions", pick(r, List.of("0", "-1", "x", "99999999999", "", "\u0668"))));
             }
             a.addAll(List.of("--out", pick(r, List.of("", "/dev/full", in.resolve(DIRECTORY).toString(),
-                    in.resolve(REGULAR).resolve("below.yaml").toString(), "/proc/version"))));
+                    in.resolve(REGULAR).resolve("below.yaml").toString(), "/proc"))));
         } else if (k < 92) {
             a.add("merge");
             a.add(pick(r, List.of(in.resolve(DIRECTORY).toString(), in.resolve(REGULAR).toString(), out.toString(),

@@ -153,15 +153,20 @@ class InputFuzzTest {
             return "exit 2 with " + err.size() + " lines: one line and the --help hint at most";
         }
         String line = err.get(0);
-        List<String> named = c.named().isEmpty()
-                ? c.args().stream().filter(a -> a.strip().length() >= 2).map(String::strip).toList() : c.named();
-        if (!c.named().isEmpty() || !line.contains("Missing")) {
-            if (named.stream().noneMatch(line::contains)) {
-                return "the message names neither " + (c.named().isEmpty() ? "an option nor a value given"
-                        : String.join(" nor ", c.named()));
-            }
+        if (!c.named().isEmpty()) {
+            return c.named().stream().anyMatch(line::contains) ? null
+                    : "the message names neither " + String.join(" nor ", c.named());
         }
-        return null;
+        // an argument list's refusal names an option (picocli names -V as --version) or what was given
+        boolean names = line.contains("--") || line.contains("Missing") || c.args().stream().anyMatch(a ->
+                a.strip().length() >= 2 && line.contains(a.strip()) || line.contains("'" + shown(a) + "'")
+                        || a.startsWith("@"));
+        return names ? null : "the message names neither an option nor a value given";
+    }
+
+    /** {@code arg} as a one-line message shows it: control and format characters as '?'. */
+    private static String shown(String arg) {
+        return arg.replaceAll("\\R", " ").replaceAll("[\\p{Cntrl}\\p{Cf}]", "?");
     }
 
     /** What a case left in its lane beside its input and output directories, or {@code null}. */
