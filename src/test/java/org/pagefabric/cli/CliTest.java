@@ -71,10 +71,10 @@ class CliTest {
     void aProfileExtendingADeviceIsRefusedAtItsExtendsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
         java.nio.file.Path p = java.nio.file.Files.writeString(dir.resolve("p.yaml"),
-                "name: p\nextends: /dev/full\nparameters: {}\n");
+                "name: p\ndescription: a test\nextends: /dev/full\nparameters: {}\n");
         Result r = run("run", "latency", "--profile", p.toString(), "--sizes", "8", "--iterations", "1");
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains(p + ":2") && r.err().contains("extends") && r.err().contains("/dev/full"), r.err());
+        assertTrue(r.err().contains(p + ":3") && r.err().contains("extends") && r.err().contains("/dev/full"), r.err());
     }
 
     @Test
@@ -87,7 +87,7 @@ class CliTest {
         Result seed = run("run", "latency", "--sizes", "8", "--iterations", "1", "--seed", "9223372036854775808");
         assertEquals(2, seed.code(), seed.err());
         assertTrue(seed.err().contains("too large"), seed.err());
-        assertEquals(0, run("run", "latency", "--sizes", "8", "--iterations", "+1", "--seed", "-3").code());
+        assertEquals(0, run("run", "latency", "--sizes", "8", "--iterations", "+1", "--seed", "3").code());
     }
 
     @Test
