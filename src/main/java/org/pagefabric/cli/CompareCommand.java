@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
+import org.pagefabric.experiment.VerificationNotice;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.Grid;
@@ -189,6 +190,12 @@ final class CompareCommand implements Callable<Integer> {
                     comparison.xColumn(), comparison.metric(), pinned, table, recommendations, apart))));
         }
         List<String> columns = table.isEmpty() ? List.of() : new ArrayList<>(table.get(0).keySet());
+        String notVerified = VerificationNotice.line(rows, comparison.xColumn());
+        if (notVerified != null) {
+            // First thing a reader sees; machine-readable output stays pure, so it goes beside it there.
+            (format == RunCommand.Format.csv || format == RunCommand.Format.json ? err : o).println(notVerified);
+            err.flush();
+        }
         switch (format) {
             case csv -> o.print(RowFormat.csv(table));
             case json -> o.print(RowFormat.json(table));

@@ -11,6 +11,7 @@ import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.ResultWriter;
+import org.pagefabric.experiment.VerificationNotice;
 import org.pagefabric.report.HtmlReport;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.PaperPoint;
@@ -50,7 +51,9 @@ final class ExperimentOutput {
         ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
                 result.complete(), ResultWriter.manifest(result));
         HtmlReport.write(dir, meta, result.rows(), plots, paper, comparison);
-        String line = result.rows().size() + " rows" + (result.allVerified() ? ", all verified" : ", SOME NOT VERIFIED");
+        long failed = result.rows().stream().filter(VerificationNotice::failed).count();
+        String line = failed == 0 ? result.rows().size() + " rows, all verified"
+                : "NOT VERIFIED: " + failed + " of " + result.rows().size() + " rows failed the end-to-end data check";
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, line);
     }
 

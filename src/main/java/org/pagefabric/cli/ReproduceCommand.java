@@ -20,6 +20,7 @@ import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.experiment.VerdictTally;
+import org.pagefabric.experiment.VerificationNotice;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.IndexPage;
 import picocli.CommandLine.Command;
@@ -190,6 +191,16 @@ final class ReproduceCommand implements Callable<Integer> {
             }
         }
         IndexPage.write(out, index);
+        // First thing a reader sees; machine-readable output stays pure, so it goes beside it there.
+        PrintWriter notice = format == RunCommand.Format.csv || format == RunCommand.Format.json ? err : o;
+        for (ExperimentResult r : results) {
+            String line = r == null ? null
+                    : VerificationNotice.line(r.rows(), r.spec().plot() == null ? null : r.spec().plot().x());
+            if (line != null) {
+                notice.println(r.spec().id() + ": " + line);
+            }
+        }
+        err.flush();
         if (!ownRows.isEmpty()) {
             switch (format) {
                 case csv -> o.print(RowFormat.csv(ownRows));

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pagefabric.comm.Job;
 import org.pagefabric.experiment.ExperimentResult;
+import org.pagefabric.experiment.VerificationNotice;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.SpecReader;
@@ -160,6 +161,12 @@ final class RunCommand implements Callable<Integer> {
         ExperimentResult result = done.get(0);
         List<Map<String, Object>> rows = result.rows();
         PrintWriter o = spec.commandLine().getOut();
+        String notVerified = VerificationNotice.line(rows, "size_B");
+        if (notVerified != null) {
+            // First thing a reader sees; machine-readable output stays pure, so it goes beside it there.
+            (format == Format.csv || format == Format.json ? spec.commandLine().getErr() : o).println(notVerified);
+            spec.commandLine().getErr().flush();
+        }
         switch (format) {
             case csv -> o.print(RowFormat.csv(rows));
             case json -> o.print(RowFormat.json(rows));
@@ -237,6 +244,9 @@ final class RunCommand implements Callable<Integer> {
         }
         cols.addAll(List.of("latency_us", "latency_p50_us", "bandwidth_MBps", "pinned_MiB", "setup_us",
                 "retransmissions", "verified"));
+        if (rows.stream().anyMatch(VerificationNotice::failed)) {
+            cols.add(VerificationNotice.REASON);
+        }
         return cols;
     }
 }

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.pagefabric.experiment.VerificationNotice;
 
 /**
  * Shared pieces of the HTML views: escaping, the stylesheet, tables, and inlining an SVG document.
@@ -48,6 +49,9 @@ final class Html {
             .verdict-not-comparable { background: #eeeeee; color: #555; }
             .verdict-withheld { background: #eef2fb; color: #555; font-style: italic; }
             p.tally { font-weight: bold; }
+            .not-verified { background: #fbd5d5; color: #7f1d1d; border: 2px solid #b91c1c; border-radius: 6px;
+                            padding: 8px 12px; font-weight: bold; }
+            tbody tr.not-verified-row td { background: #fde8e8; color: #7f1d1d; }
             """;
 
     private static final Pattern ID = Pattern.compile("id=\"([^\"]+)\"");
@@ -93,7 +97,7 @@ final class Html {
         }
         b.append("</tr></thead>\n<tbody>\n");
         for (Map<String, Object> r : rows) {
-            b.append("<tr>");
+            b.append(VerificationNotice.failed(r) ? "<tr class=\"not-verified-row\">" : "<tr>");
             for (String c : columns) {
                 Object v = r.get(c);
                 b.append(v instanceof Number ? "<td class=\"num\">" : "<td>").append(cell.apply(c, v)).append("</td>");

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.pagefabric.experiment.VerdictTally;
+import org.pagefabric.experiment.VerificationNotice;
 
 /**
  * One self-contained HTML page per experiment: title, what it reproduces, status, figures, comparison
@@ -96,7 +97,13 @@ public final class HtmlReport {
             List<PaperPoint> paper, List<Map<String, Object>> comparison, boolean rowsCsvExists,
             PolicyDecision decision) {
         StringBuilder b = new StringBuilder(Html.head(meta.title() + " \u2014 PageFabric"));
-        b.append("<header>\n<h1>").append(Html.escape(meta.title())).append("</h1>\n");
+        b.append("<header>\n");
+        String notVerified = VerificationNotice.line(rows, plots.isEmpty() ? null : plots.get(0).x());
+        if (notVerified != null) {
+            b.append("<p class=\"not-verified\" id=\"not-verified\">").append(Html.escape(notVerified))
+                    .append("</p>\n");
+        }
+        b.append("<h1>").append(Html.escape(meta.title())).append("</h1>\n");
         b.append("<p class=\"reproduces\">Experiment <code>").append(Html.escape(meta.id())).append("</code>");
         if (!meta.reproduces().isBlank()) {
             b.append(" reproduces ").append(Html.escape(meta.reproduces()));

@@ -97,6 +97,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
             checked[i] = new Completion("alloc-reuse.checked" + i);
         }
         int[] failed = new int[1];
+        CompletionStatus[] firstFailure = new CompletionStatus[1];
         int[] corrupted = new int[1];
         long[] timed = new long[1];
         new SimProcess(job.simulator(), peer.node(), "rank1", ctx -> {
@@ -129,7 +130,9 @@ public final class AllocReuseWorkload extends AbstractWorkload {
                 latencies.record(took);
                 timed[0] += took;
                 if (wc.status() != CompletionStatus.SUCCESS) {
-                    failed[0]++;
+                    if (failed[0]++ == 0) {
+                        firstFailure[0] = wc.status();
+                    }
                 } else if (!sameBytes(initiator, buf, peer, remote, size)) {
                     corrupted[0]++;
                 }
@@ -146,6 +149,20 @@ public final class AllocReuseWorkload extends AbstractWorkload {
             @Override
             public boolean verified() {
                 return failed[0] == 0 && corrupted[0] == 0;
+            }
+
+            @Override
+            public String failure() {
+                if (failed[0] > 0) {
+                    // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
+                    String why = switch (firstFailure[0]) {
+                        case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
+                        case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
+                        default -> "";
+                    };
+                    return failed[0] + " of " + iterations + " transfers completed with " + firstFailure[0] + why;
+                }
+                return corrupted[0] > 0 ? corrupted[0] + " of " + iterations + " transfers delivered wrong bytes" : null;
             }
 
             @Override

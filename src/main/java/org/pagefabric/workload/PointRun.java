@@ -32,6 +32,9 @@ public final class PointRun {
             "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "registration_cpu_us", "packets", "retransmissions", "timeouts",
             "verified", "events", "simulated_us", "nic_energy_J", "router_energy_J", "nic_power_W", "router_power_W");
 
+    /** The column saying what failed the end-to-end check, present only in a row with {@code verified=false}. */
+    public static final String REASON = "reason";
+
     /** The identity columns that come before the workload's parameters. */
     public static final List<String> IDENTITY = List.of("workload", "policy", "profile", "seed");
 
@@ -182,7 +185,25 @@ public final class PointRun {
         row.put("router_energy_J", significant(energy.routerJ()));
         row.put("nic_power_W", significant(energy.nicPowerW()));
         row.put("router_power_W", significant(energy.routerPowerW()));
+        if (!run.verified()) {
+            blankFigures(row, workload, run);
+        }
         return row;
+    }
+
+    /**
+     * Empties every measured quantity of a row that failed verification (a time, rate, energy or
+     * footprint would describe a run that did not do its job) and says why it failed. Counts of
+     * what happened (packets, events, corrupted operations) stay: they explain the failure.
+     */
+    private static void blankFigures(Map<String, Object> row, Workload workload, Workload.Run run) {
+        for (String m : workload.metrics()) {
+            if (row.get(m) instanceof Double || row.get(m) instanceof Float) {
+                row.put(m, null);
+            }
+        }
+        String failure = run.failure();
+        row.put(REASON, failure != null ? failure : "the end-to-end data check failed");
     }
 
     /**

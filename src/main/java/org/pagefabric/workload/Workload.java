@@ -176,6 +176,15 @@ public interface Workload {
         boolean verified();
 
         /**
+         * What failed the end-to-end check, in a few words, for the row's {@code reason} when
+         * {@link #verified()} is false ("3 of 20 transfers completed with LOCAL_PROTECTION_ERROR");
+         * {@code null} to let the row say only that it did not verify.
+         */
+        default String failure() {
+            return null;
+        }
+
+        /**
          * The workload's own metrics beyond {@link PointRun#METRICS} (those its
          * {@link Workload#metrics()} adds), by column name; none by default.
          */

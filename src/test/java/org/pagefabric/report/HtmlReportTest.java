@@ -31,6 +31,30 @@ class HtmlReportTest {
     }
 
     @Test
+    void rowsThatFailedVerificationGiveARedBannerFirstAndAreMarkedAndTheFigureStillDraws() throws Exception {
+        List<Map<String, Object>> rows = SampleRows.latency(1);
+        for (Map<String, Object> r : rows) {
+            if (r.get("policy").equals("part") && (Long) r.get("size_B") >= 32768) {
+                r.put("verified", false);
+                r.put("latency_us", null);
+                r.put("bandwidth_MBps", null);
+                r.put("reason", "2 of 20 transfers delivered wrong bytes");
+            }
+        }
+        String html = HtmlReport.render(SampleRows.meta(true, List.of()), rows, List.of(LATENCY), List.of(), false);
+        Document doc = SvgLines.parse(html);
+        String banner = xpath(doc, "//header/*[1]").item(0).getTextContent();
+        assertTrue(banner.startsWith("NOT VERIFIED: 4 of 24 rows failed the end-to-end data check (part at size_B=32768: "
+                + "2 of 20 transfers delivered wrong bytes"), banner);
+        assertEquals("not-verified", xpath(doc, "//header/*[1]/@class").item(0).getTextContent());
+        assertEquals(4, xpath(doc, "//table[@class='rows']//tr[@class='not-verified-row']").getLength());
+        assertEquals(1, xpath(doc, "//figure/svg").getLength(), "blank figures are left out of the plot, not fatal");
+        String verified = HtmlReport.render(SampleRows.meta(true, List.of()), SampleRows.latency(1), List.of(LATENCY),
+                List.of(), false);
+        assertFalse(verified.contains("NOT VERIFIED"));
+    }
+
+    @Test
     void reportIsWellFormedSelfContainedAndHoldsPlotComparisonRowsAndManifest() throws Exception {
         List<Map<String, Object>> rows = SampleRows.latency(2);
         Path file = HtmlReport.write(dir, SampleRows.meta(true, List.of()), rows, List.of(LATENCY),

@@ -4,21 +4,53 @@ import java.util.Arrays;
 import org.pagefabric.sim.RandomStream;
 
 /**
- * The NIC's memory-key table. A key is {@code index << 8 | tag}: the index finds the region in
- * O(1), and the 8-bit tag, drawn at random at registration, makes a guessed or stale key fail
- * with probability 255/256 (as verbs' key "variant" bits do), so forged keys are refused, not
- * silently honoured.
+ * The NIC's memory-key table. A 32-bit key is {@code index << tagBits | tag}: the index finds the
+ * region in O(1), and the tag, drawn at random from {@code 1 .. 2^tagBits - 1} at registration,
+ * is the only secret. Keys are not unforgeable: a guess with a known index and a random tag
+ * names a live region with probability {@code 2^-tagBits} (1/256 with ConnectX's 8-bit "key"
+ * byte of an mkey); a stale key survives its region's index being reused with probability
+ * {@code 1/(2^tagBits - 1)}. Whatever a guessed key reaches, it reaches only within that
+ * region's bounds, rights and protection domain.
  */
 public final class KeyTable {
+    /** Tag bits of a ConnectX mkey (24-bit index, 8-bit key), the default of {@code nic.key_tag_bits}. */
+    public static final int DEFAULT_TAG_BITS = 8;
+    /** Most tag bits a key may have: the rest of the 32 bits must index {@link #MIN_INDEX_BITS} regions. */
+    public static final int MAX_TAG_BITS = 16;
+    /** Fewest index bits: 65 536 regions per NIC, more than any workload here registers at once. */
+    public static final int MIN_INDEX_BITS = 32 - MAX_TAG_BITS;
+
     private MemoryRegion[] regions = new MemoryRegion[64];
     private int[] freeIndices = new int[64];
     private int freeTop;
     private int next;
     private final RandomStream random;
+    private final int tagBits;
+    /** Regions the index bits can name (an index is an {@code int}, so at most 2^31 - 1). */
+    private final long capacity;
 
-    /** A table whose key tags come from {@code random}. */
+    /** A table whose {@value #DEFAULT_TAG_BITS}-bit key tags come from {@code random}. */
     public KeyTable(RandomStream random) {
+        this(random, DEFAULT_TAG_BITS);
+    }
+
+    /**
+     * A table whose key tags of {@code tagBits} bits come from {@code random}.
+     *
+     * @param tagBits 0 (the key is the index: any guess of a live index is honoured) to {@value #MAX_TAG_BITS}
+     */
+    public KeyTable(RandomStream random, int tagBits) {
+        if (tagBits < 0 || tagBits > MAX_TAG_BITS) {
+            throw new IllegalArgumentException("key tag bits must be 0.." + MAX_TAG_BITS + ", not " + tagBits);
+        }
         this.random = random;
+        this.tagBits = tagBits;
+        this.capacity = Math.min(1L << (32 - tagBits), Integer.MAX_VALUE);
+    }
+
+    /** Bits of a key that are the random tag. */
+    public int tagBits() {
+        return tagBits;
     }
 
     /** Registers a region; its keys are fresh. */
@@ -27,17 +59,23 @@ public final class KeyTable {
             throw new IllegalArgumentException("bad region [0x" + Long.toHexString(address) + ", +" + length + ")");
         }
         int index = freeTop > 0 ? freeIndices[--freeTop] : next++;
-        if (index >= (1 << 23)) {
-            throw new IllegalStateException("more than 2^23 memory regions on one NIC");
+        if (index >= capacity) {
+            throw new IllegalStateException("more than " + capacity + " memory regions on one NIC ("
+                    + tagBits + " key tag bits leave " + (32 - tagBits) + " index bits)");
         }
         if (index >= regions.length) {
             regions = Arrays.copyOf(regions, regions.length * 2);
         }
-        int lkey = (index << 8) | (1 + random.nextInt(255));
-        int rkey = (index << 8) | (1 + random.nextInt(255));
+        int lkey = (index << tagBits) | tag();
+        int rkey = (index << tagBits) | tag();
         MemoryRegion mr = new MemoryRegion(index, pd, address, length, access, lkey, rkey, implicit);
         regions[index] = mr;
         return mr;
+    }
+
+    /** A fresh tag, never 0 (a zeroed key field never names a region); none without tag bits. */
+    private int tag() {
+        return tagBits == 0 ? 0 : 1 + random.nextInt((1 << tagBits) - 1);
     }
 
     /** Deregisters a region: its keys stop working at once. */
@@ -66,7 +104,7 @@ public final class KeyTable {
     }
 
     private MemoryRegion at(int key) {
-        int index = key >>> 8;
+        int index = key >>> tagBits;
         return index < regions.length ? regions[index] : null;
     }
 

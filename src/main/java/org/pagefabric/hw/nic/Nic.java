@@ -125,11 +125,24 @@ public final class Nic extends Component {
      */
     public Nic(Simulator sim, Component parent, String localName, int node, NicCosts costs, PhysicalMemory memory,
                TransportEndpoint endpoint, TranslationCacheConfig cache) {
+        this(sim, parent, localName, node, costs, memory, endpoint, cache, KeyTable.DEFAULT_TAG_BITS);
+    }
+
+    /**
+     * A NIC on node {@code node} whose memory keys carry {@code keyTagBits} random tag bits.
+     *
+     * @param memory     the host's physical memory, which its DMA engine reads and writes
+     * @param endpoint   the node's attachment to the network's transport
+     * @param cache      the translation cache's shape, or null to leave it unmodelled (free translation)
+     * @param keyTagBits bits of each key drawn at random at registration ({@link KeyTable})
+     */
+    public Nic(Simulator sim, Component parent, String localName, int node, NicCosts costs, PhysicalMemory memory,
+               TransportEndpoint endpoint, TranslationCacheConfig cache, int keyTagBits) {
         super(sim, parent, localName);
         this.node = node;
         this.costs = costs;
         this.endpoint = endpoint;
-        this.keys = new KeyTable(random());
+        this.keys = new KeyTable(random(), keyTagBits);
         // Counters are declared in this order (statistics list them as declared), then handed to the parts.
         Counter[] refused = new Counter[AccessCheck.values().length];
         for (AccessCheck c : AccessCheck.values()) {

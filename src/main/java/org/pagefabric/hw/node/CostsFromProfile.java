@@ -21,6 +21,7 @@ import org.pagefabric.hw.net.Star;
 import org.pagefabric.hw.net.Topologies;
 import org.pagefabric.hw.net.Topology;
 import org.pagefabric.hw.net.TransportConfig;
+import org.pagefabric.hw.nic.KeyTable;
 import org.pagefabric.hw.nic.NicCosts;
 import org.pagefabric.hw.nic.TranslationCacheConfig;
 import org.pagefabric.hw.os.Kernel;
@@ -224,6 +225,14 @@ public final class CostsFromProfile {
         } catch (IllegalArgumentException e) {
             throw ProfileValues.invalid(p, NicParameters.TRANSLATION_CACHE_WAYS, e.getMessage());
         }
+    }
+
+    /**
+     * Bits of a memory key that are its random tag; the parameter's declared range (0 to
+     * {@link KeyTable#MAX_TAG_BITS}) leaves the index {@link KeyTable#MIN_INDEX_BITS} bits.
+     */
+    public static int nicKeyTagBits(Profile p) {
+        return ProfileValues.intCount(p, NicParameters.KEY_TAG_BITS);
     }
 
     /** Whether the NIC reaches memory through an IOMMU (PART, Active Access). */

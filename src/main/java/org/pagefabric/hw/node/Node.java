@@ -44,7 +44,8 @@ public final class Node extends Component {
         this.iommu = spec.iommuConfig() == null ? null
                 : new Iommu(sim, this, "iommu", spec.iommuConfig(), spec.iommuCosts());
         this.endpoint = new TransportEndpoint(network, id, this);
-        this.nic = new Nic(sim, this, "nic", id, spec.nic(), memory, endpoint, spec.translationCache());
+        this.nic = new Nic(sim, this, "nic", id, spec.nic(), memory, endpoint, spec.translationCache(),
+                spec.keyTagBits());
         if (iommu != null) {
             // The NI's accesses with {PDID, VA} pass through the SMMU (000 §III-B); refused ones go to the NI FIFO.
             nic.attachIommu(iommu, spec.niFifoEntries());

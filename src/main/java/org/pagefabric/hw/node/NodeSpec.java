@@ -23,12 +23,13 @@ import org.pagefabric.hw.pcie.PcieCosts;
  * @param pcie          the NIC's bus
  * @param nic           the NIC's processing costs
  * @param translationCache the NIC's translation cache
+ * @param keyTagBits    bits of the NIC's memory keys that are a random tag ({@code nic.key_tag_bits})
  * @param iommuConfig   the IOMMU's structure, or {@code null} when the NIC uses none
  * @param iommuCosts    the IOMMU's costs, or {@code null} when the NIC uses none
  * @param niFifoEntries entries of the NI FIFO logging IOMMU-refused accesses (0 when the NIC uses no IOMMU)
  */
 record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCosts os, KernelConfig kernel,
-        PcieCosts pcie, NicCosts nic, TranslationCacheConfig translationCache, IommuConfig iommuConfig,
+        PcieCosts pcie, NicCosts nic, TranslationCacheConfig translationCache, int keyTagBits, IommuConfig iommuConfig,
         IommuCosts iommuCosts, int niFifoEntries) {
 
     static NodeSpec of(Profile p) {
@@ -36,6 +37,7 @@ record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCos
         return new NodeSpec(CostsFromProfile.cores(p), CostsFromProfile.cpu(p), CostsFromProfile.memoryBytes(p),
                 CostsFromProfile.swapSlots(p), CostsFromProfile.os(p), CostsFromProfile.kernelConfig(p),
                 CostsFromProfile.pcie(p), CostsFromProfile.nic(p), CostsFromProfile.nicTranslationCache(p),
+                CostsFromProfile.nicKeyTagBits(p),
                 iommu ? CostsFromProfile.iommuConfig(p) : null, iommu ? CostsFromProfile.iommu(p) : null,
                 iommu ? ProfileValues.intCount(p, org.pagefabric.hw.param.PartParameters.NACK_FIFO_ENTRIES) : 0);
     }

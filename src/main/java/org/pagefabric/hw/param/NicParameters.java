@@ -29,6 +29,13 @@ public final class NicParameters {
     public static final Parameter DEREGISTER_PER_PAGE = Parameter.time("nic.deregister.per_page",
             "Cost per page of deregistering a region, unpinning included.");
 
+    /** Bits of a memory key that are a random tag rather than the region's index. */
+    public static final Parameter KEY_TAG_BITS = Parameter.count("nic.key_tag_bits",
+            "Bits of a 32-bit memory key drawn at random at registration (the rest index the region): a guessed "
+                    + "key with a known index is honoured with probability 2^-bits.")
+            // At most 16, so that 16 index bits (65 536 regions per NIC) remain: KeyTable.MAX_TAG_BITS.
+            .between("0", "16");
+
     /** Whether the NIC reaches memory through an IOMMU over the process page table. */
     public static final Parameter IOMMU = Parameter.flag("nic.iommu",
             "Whether the NIC's memory accesses are translated by an IOMMU walking the process page table (PART, Active Access).");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -83,5 +84,38 @@ class KeyTableTest {
         MemoryRegion mr = keys.register(pd, 0, 1L << 47, AccessFlags.REMOTE_WRITE | AccessFlags.ON_DEMAND, true);
         assertTrue(mr.implicit() && mr.onDemand());
         assertEquals(AccessCheck.OK, KeyTable.check(mr, pd, 0x7fff_0000_0000L, 4096, AccessFlags.REMOTE_WRITE));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 4, 8, 12, 16})
+    void aKeyIsTheIndexAboveATagOfTheConfiguredBitsNeverZero(int bits) {
+        KeyTable table = new KeyTable(new RandomStream(bits), bits);
+        assertEquals(bits, table.tagBits());
+        for (int i = 0; i < 200; i++) {
+            MemoryRegion mr = table.register(pd, 0x10000L * (i + 1), 4096, AccessFlags.REMOTE_WRITE, false);
+            for (int key : new int[] {mr.lkey(), mr.rkey()}) {
+                assertEquals(mr.index(), key >>> bits, "index above the tag");
+                int tag = key & ((1 << bits) - 1);
+                assertTrue(bits == 0 ? tag == 0 : tag >= 1, "tag " + tag);
+            }
+            assertSame(mr, table.byRkey(mr.rkey()));
+        }
+    }
+
+    @Test
+    void tagBitsOutsideZeroToSixteenAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new KeyTable(new RandomStream(1), 17));
+        assertThrows(IllegalArgumentException.class, () -> new KeyTable(new RandomStream(1), -1));
+    }
+
+    @Test
+    void sixteenTagBitsLeaveRoomForExactlyTwoToTheSixteenRegions() {
+        KeyTable table = new KeyTable(new RandomStream(3), KeyTable.MAX_TAG_BITS);
+        for (int i = 0; i < 1 << KeyTable.MIN_INDEX_BITS; i++) {
+            table.register(pd, 0x10000, 4096, AccessFlags.REMOTE_WRITE, false);
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> table.register(pd, 0x10000, 4096, AccessFlags.REMOTE_WRITE, false));
+        assertTrue(e.getMessage().contains("16 key tag bits leave 16 index bits"), e.getMessage());
     }
 }

@@ -40,11 +40,16 @@ final class NicBed {
     final Host b;
 
     NicBed(long seed, TranslationCacheConfig cache) {
+        this(seed, cache, KeyTable.DEFAULT_TAG_BITS);
+    }
+
+    /** Two hosts whose NICs' keys carry {@code keyTagBits} random tag bits. */
+    NicBed(long seed, TranslationCacheConfig cache, int keyTagBits) {
         sim = new Simulator(seed);
         net = new Network(sim, "net", new PacketPool(256, 4096),
                 new NetCosts(new LinkParams(500 * Time.NS, 12_500_000_000L), 100 * Time.NS, 64), FullMesh.twoNodes());
-        a = new Host(sim, net, 0, cache);
-        b = new Host(sim, net, 1, cache);
+        a = new Host(sim, net, 0, cache, keyTagBits);
+        b = new Host(sim, net, 1, cache, keyTagBits);
     }
 
     NicBed() {
@@ -83,10 +88,10 @@ final class NicBed {
         final TreeMap<Long, Long> pages = new TreeMap<>();
         final List<WorkCompletion> completions = new ArrayList<>();
 
-        Host(Simulator sim, Network net, int node, TranslationCacheConfig cache) {
+        Host(Simulator sim, Network net, int node, TranslationCacheConfig cache, int keyTagBits) {
             super(sim, "node" + node);
             endpoint = new TransportEndpoint(net, node, this);
-            nic = new Nic(sim, this, "nic", node, COSTS, memory, endpoint, cache);
+            nic = new Nic(sim, this, "nic", node, COSTS, memory, endpoint, cache, keyTagBits);
             pd = nic.allocatePd("rank" + node);
             cq = new CompletionQueue(name() + ".cq", 1024);
         }

@@ -139,6 +139,7 @@ class CostsFromProfileTest {
         NicCosts part = CostsFromProfile.nic(PART);
         assertEquals(300 * Time.NS, part.dmaReadStartPs());
         assertTrue(CostsFromProfile.nicUsesIommu(PART));
+        assertEquals(8, CostsFromProfile.nicKeyTagBits(DEFAULT), "a ConnectX mkey's 8-bit key");
         assertFalse(CostsFromProfile.nicUsesIommu(DEFAULT));
     }
 
@@ -187,6 +188,19 @@ class CostsFromProfileTest {
                 + "  transport.window: {value: 0, source: \"assumed: x\"}\n");
         e = assertThrows(ProfileException.class, () -> ProfileRegistry.resolve(zero.toString()));
         assertTrue(e.getMessage().contains("transport.window"), e.getMessage());
+    }
+
+    @Test
+    void keyTagBitsLeavingFewerThanSixteenIndexBitsAreRefusedWhenTheProfileIsRead() {
+        Path wide = write("wide.yaml", "name: wide\ndescription: d\nextends: default\nparameters:\n"
+                + "  nic.key_tag_bits: {value: 17, source: \"assumed: x\"}\n");
+        ProfileException e = assertThrows(ProfileException.class, () -> ProfileRegistry.loadFile(wide));
+        assertEquals("nic.key_tag_bits.value", e.field());
+        assertEquals(5, e.line());
+        assertTrue(e.getMessage().contains("0 to 16"), e.getMessage());
+        Path twelve = write("twelve.yaml", "name: twelve\ndescription: d\nextends: default\nparameters:\n"
+                + "  nic.key_tag_bits: {value: 12, source: \"assumed: x\"}\n");
+        assertEquals(12, CostsFromProfile.nicKeyTagBits(ProfileRegistry.loadFile(twelve)));
     }
 
     @Test

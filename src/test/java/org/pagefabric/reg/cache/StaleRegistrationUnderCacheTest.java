@@ -2,6 +2,7 @@ package org.pagefabric.reg.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -65,7 +66,9 @@ class StaleRegistrationUnderCacheTest {
     void theCacheSavesRegistrationsWhenNothingIsInvalidated() {
         Map<String, Object> safe = run("cache-mmu", false, false);
         Map<String, Object> unsafe = run("cache-nomonitor", false, false);
-        assertTrue((Double) unsafe.get("latency_us") < (Double) safe.get("latency_us"),
+        // The unsafe row did not verify, so it has no latency to show; it still does less work.
+        assertNull(unsafe.get("latency_us"), unsafe.toString());
+        assertTrue((Long) unsafe.get("events") < (Long) safe.get("events"),
                 "hits (stale ones) skip the registration a correct cache must redo");
     }
 
