@@ -2,7 +2,6 @@ package org.pagefabric.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.pagefabric.calibrate.Calibration;
@@ -46,9 +45,11 @@ final class CalibrateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--repetitions: " + repetitions + " is not a positive number of runs");
         }
-        if (out != null && Files.isDirectory(out)) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--out: " + out + " is a directory; give the profile file to write, e.g. " + out.resolve("host.yaml"));
+        try {
+            // measured for seconds, then not written: the path is checked first
+            OutputPaths.file("--out", out);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter o = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -63,7 +64,13 @@ final class CalibrateCommand implements Callable<Integer> {
         printTable(o, r);
         ProfileWriter.Plan plan = ProfileWriter.plan(r);
         Path file = out != null ? out : ProfileWriter.defaultFile(r.host());
-        ProfileWriter.write(file, r, plan);
+        try {
+            ProfileWriter.write(file, r, plan);
+        } catch (IOException e) {
+            err.println("pagefabric calibrate: --out " + file + ": cannot write the profile: " + Main.reason(e));
+            err.flush();
+            return ExitCodes.USAGE;
+        }
         try {
             ProfileRegistry.loadFile(file);
         } catch (ProfileException e) {

@@ -110,6 +110,7 @@ final class CompareCommand implements Callable<Integer> {
         boolean experiment = file || SpecReader.bundledIds().contains(target);
         ExperimentSpec base = experiment ? experimentSpec(file) : workloadSpec();
         Map<String, String> overrides = RunCommand.parseSets(sets);
+        OutputPaths.directory("--out", out != null ? out : experiment ? DEFAULT_OUT : null);
         String chosenScheme = schemes ? null : chooseScheme(base.workload(), overrides);
         if (chosenScheme != null) {
             overrides.put(StandardParameters.SCHEME, chosenScheme);

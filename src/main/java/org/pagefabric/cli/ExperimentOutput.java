@@ -33,7 +33,7 @@ final class ExperimentOutput {
     static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison) throws IOException {
         ExperimentSpec spec = result.spec();
         List<PaperPoint> paper = paperPoints(spec);
-        Path dir = root.resolve(spec.id());
+        Path dir = ResultWriter.directoryFor(root, spec.id());
         ResultWriter.write(result, dir);
         if (!comparison.isEmpty()) {
             // The verdicts beside the rows, for scripts and for fingerprints of what a run concluded.
@@ -65,7 +65,7 @@ final class ExperimentOutput {
                                       PolicyDecision decision) throws IOException {
         IndexEntry entry = write(root, result, comparison);
         ExperimentSpec spec = result.spec();
-        Path dir = root.resolve(spec.id());
+        Path dir = ResultWriter.directoryFor(root, spec.id());
         Files.writeString(dir.resolve("ranking.csv"), ResultWriter.csv(decision.ranking()), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("ranking.json"), ResultWriter.json(decision.ranking()), StandardCharsets.UTF_8);
         List<PlotSpec> plots = new ArrayList<>();
@@ -124,7 +124,7 @@ final class ExperimentOutput {
 
     /** Writes the report of an experiment that cannot run yet: what it reproduces and why it waits. */
     static IndexEntry pending(Path root, ExperimentSpec spec) throws IOException {
-        Path dir = root.resolve(spec.id());
+        Path dir = ResultWriter.directoryFor(root, spec.id());
         Files.createDirectories(dir);
         ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
                 false, Map.of());

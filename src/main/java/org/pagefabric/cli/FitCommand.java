@@ -70,9 +70,7 @@ final class FitCommand implements Callable<Integer> {
             if (maxEvaluations < 1) {
                 throw new IllegalArgumentException("--max-evaluations must be positive, not " + maxEvaluations);
             }
-            if (out != null && Files.isDirectory(out)) {
-                throw new IllegalArgumentException("--out: " + out + " is a directory; give the profile file to write");
-            }
+            OutputPaths.file("--out", out);
             List<ParameterFit.FreeParameter> free = new ArrayList<>();
             for (String p : params) {
                 free.add(ParameterFit.parse(p, s));

@@ -1,6 +1,7 @@
 package org.pagefabric.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import org.pagefabric.reg.PolicyRefusal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
@@ -17,22 +18,28 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        // No command given: show what there is, and fail like any other usage error.
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command");
+        // No command given: name what there is, and fail like any other usage error.
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: one of "
+                + String.join(", ", spec.subcommands().keySet()));
     }
 
     /** Builds the command line with PageFabric's error handling. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // Integer.valueOf reads any Unicode digit ('\u0668' as 8): a count on the command line is ASCII
+        cl.registerConverter(Integer.class, Main::wholeInt);
+        cl.registerConverter(Integer.TYPE, Main::wholeInt);
+        cl.registerConverter(Long.class, Main::wholeNumber);
+        cl.registerConverter(Long.TYPE, Main::wholeNumber);
         // JMH's options must reach it untouched and in order.
         cl.getSubcommands().get("bench").getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine cmd = ex.getCommandLine();
             PrintWriter err = cmd.getErr();
-            err.println(ex.getMessage());
-            CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
-            cmd.usage(err);
+            // One line naming what is wrong, then where to look: the usage text would bury the line.
+            err.println(cmd.getCommandSpec().qualifiedName() + ": " + oneLine(ex) + suggestion(ex));
+            err.println(hint(cmd));
             err.flush();
             return ExitCodes.USAGE;
         });
@@ -42,13 +49,54 @@ public final class Main implements Runnable {
             // change, even when it surfaces from inside a simulated process: one line, exit 2.
             PolicyRefusal refusal = refusal(ex);
             err.println("pagefabric " + cmd.getCommandName() + ": error: "
-                    + (refusal != null ? oneLine(refusal) : oneLine(ex)));
+                    + (refusal != null ? oneLine(refusal) : oneLine(reason(ex))));
             if (System.getenv("PAGEFABRIC_DEBUG") != null) {
                 ex.printStackTrace(err);
             }
             return ex instanceof IllegalArgumentException || refusal != null ? ExitCodes.USAGE : ExitCodes.FAILURE;
         });
         return cl;
+    }
+
+    /**
+     * An option's whole number: an optional sign and ASCII digits, within {@code long}.
+     *
+     * @throws CommandLine.TypeConversionException otherwise, saying which
+     */
+    static long wholeNumber(String s) {
+        if (!s.matches("[+-]?[0-9]+")) {
+            throw new CommandLine.TypeConversionException("'" + s + "' is not a whole number (ASCII digits, e.g. 20)");
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + s + "' is too large");
+        }
+    }
+
+    /** {@link #wholeNumber} within {@code int}. */
+    static int wholeInt(String s) {
+        long n = wholeNumber(s);
+        if (n != (int) n) {
+            throw new CommandLine.TypeConversionException("'" + s + "' is too large (at most " + Integer.MAX_VALUE + ")");
+        }
+        return (int) n;
+    }
+
+    /** Where to read about {@code cmd}'s options: the line after every usage error. */
+    static String hint(CommandLine cmd) {
+        return "try '" + cmd.getCommandSpec().qualifiedName() + " --help'";
+    }
+
+    /** picocli's guesses for a mistyped option or command, as the end of the error line. */
+    private static String suggestion(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+            List<String> s = u.getSuggestions();
+            if (!s.isEmpty()) {
+                return " (did you mean " + String.join(" or ", s.subList(0, Math.min(3, s.size()))) + "?)";
+            }
+        }
+        return "";
     }
 
     /** The policy refusal among {@code t} and its causes, or {@code null}. */
@@ -61,9 +109,29 @@ public final class Main implements Runnable {
         return null;
     }
 
+    /**
+     * What went wrong in {@code e}, readable on its own: a file system error's message is often
+     * just the path, so its kind and reason are spelled out.
+     */
+    static String reason(Throwable e) {
+        if (e instanceof java.nio.file.FileSystemException f) {
+            String kind = f.getClass().getSimpleName().replace("Exception", "")
+                    .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+            return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : kind)
+                    + (f.getOtherFile() != null ? " (" + f.getOtherFile() + ")" : "");
+        }
+        return oneLine(e);
+    }
+
     private static String oneLine(Throwable t) {
         String m = t.getMessage();
-        return (m == null ? t.getClass().getSimpleName() : m).replace('\n', ' ');
+        return oneLine(m == null ? t.getClass().getSimpleName() : m);
+    }
+
+    /** A message may quote the user's input, line breaks and control characters included. */
+    private static String oneLine(String m) {
+        // format characters too: a right-to-left override would reorder the rest of the line on a terminal
+        return m.replaceAll("\\R", " ").replaceAll("[\\p{Cntrl}\\p{Cf}]", "?");
     }
 
     /** Entry point. */

@@ -48,6 +48,11 @@ final class MergeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
+        try {
+            OutputPaths.directory("--out", out);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         ShardManifest[] byShard = shards();
         ShardManifest first = byShard[0];
         List<IndexEntry> index = new ArrayList<>();

@@ -98,12 +98,16 @@ final class ReproduceCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--resume and --no-cache contradict each other: --resume reads the finished points --no-cache ignores");
         }
-        PointCache cache = noCache ? null : PointCache.under(out);
         List<ExperimentSpec> specs;
         Map<String, String> overrides;
+        PointCache cache;
         try {
+            OutputPaths.directory("--out", out);
+            cache = noCache ? null : PointCache.under(out);
             specs = select();
             overrides = RunCommand.parseSets(sets);
+            // an id that would leave --out is refused before its points run, not after
+            specs.forEach(s -> ResultWriter.directoryFor(out, s.id()));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -279,7 +283,7 @@ final class ReproduceCommand implements Callable<Integer> {
         pool(runners).runHandlingInterrupt(true, (j, r, mine) -> {
             int k = runnerSpec.get(j);
             ExperimentSpec s = specs.get(k);
-            ResultWriter.write(r, out.resolve(s.id()));
+            ResultWriter.write(r, ResultWriter.directoryFor(out, s.id()));
             entries[k] = new ShardManifest.Entry(s.id(), sources.get(k), true, r.planned(),
                     mine.stream().map(ExperimentPoint::index).toList(), r.complete());
             ran[0] += r.rows().size();

@@ -101,6 +101,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
+            OutputPaths.directory("--out", out);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }

@@ -9,6 +9,14 @@ import java.util.Locale;
  * ({@code 8..4M}); suffixes K, M, G are binary (KiB, MiB, GiB), as message sizes are.
  */
 final class SizeList {
+    /**
+     * The most sizes one option may give: a doubling range over every positive {@code long} has
+     * 63, and a list longer than this is a typo or an attack, not a sweep anyone waits for.
+     */
+    static final int MAX_SIZES = 64;
+
+    private static final String VALID = " (valid: 8, 4K, 1M, 8..4M, 8,64,4K)";
+
     private SizeList() {
     }
 
@@ -22,12 +30,21 @@ final class SizeList {
             if (from > to) {
                 throw new IllegalArgumentException("--sizes " + text + ": the range runs backwards");
             }
-            for (long s = from; s <= to; s *= 2) {
+            // doubling stops before it would pass Long.MAX_VALUE, so a range up to any long ends
+            for (long s = from; ; s *= 2) {
                 out.add(s);
+                if (s > to / 2) {
+                    break;
+                }
             }
             return out;
         }
-        for (String part : t.split(",")) {
+        String[] parts = t.split(",", -1);
+        if (parts.length > MAX_SIZES) {
+            throw new IllegalArgumentException("--sizes: " + parts.length + " sizes; at most " + MAX_SIZES
+                    + " per run");
+        }
+        for (String part : parts) {
             out.add(size(part, text));
         }
         return out;
@@ -35,7 +52,7 @@ final class SizeList {
 
     private static long size(String s, String whole) {
         String v = s.trim().toUpperCase(Locale.ROOT);
-        long mult = 1;
+        int shift = 0;
         if (v.endsWith("B")) {
             v = v.substring(0, v.length() - 1);
         }
@@ -43,24 +60,31 @@ final class SizeList {
             v = v.substring(0, v.length() - 1);
         }
         if (v.endsWith("K")) {
-            mult = 1L << 10;
+            shift = 10;
         } else if (v.endsWith("M")) {
-            mult = 1L << 20;
+            shift = 20;
         } else if (v.endsWith("G")) {
-            mult = 1L << 30;
+            shift = 30;
         }
-        if (mult > 1) {
-            v = v.substring(0, v.length() - 1);
+        if (shift > 0) {
+            v = v.substring(0, v.length() - 1).trim();
         }
-        try {
-            long n = Long.parseLong(v.trim()) * mult;
-            if (n <= 0) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
+        // Long.parseLong takes any Unicode digit (Arabic-Indic eight reads as 8): sizes are ASCII
+        if (v.isEmpty() || !v.chars().allMatch(c -> c >= '0' && c <= '9')) {
             throw new IllegalArgumentException("--sizes " + whole + ": '" + s.trim()
-                    + "' is not a positive size (valid: 8, 4K, 1M, 8..4M, 8,64,4K)");
+                    + "' is not a size in ASCII digits with an optional K, M or G" + VALID);
         }
+        long n;
+        try {
+            n = Math.multiplyExact(Long.parseLong(v), 1L << shift);
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new IllegalArgumentException("--sizes " + whole + ": '" + s.trim()
+                    + "' is larger than " + Long.MAX_VALUE + " bytes");
+        }
+        if (n <= 0) {
+            throw new IllegalArgumentException("--sizes " + whole + ": '" + s.trim()
+                    + "' is not a positive size" + VALID);
+        }
+        return n;
     }
 }

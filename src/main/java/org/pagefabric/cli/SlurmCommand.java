@@ -87,6 +87,11 @@ final class SlurmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        try {
+            OutputPaths.directory("--out", out);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         SlurmScripts scripts = scripts();
         Sbatch sbatch = submit ? Sbatch.onPath(environment) : null;
         Path shardsScript = write(scripts.scriptDir().resolve(SlurmScripts.SHARDS_FILE), scripts.shardsScript());

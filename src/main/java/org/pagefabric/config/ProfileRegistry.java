@@ -24,6 +24,11 @@ public final class ProfileRegistry {
     private static final String DIR = "profiles/";
     private static final String INDEX = DIR + "index.txt";
     private static final Map<String, Profile> BUNDLED = new ConcurrentHashMap<>();
+    /**
+     * The bundled documents as read: a user's profile extends one of them, and reading the root's
+     * few hundred lines again for every file profile costs more than resolving the file itself.
+     */
+    private static final Map<String, ProfileDocument> BUNDLED_DOCUMENTS = new ConcurrentHashMap<>();
 
     private ProfileRegistry() {
     }
@@ -95,6 +100,10 @@ public final class ProfileRegistry {
     }
 
     private static ProfileDocument bundled(String name, String referrerFile, int referrerLine) {
+        ProfileDocument cached = BUNDLED_DOCUMENTS.get(name);
+        if (cached != null) {
+            return cached;
+        }
         String path = DIR + name + ".yaml";
         try (InputStream in = resource(path)) {
             if (in == null) {
@@ -109,6 +118,7 @@ public final class ProfileRegistry {
                 throw new ProfileException(path, 1, 1, "name", "is '" + doc.name()
                         + "' but a bundled profile's name must match its file name '" + name + "'");
             }
+            BUNDLED_DOCUMENTS.putIfAbsent(name, doc);
             return doc;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -119,7 +129,10 @@ public final class ProfileRegistry {
         try {
             return ProfileReader.read(path.toString(), TextFiles.read(path));
         } catch (TextFiles.Unreadable e) {
-            throw new ProfileException(path.toString(), 0, 0, null, e.getMessage());
+            // reached through extends, the line to change is the referrer's
+            throw referrerLine > 0
+                    ? new ProfileException(referrerFile, referrerLine, 0, "extends", path + " " + e.getMessage())
+                    : new ProfileException(path.toString(), 0, 0, null, e.getMessage());
         } catch (NoSuchFileException e) {
             throw new ProfileException(referrerFile, referrerLine, 0, referrerLine > 0 ? "extends" : null,
                     "profile file " + path + " does not exist");

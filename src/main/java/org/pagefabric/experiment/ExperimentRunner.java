@@ -110,7 +110,7 @@ public final class ExperimentRunner {
             // Every point's parameters are complete and valid before the first one runs (a trace
             // named nowhere, a value only a later point takes), so bad input is one line, exit 2.
             for (ExperimentPoint p : points) {
-                this.spec.workload().resolve(p.workloadValues());
+                this.spec.workload().check(this.spec.workload().resolve(p.workloadValues()), p.profile());
             }
         }
         this.pointFunction = pointFunction == null ? this::row : pointFunction;

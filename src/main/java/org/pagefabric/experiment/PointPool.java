@@ -95,6 +95,9 @@ public final class PointPool {
 
     private final AtomicInteger done = new AtomicInteger();
     private final BlockingQueue<Integer> settled = new LinkedBlockingQueue<>();
+    /** What a worker puts into {@link #settled} as it ends, so that the hand-over sees the last one go at once. */
+    private static final int WORKER_ENDED = -1;
+    private final AtomicInteger ended = new AtomicInteger();
     private volatile boolean cancelled;
 
     /**
@@ -211,7 +214,7 @@ public final class PointPool {
         Comparator<Task> byRunOrder = Comparator.comparingInt(Task::experiment).thenComparingInt(t -> t.point().index());
         pending.sort(order == Order.RUN_ORDER ? byRunOrder
                 : Comparator.comparingDouble((Task t) -> -t.cost()).thenComparing(byRunOrder));
-        Runnable work = () -> {
+        Runnable points = () -> {
             Task t;
             while ((t = take()) != null) {
                 Map<String, Object> row = null;
@@ -239,6 +242,14 @@ public final class PointPool {
                     lock.notifyAll();
                 }
                 done.incrementAndGet();
+            }
+        };
+        Runnable work = () -> {
+            try {
+                points.run();
+            } finally {
+                ended.incrementAndGet();
+                settled.add(WORKER_ENDED);
             }
         };
         int workers = Math.max(1, Math.min(threads, pending.size()));
@@ -319,13 +330,16 @@ public final class PointPool {
                     interrupted = true;
                     k = null;
                 }
-                if (k != null) {
+                if (k != null && k != WORKER_ENDED) {
                     handOrStop(hand, k);
                     continue;
                 }
-                if (!alive(workers)) {
+                // without waiting out a poll once the last worker has ended: a tiny run takes milliseconds
+                if (ended.get() == workers.length || !alive(workers)) {
                     for (Integer rest; (rest = settled.poll()) != null; ) {
-                        handOrStop(hand, rest);
+                        if (rest != WORKER_ENDED) {
+                            handOrStop(hand, rest);
+                        }
                     }
                     return;
                 }

@@ -58,6 +58,36 @@ public final class ResultWriter {
         }
     }
 
+    /**
+     * The directory of experiment {@code id} under {@code root}: a child of {@code root}, never
+     * {@code root} itself or a place outside it, even for an id a spec reader let through or a
+     * link planted under {@code root}.
+     *
+     * @throws IllegalArgumentException if {@code id} would put results outside {@code root}
+     */
+    public static Path directoryFor(Path root, String id) {
+        Path base = root.toAbsolutePath().normalize();
+        Path dir;
+        try {
+            dir = base.resolve(id).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IllegalArgumentException("experiment id '" + id + "' is not a directory name: " + e.getReason());
+        }
+        if (!dir.startsWith(base) || dir.equals(base) || !dir.getParent().equals(base)) {
+            throw new IllegalArgumentException("experiment id '" + id + "' would write results outside " + root
+                    + "; an id is one directory name");
+        }
+        try {
+            if (Files.exists(dir) && Files.exists(base)
+                    && !dir.toRealPath().getParent().equals(base.toRealPath())) {
+                throw new IllegalArgumentException(dir + " links outside " + root + "; results stay under it");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
+        }
+        return dir;
+    }
+
     /** Every column of any row, in first-seen order. */
     public static List<String> columns(List<Map<String, Object>> rows) {
         Set<String> cols = new LinkedHashSet<>();

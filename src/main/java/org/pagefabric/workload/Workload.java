@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
+import org.pagefabric.config.Profile;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
@@ -115,6 +116,18 @@ public interface Workload {
         List<String> names = new ArrayList<>();
         parameters().forEach(p -> names.add(p.name()));
         return names;
+    }
+
+    /**
+     * Checks values whose valid range depends on the hardware a point runs on (what one packet
+     * carries, a node's cores), so that a sweep refuses them before its first point runs rather
+     * than failing half way; nothing by default.
+     *
+     * @param params the point's resolved parameters
+     * @param profile the point's profile
+     * @throws IllegalArgumentException naming the parameter and its valid values
+     */
+    default void check(Map<String, Object> params, Profile profile) {
     }
 
     /**

@@ -48,4 +48,19 @@ class CalibrateCommandTest {
         assertTrue(CliTest.run("calibrate", "--repetitions", "0").err().contains("--repetitions: 0"));
         assertTrue(CliTest.run("calibrate", "--out", dir.toString()).err().contains("is a directory"));
     }
+
+    @Test
+    void anOutThatCannotBeWrittenIsNamedInOneLineBeforeMeasuring() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        for (String[] bad : new String[][] {{file.resolve("host.yaml").toString(), "is not a directory"},
+                {"/dev/full", "not a regular file"}, {"", "empty path"}}) {
+            CliTest.Result r = CliTest.run("calibrate", "--quick", "--out", bad[0]);
+            assertEquals(2, r.code(), r.err());
+            assertEquals("", r.out(), "refused before measuring");
+            java.util.List<String> lines = r.err().lines().toList();
+            assertEquals(2, lines.size(), r.err());
+            assertTrue(lines.get(0).startsWith("pagefabric calibrate: --out") && lines.get(0).contains(bad[1]), r.err());
+        }
+        assertEquals("x", Files.readString(file));
+    }
 }

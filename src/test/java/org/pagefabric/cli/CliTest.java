@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -48,8 +49,64 @@ class CliTest {
     void unknownCommandIsAUsageError() {
         Result r = run("frobnicate");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("Usage: pagefabric"), r.err());
-        assertFalse(r.err().contains("\tat "), "no stack trace");
+        assertEquals(List.of("pagefabric: Unmatched argument at index 0: 'frobnicate'"
+                + " (did you mean calibrate or reproduce?)", "try 'pagefabric --help'"),
+                r.err().lines().toList());
+    }
+
+    @Test
+    void aUsageErrorIsOneLineAndAHintNotTheUsageText() {
+        Result r = run("run", "latency", "--iterations", "x");
+        assertEquals(2, r.code());
+        List<String> lines = r.err().lines().toList();
+        assertEquals(2, lines.size(), r.err());
+        assertTrue(lines.get(0).startsWith("pagefabric run: ") && lines.get(0).contains("--iterations"), r.err());
+        assertEquals("try 'pagefabric run --help'", lines.get(1));
+        Result typo = run("run", "latency", "--iteration", "3");
+        assertEquals(2, typo.err().lines().count(), typo.err());
+        assertTrue(typo.err().contains("did you mean --iterations"), typo.err());
+    }
+
+    @Test
+    void aProfileExtendingADeviceIsRefusedAtItsExtendsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path p = java.nio.file.Files.writeString(dir.resolve("p.yaml"),
+                "name: p\ndescription: a test\nextends: /dev/full\nparameters: {}\n");
+        Result r = run("run", "latency", "--profile", p.toString(), "--sizes", "8", "--iterations", "1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains(p + ":3") && r.err().contains("extends") && r.err().contains("/dev/full"), r.err());
+    }
+
+    @Test
+    void countsAreAsciiDigitsWithinRange() {
+        for (String bad : new String[] {"\u0668", "\uff18", "2147483648", "1e3", " 1", ""}) {
+            Result r = run("run", "latency", "--sizes", "8", "--iterations", bad);
+            assertEquals(2, r.code(), "--iterations '" + bad + "': " + r.err());
+            assertTrue(r.err().contains("--iterations"), r.err());
+        }
+        Result seed = run("run", "latency", "--sizes", "8", "--iterations", "1", "--seed", "9223372036854775808");
+        assertEquals(2, seed.code(), seed.err());
+        assertTrue(seed.err().contains("too large"), seed.err());
+        assertEquals(0, run("run", "latency", "--sizes", "8", "--iterations", "+1", "--seed", "3").code());
+    }
+
+    @Test
+    void anUnwritableOutIsRefusedBeforeAnyPointRuns(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "x");
+        for (String out : new String[] {"", file.toString(), file.resolve("below").toString(), "/dev/full"}) {
+            for (String cmd : new String[] {"run", "compare"}) {
+                Result r = run(cmd, "latency", "--sizes", "8", "--iterations", "1", "--out", out);
+                assertEquals(2, r.code(), cmd + " --out '" + out + "': " + r.err());
+                assertEquals("", r.out(), "nothing ran");
+                assertTrue(r.err().lines().findFirst().orElse("").contains("--out"), r.err());
+                assertTrue(r.err().lines().count() <= 2, r.err());
+            }
+            Result rep = run("reproduce", "omx.table1", "--quick", "--out", out);
+            assertEquals(2, rep.code(), "reproduce --out '" + out + "': " + rep.err());
+            assertTrue(rep.err().contains("--out"), rep.err());
+        }
+        assertEquals("x", java.nio.file.Files.readString(file));
     }
 
     @Test
@@ -64,7 +121,7 @@ class CliTest {
     void noCommandIsAUsageError() {
         Result r = run();
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("Missing command"), r.err());
+        assertTrue(r.err().startsWith("pagefabric: Missing command: one of run, reproduce"), r.err());
     }
 
     @Test

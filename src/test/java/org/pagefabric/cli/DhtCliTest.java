@@ -27,6 +27,20 @@ class DhtCliTest {
     }
 
     @Test
+    void elementsLargerThanAPacketAreRefusedBeforeAnyPointRuns(@TempDir Path dir) {
+        Path out = dir.resolve("out");
+        CliTest.Result r = CliTest.run("run", "dht-insert", "--out", out.toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals("", r.out(), "no point ran");
+        assertTrue(r.err().startsWith("pagefabric run: size_B: 8192 B per element; valid: 8 (one word) to 4096"),
+                r.err());
+        assertTrue(!Files.exists(out), "nothing written");
+        CliTest.Result comp = CliTest.run("run", "dht-insert", "--sizes", "8", "--set", "comp_ratio=1");
+        assertEquals(2, comp.code(), comp.err());
+        assertTrue(comp.err().contains("comp_ratio: 1.0 leaves no time"), comp.err());
+    }
+
+    @Test
     void benchDhtReportsEveryRankCount() {
         CliTest.Result r = CliTest.run("bench", "dht", "--ranks", "8,64", "--per-node", "4", "--inserts", "3",
                 "--scheme", "am-exp");

@@ -58,15 +58,15 @@ class FitCommandTest {
         CliTest.Result withheld = CliTest.run("fit", spec.toString(), "--param", "link.latency=0.1us..10us", "--target",
                 "hidden");
         assertEquals(2, withheld.code());
-        assertTrue(withheld.err().startsWith("--target hidden: the seed withholds this value; withheld values are never"
+        assertTrue(withheld.err().startsWith("pagefabric fit: --target hidden: the seed withholds this value; withheld values are never"
                 + " calibrated on"), withheld.err());
         CliTest.Result ambiguous = CliTest.run("fit", spec.toString(), "--param", "link.latency=0.1us..10us");
         assertEquals(2, ambiguous.code());
-        assertTrue(ambiguous.err().startsWith("--target: test.fit publishes 2 numbers; name the one to fit on by its id"
+        assertTrue(ambiguous.err().startsWith("pagefabric fit: --target: test.fit publishes 2 numbers; name the one to fit on by its id"
                 + " (small, big)"), ambiguous.err());
         CliTest.Result two = CliTest.run("fit", spec.toString(), "--param", "link.latency=0.1us..10us", "--param",
                 "switch.hop_latency=10ns..900ns", "--target", "small");
         assertEquals(2, two.code());
-        assertTrue(two.err().startsWith("each fitted parameter needs its own target: 2 --param, 1 --target"), two.err());
+        assertTrue(two.err().startsWith("pagefabric fit: each fitted parameter needs its own target: 2 --param, 1 --target"), two.err());
     }
 }

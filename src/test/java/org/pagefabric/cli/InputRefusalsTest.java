@@ -209,10 +209,13 @@ class InputRefusalsTest {
         return fifo;
     }
 
-    /** Runs the command line and checks exit code 2 and that the first line of stderr starts with {@code message}. */
+    /**
+     * Runs the command line and checks exit code 2 and that the first line of stderr, after the
+     * command's name, starts with {@code message}.
+     */
     private static void refused(String message, String... args) {
         CliTest.Result r = CliTest.run(args);
-        String first = r.err().lines().findFirst().orElse("");
+        String first = r.err().lines().findFirst().orElse("").replaceFirst("^pagefabric( [a-z]+)*: (error: )?", "");
         assertEquals(2, r.code(), String.join(" ", args) + "\n" + r.err());
         assertTrue(first.startsWith(message), "expected: " + message + "\n     got: " + first);
         List<String> leaks = new ArrayList<>();

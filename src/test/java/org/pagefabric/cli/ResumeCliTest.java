@@ -72,7 +72,7 @@ class ResumeCliTest {
         CliTest.Result r = CliTest.run("reproduce", "part.fig7", "--quick", "--resume", "--no-cache",
                 "--out", dir.toString());
         assertEquals(ExitCodes.USAGE, r.code());
-        assertTrue(r.err().startsWith("--resume and --no-cache contradict each other"), r.err());
+        assertTrue(r.err().startsWith("pagefabric reproduce: --resume and --no-cache contradict each other"), r.err());
     }
 
     private static void assertSameFiles(Path expected, Path actual) throws IOException {

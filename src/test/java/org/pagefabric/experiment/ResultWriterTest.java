@@ -159,4 +159,20 @@ class ResultWriterTest {
         assertTrue(text.substring(split).contains("name: default\n"), "the resolved profile follows");
         assertTrue(text.substring(split).contains("  link.loss: {value: "), "every parameter is dumped");
     }
+
+    @Test
+    void resultsStayInAChildOfTheOutputDirectory(@TempDir Path root) throws Exception {
+        assertEquals(root.toAbsolutePath().resolve("run.latency"), ResultWriter.directoryFor(root, "run.latency"));
+        for (String id : List.of("..", ".", "", "../x", "a/b", "/tmp/x", "a/../../x")) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> ResultWriter.directoryFor(root.resolve("out"), id), id);
+            assertTrue(e.getMessage().contains("outside"), e.getMessage());
+        }
+        Path elsewhere = Files.createDirectory(root.resolve("elsewhere"));
+        Path out = Files.createDirectory(root.resolve("out"));
+        Files.createSymbolicLink(out.resolve("planted"), elsewhere);
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ResultWriter.directoryFor(out, "planted"));
+        assertTrue(e.getMessage().contains("links outside"), e.getMessage());
+    }
 }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
+import org.pagefabric.config.Profile;
+import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.RandomStream;
@@ -148,13 +150,41 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return new SearchedParameter(ONLOAD, candidates, INSERTS_PER_S, true, ONLOAD_USED);
     }
 
+    /** The element size against the profile's packet, the computation share and the handler cores. */
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        DhtScheme scheme = newScheme(job, params);
+    public void check(Map<String, Object> params, Profile profile) {
+        checkElementBytes(params, CostsFromProfile.transport(profile).mtuBytes());
+        checkComputation(params);
+        if (schemeOf(params).usesOnloadCores()) {
+            maxOnloadCores(params, (Long) params.get(ONLOAD));
+        }
+    }
+
+    /**
+     * The bytes of one element: at least one word, at most what one packet carries.
+     *
+     * @throws IllegalArgumentException otherwise
+     */
+    private static int checkElementBytes(Map<String, Object> params, int capacity) {
+        long elementBytes = StandardParameters.size(params);
+        if (elementBytes < 8 || elementBytes > capacity) {
+            throw new IllegalArgumentException(StandardParameters.SIZE + ": " + elementBytes + " B per element; valid: 8 (one"
+                    + " word) to " + capacity + " (one packet of this profile's transport.mtu)");
+        }
+        return (int) elementBytes;
+    }
+
+    private static void checkComputation(Map<String, Object> params) {
         double comp = (Double) params.get(COMP_RATIO);
         if (comp >= 1) {
             throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to insert; valid: 0 to below 1");
         }
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        DhtScheme scheme = newScheme(job, params);
+        checkComputation(params);
         long onload = (Long) params.get(ONLOAD);
         long onloadUsed = -1;
         if (scheme.usesOnloadCores()) {
@@ -228,12 +258,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         long table = (Long) params.get(VOLUME);
         long heap = (Long) params.get(HEAP) == 0 ? table : (Long) params.get(HEAP);
         long perProcess = (long) StandardParameters.iterations(params);
-        int elementBytes = (int) StandardParameters.size(params);
-        int capacity = job.cluster().node(0).endpoint().datagramCapacity();
-        if (elementBytes < 8 || elementBytes > capacity) {
-            throw new IllegalArgumentException(StandardParameters.SIZE + ": " + elementBytes + " B per element; valid: 8 (one"
-                    + " word) to " + capacity + " (one packet of this profile's transport.mtu)");
-        }
+        int elementBytes = checkElementBytes(params, job.cluster().node(0).endpoint().datagramCapacity());
         DhtContext dht = new DhtContext(job, scheme, processes, perNode, table, heap, Math.max(0, onloadCores),
                 elementBytes);
         dht.attachFabric();

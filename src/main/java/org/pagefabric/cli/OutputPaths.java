@@ -1,0 +1,104 @@
+package org.pagefabric.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Checks an output option before anything runs, so that a sweep or a calibration does not spend
+ * its time only to fail at the first write. Nothing is created by a check: a directory that does
+ * not exist yet must be creatable under a writable directory.
+ */
+final class OutputPaths {
+    private OutputPaths() {
+    }
+
+    /**
+     * Refuses {@code dir} unless results can be written into it: an existing directory that takes
+     * a file, or a path that can be created.
+     *
+     * @param option the option that named it, for the message; {@code dir} may be {@code null} (not given)
+     * @throws IllegalArgumentException naming the option, the path and what is wrong
+     */
+    static void directory(String option, Path dir) {
+        if (dir == null) {
+            return;
+        }
+        Path abs = absolute(option, dir);
+        if (Files.exists(abs)) {
+            if (!Files.isDirectory(abs)) {
+                throw new IllegalArgumentException(option + " " + dir + ": exists and is not a directory");
+            }
+            probe(option, dir, abs);
+            return;
+        }
+        creatable(option, dir, abs);
+    }
+
+    /**
+     * Refuses {@code file} unless it can be written: an existing regular file, or a path whose
+     * directories exist or can be created.
+     *
+     * @throws IllegalArgumentException naming the option, the path and what is wrong
+     */
+    static void file(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        Path abs = absolute(option, file);
+        if (Files.isDirectory(abs)) {
+            throw new IllegalArgumentException(option + " " + file + ": is a directory; give the file to write, e.g. "
+                    + file.resolve("host.yaml"));
+        }
+        if (Files.exists(abs)) {
+            if (!Files.isRegularFile(abs)) {
+                throw new IllegalArgumentException(option + " " + file + ": not a regular file");
+            }
+            if (!Files.isWritable(abs)) {
+                throw new IllegalArgumentException(option + " " + file + ": not writable");
+            }
+            return;
+        }
+        creatable(option, file, abs);
+    }
+
+    private static Path absolute(String option, Path p) {
+        if (p.toString().isBlank()) {
+            throw new IllegalArgumentException(option + ": empty path");
+        }
+        try {
+            return p.toAbsolutePath().normalize();
+        } catch (InvalidPathException | java.io.IOError e) {
+            throw new IllegalArgumentException(option + " " + p + ": not a usable path");
+        }
+    }
+
+    /** A missing path can be made when its nearest existing ancestor is a writable directory. */
+    private static void creatable(String option, Path given, Path abs) {
+        Path ancestor = abs.getParent();
+        while (ancestor != null && !Files.exists(ancestor)) {
+            ancestor = ancestor.getParent();
+        }
+        if (ancestor == null || !Files.isDirectory(ancestor)) {
+            throw new IllegalArgumentException(option + " " + given + ": cannot be created: "
+                    + (ancestor == null ? "no existing parent directory" : ancestor + " is not a directory"));
+        }
+        if (!Files.isWritable(ancestor)) {
+            throw new IllegalArgumentException(option + " " + given + ": cannot be created: " + ancestor
+                    + " is not writable");
+        }
+    }
+
+    /** Writes and removes a file: permissions alone miss read-only mounts and a superuser's view. */
+    private static void probe(String option, Path given, Path dir) {
+        try {
+            Files.delete(Files.createTempFile(dir, ".pagefabric-probe", ""));
+        } catch (IOException | SecurityException e) {
+            String kind = e.getClass().getSimpleName().replace("Exception", "")
+                    .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
+            throw new IllegalArgumentException(option + " " + given + ": not writable (" + kind + ")");
+        }
+    }
+}
