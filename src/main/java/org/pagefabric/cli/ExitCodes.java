@@ -8,6 +8,12 @@ final class ExitCodes {
     static final int FAILURE = 1;
     /** Bad input or a command that is not available: the user can fix it. */
     static final int USAGE = 2;
+    /**
+     * The finished rows, plots and reports were written but some points never ran: the run was
+     * stopped by a signal, or the merged shards include one that stopped early. Distinct from
+     * success so that a script or a scheduler does not take a partial sweep for a whole one.
+     */
+    static final int INCOMPLETE = 3;
 
     private ExitCodes() {
     }

@@ -84,7 +84,7 @@ final class MergeCommand implements Callable<Integer> {
             err.println("merge: some transfers did not verify (column 'verified')");
             return ExitCodes.FAILURE;
         }
-        return ExitCodes.OK;
+        return complete ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }
 
     /** Each shard's manifest at its shard number - 1, after checking they are one whole sweep. */

@@ -129,10 +129,12 @@ final class ReproduceCommand implements Callable<Integer> {
             runners.add(runner(s, overrides, cache));
             runnerSpec.add(k);
         }
+        boolean[] stoppedBeforeRows = {false};
         // every experiment's points in one pool; each experiment is written as soon as its last point is done
         pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
             int k = runnerSpec.get(j);
             if (result.rows().isEmpty()) {
+                stoppedBeforeRows[0] |= !result.complete();
                 return; // stopped before any of its points finished: nothing to show
             }
             List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
@@ -152,6 +154,7 @@ final class ReproduceCommand implements Callable<Integer> {
         List<String> ownColumns = new ArrayList<>();
         int ran = 0;
         boolean verified = true;
+        boolean complete = !stoppedBeforeRows[0];
         for (int k = 0; k < n; k++) {
             ExperimentSpec s = specs.get(k);
             if (entries[k] != null) {
@@ -178,6 +181,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 allComparisons.add(row);
             }
             if (!r.complete()) {
+                complete = false;
                 err.println(s.id() + ": stopped early; the finished rows are in " + out.resolve(s.id()));
             }
         }
@@ -221,6 +225,9 @@ final class ReproduceCommand implements Callable<Integer> {
         if (!verified) {
             err.println("reproduce: some transfers did not verify (column 'verified')");
             return ExitCodes.FAILURE;
+        }
+        if (!complete) {
+            return ExitCodes.INCOMPLETE;
         }
         boolean namedOnlyRefused = ran == 0 && refused > 0 && !targets.isEmpty()
                 && targets.stream().noneMatch(t -> t.equals("all") || SEEDS.containsKey(t));
@@ -284,7 +291,7 @@ final class ReproduceCommand implements Callable<Integer> {
             err.println("reproduce: some transfers did not verify (column 'verified')");
             return ExitCodes.FAILURE;
         }
-        return ExitCodes.OK;
+        return stopped.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }
 
     /** Experiment {@code s}'s runner with the command's options, reading and storing points in {@code cache} if any. */

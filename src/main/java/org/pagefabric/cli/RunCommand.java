@@ -173,7 +173,7 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("pagefabric run: some transfers did not verify (column 'verified')");
             return ExitCodes.FAILURE;
         }
-        return ExitCodes.OK;
+        return result.complete() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }
 
     /** The command that made a recording, for its header. */

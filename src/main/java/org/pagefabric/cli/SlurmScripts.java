@@ -103,14 +103,17 @@ record SlurmScripts(Path launcher, Path out, List<String> targets, boolean quick
                     exit 1
                 fi
                 """);
-        b.append(ShellWords.quote(launcher.toString())).append(" merge \"${dirs[@]}\" --out \"$out\"\n");
+        // merge exits 3 when a shard stopped early, after writing what there is: say which to re-run
+        b.append("rc=0\n");
+        b.append(ShellWords.quote(launcher.toString())).append(" merge \"${dirs[@]}\" --out \"$out\" || rc=$?\n");
         b.append("""
                 if [ -n "$stopped" ]; then
                     printf 'merge: shards %s of %s stopped early, so the results lack their remaining points; ' \\
                         "$stopped" "$shards" >&2
                     rerun "$stopped"
-                    exit 1
+                    exit 3
                 fi
+                exit "$rc"
                 """);
         return b.toString();
     }

@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
@@ -82,9 +81,9 @@ public final class ExperimentRunner {
     private final List<ExperimentPoint> points;
     // the runs run() runs: every point, or one shard's share
     private volatile List<ExperimentPoint> toRun;
-    private final AtomicInteger next = new AtomicInteger();
-    private final AtomicInteger done = new AtomicInteger();
     private volatile boolean cancelled;
+    // the pool run() runs in, for cancel() and finished()
+    private volatile PointPool pool;
     private volatile PointCache cache;
 
     /**
@@ -162,62 +161,36 @@ public final class ExperimentRunner {
      */
     public void cancel() {
         cancelled = true;
+        PointPool p = pool;
+        if (p != null) {
+            p.cancel();
+        }
     }
 
     /** How many points have finished so far. */
     public int finished() {
-        return done.get();
+        PointPool p = pool;
+        return p == null ? 0 : p.finished();
     }
 
     /**
-     * Runs every point (or until {@link #cancel()}), on {@code options.threads()} workers.
+     * Runs every point (or until {@link #cancel()}), on {@code options.threads()} workers, in run
+     * order, each point starting only when its estimated heap fits beside the running ones (see
+     * {@link PointPool}).
      *
      * @return the rows of the finished points in run order; {@code complete} is false if stopped
      * @throws PointFailedException if a point threw; the lowest failing index is reported
      */
     public ExperimentResult run() {
-        List<ExperimentPoint> points = toRun;
-        int n = points.size();
-        @SuppressWarnings("unchecked")
-        Map<String, Object>[] rows = new Map[n];
-        Throwable[] failures = new Throwable[n];
-        AtomicInteger firstFailure = new AtomicInteger(n);
-        Runnable work = () -> {
-            while (!cancelled) {
-                int i = next.getAndIncrement();
-                if (i >= n || i >= firstFailure.get()) {
-                    return;
-                }
-                try {
-                    rows[i] = rowOf(points.get(i));
-                } catch (Throwable e) {
-                    failures[i] = e;
-                    firstFailure.accumulateAndGet(i, Math::min);
-                }
-                done.incrementAndGet();
-            }
-        };
-        int threads = Math.max(1, Math.min(options.threads(), n));
-        Thread[] workers = new Thread[threads];
-        for (int w = 0; w < threads; w++) {
-            workers[w] = new Thread(work, "pagefabric-point-" + w);
-            workers[w].start();
+        PointPool p = new PointPool(List.of(this), Math.max(1, options.threads()), PointPool.Order.RUN_ORDER,
+                spec.id());
+        pool = p;
+        if (cancelled) {
+            p.cancel(); // a cancel() that came before the pool existed
         }
-        waitFor(workers, n);
-        int failed = firstFailure.get();
-        if (failed < n) {
-            throw new PointFailedException(points.get(failed), failures[failed]);
-        }
-        // Points are taken in index order and every taken one finishes, so finished = a prefix.
-        List<Map<String, Object>> out = new java.util.ArrayList<>();
-        for (Map<String, Object> r : rows) {
-            if (r == null) {
-                break;
-            }
-            out.add(r);
-        }
-        return new ExperimentResult(spec, options.quick(), options.overrides(), this.points.size(), out,
-                out.size() == n);
+        ExperimentResult[] result = new ExperimentResult[1];
+        p.run(options.progress(), (k, r, ran) -> result[0] = r);
+        return result[0];
     }
 
     /**
@@ -232,12 +205,6 @@ public final class ExperimentRunner {
      */
     public ExperimentResult runHandlingInterrupt(Consumer<ExperimentResult> finish) {
         return StopSignals.handling(this::cancel, this::run, finish);
-    }
-
-    /** Point {@code p}'s row: from the cache when it holds it, else run (and then stored). */
-    private Map<String, Object> rowOf(ExperimentPoint p) {
-        Map<String, Object> row = cached(p);
-        return row != null ? row : compute(p);
     }
 
     /** Point {@code p}'s row as the cache holds it, or {@code null} (no cache, or not finished before). */
@@ -279,31 +246,6 @@ public final class ExperimentRunner {
         }
         return new ExperimentResult(spec, options.quick(), options.overrides(), points.size(), out,
                 out.size() == rows.length);
-    }
-
-    /** Joins the workers, showing a progress bar once the run has taken long enough. */
-    private void waitFor(Thread[] workers, int total) {
-        boolean interrupted = false;
-        DelayedProgress bar = new DelayedProgress(spec.id(), total, options.progress());
-        try {
-            for (Thread t : workers) {
-                while (t.isAlive()) {
-                    try {
-                        t.join(200);
-                    } catch (InterruptedException e) {
-                        // An interrupt of the waiting thread is a request to stop, like Ctrl-C.
-                        cancel();
-                        interrupted = true;
-                    }
-                    bar.update(done.get());
-                }
-            }
-        } finally {
-            bar.finish(done.get());
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /**

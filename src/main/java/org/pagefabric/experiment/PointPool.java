@@ -64,8 +64,24 @@ public final class PointPool {
     private record Task(int experiment, int position, ExperimentPoint point, double cost, long footprint) {
     }
 
+    /** The order points wait in. */
+    public enum Order {
+        /**
+         * Largest estimated cost first: the sweep ends soonest, since its long points start early and
+         * the short ones fill in around them.
+         */
+        LARGEST_FIRST,
+        /**
+         * Run order, as the points are numbered: a run stopped early has finished a prefix of them,
+         * as a user watching a sweep over sizes expects.
+         */
+        RUN_ORDER
+    }
+
     private final List<ExperimentRunner> runners;
     private final int threads;
+    private final Order order;
+    private final String label;
     private final long budget;
     private final Estimates estimates;
     private final Object lock = new Object();
@@ -88,16 +104,34 @@ public final class PointPool {
      * @param threads worker threads, at least 1
      */
     public PointPool(List<ExperimentRunner> runners, int threads) {
-        this(runners, threads, (long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE), MODEL);
+        this(runners, threads, Order.LARGEST_FIRST, "points");
+    }
+
+    /**
+     * A pool over {@code runners} whose points wait in {@code order}, its progress bar labelled
+     * {@code label}, with a heap budget of {@link #HEAP_SHARE} of the maximum heap.
+     *
+     * @param threads worker threads, at least 1
+     */
+    public PointPool(List<ExperimentRunner> runners, int threads, Order order, String label) {
+        this(runners, threads, (long) (Runtime.getRuntime().maxMemory() * HEAP_SHARE), MODEL, order, label);
     }
 
     /** A pool with its own budget and estimates (tests). */
     PointPool(List<ExperimentRunner> runners, int threads, long budget, Estimates estimates) {
+        this(runners, threads, budget, estimates, Order.LARGEST_FIRST, "points");
+    }
+
+    /** A pool with its own budget, estimates and order (tests). */
+    PointPool(List<ExperimentRunner> runners, int threads, long budget, Estimates estimates, Order order,
+            String label) {
         if (threads < 1) {
             throw new IllegalArgumentException("--threads must be at least 1, not " + threads);
         }
         this.runners = List.copyOf(runners);
         this.threads = threads;
+        this.order = java.util.Objects.requireNonNull(order, "order");
+        this.label = label;
         this.budget = budget;
         this.estimates = estimates;
     }
@@ -112,6 +146,11 @@ public final class PointPool {
         synchronized (lock) {
             return peakAdmitted;
         }
+    }
+
+    /** How many points have finished so far, those read from a cache included. */
+    public int finished() {
+        return done.get();
     }
 
     /** Stops cleanly: no new point starts; points in flight finish and are kept. Safe from any thread. */
@@ -169,8 +208,9 @@ public final class PointPool {
                 settled.add(k);
             }
         }
-        pending.sort(Comparator.comparingDouble((Task t) -> -t.cost()).thenComparingInt(Task::experiment)
-                .thenComparingInt(t -> t.point().index()));
+        Comparator<Task> byRunOrder = Comparator.comparingInt(Task::experiment).thenComparingInt(t -> t.point().index());
+        pending.sort(order == Order.RUN_ORDER ? byRunOrder
+                : Comparator.comparingDouble((Task t) -> -t.cost()).thenComparing(byRunOrder));
         Runnable work = () -> {
             Task t;
             while ((t = take()) != null) {
@@ -268,7 +308,7 @@ public final class PointPool {
      */
     private void handOver(Thread[] workers, int total, boolean progress, java.util.function.IntConsumer hand) {
         boolean interrupted = false;
-        DelayedProgress bar = new DelayedProgress("points", total, progress);
+        DelayedProgress bar = new DelayedProgress(label, total, progress);
         try {
             while (true) {
                 Integer k;

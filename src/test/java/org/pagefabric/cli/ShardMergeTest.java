@@ -114,6 +114,25 @@ class ShardMergeTest {
     }
 
     @Test
+    void aMergeWithAShardThatStoppedEarlyWritesWhatThereIsAndExits3() throws IOException {
+        Path one = dir.resolve("stopped-shard-1");
+        Path two = dir.resolve("stopped-shard-2");
+        assertEquals(0, reproduce(one, "--shard", "1/2").code());
+        assertEquals(0, reproduce(two, "--shard", "2/2").code());
+        // what a shard stopped by a signal records for the experiment it was running
+        Path manifest = two.resolve(ShardManifest.FILE_NAME);
+        String json = Files.readString(manifest);
+        String stopped = json.replaceFirst("\"complete\"\\s*:\\s*true", "\"complete\" : false");
+        assertTrue(!stopped.equals(json), json);
+        Files.writeString(manifest, stopped);
+        Path merged = dir.resolve("stopped-merged");
+        CliTest.Result r = CliTest.run("merge", one.toString(), two.toString(), "--out", merged.toString());
+        assertEquals(3, r.code(), "a partial sweep is not a success: " + r.err());
+        assertTrue(r.err().contains("some shards stopped early: rows are missing"), r.err());
+        assertTrue(Files.isRegularFile(merged.resolve("index.html")), "what there is was merged");
+    }
+
+    @Test
     void aShardWithNoPointIsStillAShardDirectory() throws IOException {
         Path shard = dir.resolve("empty-shard");
         CliTest.Result r = reproduce(shard, "--shard", MORE_THAN_POINTS + "/" + MORE_THAN_POINTS);

@@ -34,7 +34,7 @@ class SlurmCommandTest {
 
     private Path fakeLauncher() throws IOException {
         // prints each argument on a line of its own, into the file the test names
-        return executable(tmp.resolve("bin dir/pagefabric"), "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > \"$RECORD\"\n");
+        return executable(tmp.resolve("bin dir/pagefabric"), "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > \"$RECORD\"\nexit \"${FAKE_RC:-0}\"\n");
     }
 
     private static Path executable(Path file, String text) throws IOException {
@@ -129,13 +129,16 @@ class SlurmCommandTest {
         String o = out.toAbsolutePath().toString();
         assertEquals(List.of("merge", o + "/shards/1", o + "/shards/2", o + "/shards/3", "--out", o),
                 stopped.launcherArgs(), "what is there is merged");
-        assertEquals(1, stopped.code(), "but the job fails: rows are missing");
+        assertEquals(3, stopped.code(), "but the job fails: rows are missing");
         assertTrue(stopped.err().startsWith("merge: shards 2 of 3 stopped early"), stopped.err());
 
         Files.writeString(out.resolve("shards/2/shard.json"), "{ \"complete\" : true }");
         Ran whole = bash(merge, Map.of());
         assertEquals(0, whole.code(), whole.err());
         assertEquals("", whole.err());
+
+        Ran failed = bash(merge, Map.of("FAKE_RC", "1"));
+        assertEquals(1, failed.code(), "a merge that fails (a transfer that did not verify) fails the job");
     }
 
     @Test

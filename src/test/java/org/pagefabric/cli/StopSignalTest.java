@@ -64,6 +64,7 @@ class StopSignalTest {
                 + Files.readString(dir.resolve("log.txt")));
         p.destroy(); // SIGTERM, handled like Ctrl-C
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the stopped run did not exit");
+        assertEquals(3, p.exitValue(), "a stopped sweep is not a whole one");
         String log = Files.readString(dir.resolve("log.txt"), StandardCharsets.UTF_8);
         Path out = dir.resolve("omx.table2");
         for (String f : List.of("rows.csv", "manifest.json", "report.html")) {
@@ -91,6 +92,7 @@ class StopSignalTest {
                 + Files.readString(dir.resolve("err.txt")));
         p.destroy();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the stopped run did not exit");
+        assertEquals(3, p.exitValue(), "a stopped run is not a whole one");
         List<String> rows = Files.readAllLines(dir.resolve("out.txt"), StandardCharsets.UTF_8);
         String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
         assertTrue(rows.size() == 2 || rows.size() == 3, "the header, the 8-byte row, and the 256 MiB one if it"

@@ -57,6 +57,48 @@ class PointPoolTest {
     }
 
     @Test
+    void inRunOrderThePointsStartAsNumberedWithinTheBudget() {
+        List<String> started = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong inUse = new AtomicLong();
+        AtomicLong peak = new AtomicLong();
+        ExperimentRunner r = fake("test.a", p -> {
+            started.add(p.index() + ":" + size(p));
+            peak.accumulateAndGet(inUse.addAndGet(size(p)), Math::max);
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            inUse.addAndGet(-size(p));
+            return Map.of("point", p.index());
+        });
+        new PointPool(List.of(r), 1, Long.MAX_VALUE, BY_SIZE, PointPool.Order.RUN_ORDER, "test.a")
+                .run(false, (k, res, ran) -> { });
+        List<String> expected = r.points().stream().map(p -> p.index() + ":" + size(p)).toList();
+        assertEquals(expected, started, "one thread: strictly the run order, whatever the sizes");
+
+        long budget = 20_000;
+        new PointPool(List.of(r), 4, budget, BY_SIZE, PointPool.Order.RUN_ORDER, "test.a")
+                .run(false, (k, res, ran) -> { });
+        assertTrue(peak.get() <= budget, "four threads in run order still within the budget: " + peak.get());
+    }
+
+    @Test
+    void aRunnersOwnRunGoesThroughThePoolAndCanBeCancelled() {
+        ExperimentRunner[] holder = new ExperimentRunner[1];
+        holder[0] = fake("test.a", p -> {
+            if (p.index() == 1) {
+                holder[0].cancel();
+            }
+            return Map.of("point", p.index());
+        });
+        ExperimentResult result = holder[0].run();
+        assertFalse(result.complete());
+        assertEquals(2, result.rows().size(), "the point in flight finishes, no new one starts");
+        assertEquals(2, holder[0].finished());
+    }
+
+    @Test
     void theRunningFootprintsNeverExceedTheBudget() {
         long budget = 20_000;
         AtomicLong inUse = new AtomicLong();
