@@ -29,16 +29,17 @@ public final class Parameter {
     private final boolean powerOfTwo;
     private final List<String> choices;
     private final boolean full;
+    private final Range range;
     private String defaultValue;
     private String defaultSource;
 
     private Parameter(String name, Dimension dimension, String doc, boolean positive, boolean powerOfTwo,
             List<String> choices) {
-        this(name, dimension, doc, positive, powerOfTwo, choices, false);
+        this(name, dimension, doc, positive, powerOfTwo, choices, false, Range.standard(dimension));
     }
 
     private Parameter(String name, Dimension dimension, String doc, boolean positive, boolean powerOfTwo,
-            List<String> choices, boolean full) {
+            List<String> choices, boolean full, Range range) {
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("parameter name '" + name
                     + "' must be dotted lower-case words, like link.latency");
@@ -53,6 +54,7 @@ public final class Parameter {
         this.powerOfTwo = powerOfTwo;
         this.choices = List.copyOf(choices);
         this.full = full;
+        this.range = range;
     }
 
     /** Declares a duration (read with {@link Profile#time}). */
@@ -122,7 +124,7 @@ public final class Parameter {
      * @param source where the value comes from, as a profile's {@code source} says it
      */
     public Parameter withDefault(String value, String source) {
-        Parameter p = new Parameter(name, dimension, doc, positive, powerOfTwo, choices, full);
+        Parameter p = new Parameter(name, dimension, doc, positive, powerOfTwo, choices, full, range);
         p.defaultValue = java.util.Objects.requireNonNull(value, "value");
         p.defaultSource = java.util.Objects.requireNonNull(source, "source");
         return p;
@@ -140,12 +142,34 @@ public final class Parameter {
 
     /** The same parameter, additionally required to be greater than zero. */
     public Parameter positive() {
-        return new Parameter(name, dimension, doc, true, powerOfTwo, choices, full);
+        return new Parameter(name, dimension, doc, true, powerOfTwo, choices, full, range);
     }
 
     /** The same parameter, additionally required to be a power of two (page sizes, cache sets). */
     public Parameter powerOfTwo() {
-        return new Parameter(name, dimension, doc, true, true, choices, full);
+        return new Parameter(name, dimension, doc, true, true, choices, full, range);
+    }
+
+    /**
+     * The same parameter with a range of its own instead of its dimension's standard one, written
+     * with units: {@code .between("64 B", "64 KiB")}, {@code .between("1", "1024")}. Declare the
+     * range a real testbed could have and the models can take; a profile, grid or {@code --set}
+     * value outside it is refused when read.
+     */
+    public Parameter between(String min, String max) {
+        if (!dimension.numeric()) {
+            throw new IllegalArgumentException("only a numeric parameter has a range: " + name);
+        }
+        Parameter p = new Parameter(name, dimension, doc, positive, powerOfTwo, choices, full,
+                Range.of(dimension, min, max));
+        p.defaultValue = defaultValue;
+        p.defaultSource = defaultSource;
+        return p;
+    }
+
+    /** The values the parameter accepts; {@code null} for a boolean or a choice. */
+    public Range range() {
+        return range;
     }
 
     /**
@@ -156,7 +180,7 @@ public final class Parameter {
         if (dimension != Dimension.COUNT) {
             throw new IllegalArgumentException("only a count parameter can accept '" + FULL + "': " + name);
         }
-        return new Parameter(name, dimension, doc, positive, powerOfTwo, choices, true);
+        return new Parameter(name, dimension, doc, positive, powerOfTwo, choices, true, range);
     }
 
     /** Whether the word {@link #FULL} is a valid value. */
@@ -200,11 +224,6 @@ public final class Parameter {
      * @return a description of what is wrong, or {@code null} if the value is acceptable
      */
     String violation(BigDecimal canonical) {
-        if (dimension.integral() && canonical.stripTrailingZeros().scale() > 0) {
-            return "must be a whole number of " + (dimension.canonicalUnit().isEmpty()
-                    ? "items" : dimension.canonicalUnit()) + " (got " + canonical.stripTrailingZeros().toPlainString()
-                    + ")";
-        }
         if (canonical.signum() < 0) {
             return "must not be negative";
         }
@@ -213,6 +232,13 @@ public final class Parameter {
         }
         if (dimension == Dimension.PROBABILITY && canonical.compareTo(BigDecimal.ONE) > 0) {
             return "must be a probability between 0 and 1 (or 0% and 100%)";
+        }
+        if (range != null && !range.contains(canonical)) {
+            return "is out of range; valid: " + range;
+        }
+        if (dimension.integral() && canonical.stripTrailingZeros().scale() > 0) {
+            return "must be a whole number of " + (dimension.canonicalUnit().isEmpty()
+                    ? "items" : dimension.canonicalUnit()) + " (got " + shortText(canonical) + ")";
         }
         if (dimension.integral() && canonical.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
             return "is too large for a 64-bit " + dimension.label();
@@ -225,6 +251,13 @@ public final class Parameter {
             }
         }
         return null;
+    }
+
+    /** Plain digits when short, else scientific: 1e-300 must not become a 300-digit message. */
+    private static String shortText(BigDecimal x) {
+        BigDecimal s = x.stripTrailingZeros();
+        String plain = s.toPlainString();
+        return plain.length() <= 40 ? plain : s.toString();
     }
 
     @Override

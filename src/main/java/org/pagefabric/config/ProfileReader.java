@@ -6,8 +6,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -39,11 +37,15 @@ final class ProfileReader {
      * Parses a profile.
      *
      * @param file the name used in error messages (a path or {@code profiles/x.yaml})
-     * @param in the YAML text; closed by this method
+     * @param text the YAML text
      * @throws ProfileException if the YAML is malformed or the document's shape is wrong
      */
-    static ProfileDocument read(String file, Reader in) {
-        try (JsonParser parser = YAML.createParser(in)) {
+    static ProfileDocument read(String file, String text) {
+        YamlFeatures.Refusal refused = YamlFeatures.firstRefused(text);
+        if (refused != null) {
+            throw new ProfileException(file, refused.line(), 0, null, refused.problem());
+        }
+        try (JsonParser parser = YAML.createParser(text)) {
             return new ProfileReader(file, parser).document();
         } catch (JsonProcessingException e) {
             if (e.getCause() instanceof MarkedYAMLException y && y.getProblemMark() != null) {
@@ -51,9 +53,9 @@ final class ProfileReader {
             }
             JsonLocation at = e.getLocation();
             throw new ProfileException(file, at == null ? 0 : at.getLineNr(), at == null ? 0 : at.getColumnNr(), null,
-                    "not valid YAML: " + e.getOriginalMessage().replace('\n', ' '));
+                    "not valid YAML: " + YamlFeatures.plainMessage(e.getOriginalMessage()));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read profile " + file, e);
+            throw new ProfileException(file, 0, 0, null, "cannot be read: " + e.getMessage());
         }
     }
 

@@ -1,12 +1,9 @@
 package org.pagefabric.config;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,7 +87,8 @@ public final class ProfileRegistry {
     private static ProfileDocument locate(String reference, ProfileDocument referrer) {
         if (looksLikePath(reference)) {
             Path base = Path.of(referrer.file()).getParent();
-            Path target = base == null || referrer.file().startsWith(DIR) ? Path.of(reference) : base.resolve(reference);
+            Path target = base == null || referrer.file().startsWith(DIR) ? Path.of(reference)
+                    : base.resolve(reference).normalize();
             return file(target, referrer.file(), referrer.extendsLine());
         }
         return bundled(reference, referrer.file(), referrer.extendsLine());
@@ -106,8 +104,7 @@ public final class ProfileRegistry {
                                 + String.join(", ", NameSuggestions.closest(name, names, 3))
                                 + " (bundled: " + String.join(", ", names) + "; or give a path to a .yaml file)");
             }
-            ProfileDocument doc = ProfileReader.read(path,
-                    new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+            ProfileDocument doc = ProfileReader.read(path, new String(in.readAllBytes(), StandardCharsets.UTF_8));
             if (!doc.name().equals(name)) {
                 throw new ProfileException(path, 1, 1, "name", "is '" + doc.name()
                         + "' but a bundled profile's name must match its file name '" + name + "'");
@@ -120,7 +117,9 @@ public final class ProfileRegistry {
 
     private static ProfileDocument file(Path path, String referrerFile, int referrerLine) {
         try {
-            return ProfileReader.read(path.toString(), Files.newBufferedReader(path, StandardCharsets.UTF_8));
+            return ProfileReader.read(path.toString(), TextFiles.read(path));
+        } catch (TextFiles.Unreadable e) {
+            throw new ProfileException(path.toString(), 0, 0, null, e.getMessage());
         } catch (NoSuchFileException e) {
             throw new ProfileException(referrerFile, referrerLine, 0, referrerLine > 0 ? "extends" : null,
                     "profile file " + path + " does not exist");

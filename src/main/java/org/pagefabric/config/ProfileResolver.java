@@ -131,8 +131,9 @@ final class ProfileResolver {
                 parent = ProfileRegistry.ROOT;
             }
             ProfileDocument next = locator.locate(parent, doc);
+            String nextIdentity = identity(next);
             for (ProfileDocument seen : chain) {
-                if (seen.file().equals(next.file())) {
+                if (identity(seen).equals(nextIdentity)) {
                     List<String> cycle = new ArrayList<>();
                     for (ProfileDocument c : chain) {
                         cycle.add(c.name());
@@ -144,6 +145,19 @@ final class ProfileResolver {
             }
             chain.add(next);
             doc = next;
+        }
+    }
+
+    /**
+     * What makes two documents the same file: its real path, so that {@code ./a.yaml},
+     * {@code ../d/a.yaml} and a symbolic link to it are one profile and a cycle through them is
+     * found at once. A bundled resource, which is no file, is known by its resource path.
+     */
+    private static String identity(ProfileDocument doc) {
+        try {
+            return java.nio.file.Path.of(doc.file()).toRealPath().toString();
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            return "resource:" + doc.file();
         }
     }
 
@@ -200,13 +214,11 @@ final class ProfileResolver {
     }
 
     private static BigDecimal number(ProfileDocument doc, ProfileDocument.Setting s) {
-        try {
-            // YAML allows 1_000_000; BigDecimal does not.
-            return new BigDecimal(s.value().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new ProfileException(doc.file(), s.valueLine(), 0, s.name() + ".value",
-                    "'" + s.value() + "' is not a number; write a decimal number such as 150, 2.33 or 1e-3");
+        String problem = Decimals.problem(s.value());
+        if (problem != null) {
+            throw new ProfileException(doc.file(), s.valueLine(), 0, s.name() + ".value", problem);
         }
+        return Decimals.parse(s.value());
     }
 
     private static void requireNoUnit(ProfileDocument doc, ProfileDocument.Setting s, Parameter p) {

@@ -61,6 +61,7 @@ public final class Grid {
                 }
             }
         }
+        checkRuns(axes, s.policies().size(), repetitions, SET, 0, "grid");
         return s.with(axes, seed, repetitions);
     }
 
@@ -76,17 +77,54 @@ public final class Grid {
         throw new SpecException(SET, 0, key, "'" + value + "' is not valid; a whole number from " + min + " to " + max);
     }
 
+    /**
+     * The most runs one spec may expand to. Each run is a point object held until the rows are
+     * written, so a grid far larger would exhaust the heap before the first point ran; a study
+     * larger than this is several specs, or shards of one.
+     */
+    public static final long MAX_RUNS = 100_000;
+
+    /**
+     * The number of runs a grid makes under {@code policies} policies and {@code repetitions}
+     * repetitions, counted without expanding it, saturating at {@link Long#MAX_VALUE}.
+     */
+    static long runs(List<Axis> grid, int policies, int repetitions) {
+        long n = Math.max(1, policies) * (long) Math.max(1, repetitions);
+        for (Axis a : grid) {
+            n = a.values().isEmpty() ? 0 : n > Long.MAX_VALUE / a.values().size() ? Long.MAX_VALUE
+                    : n * a.values().size();
+        }
+        return n;
+    }
+
+    /**
+     * Refuses a grid whose runs exceed {@link #MAX_RUNS}, before anything is expanded.
+     *
+     * @param file  the file errors name
+     * @param line  the line of the grid, or 0
+     * @param field {@code grid}, {@code quick.grid} or {@code --set}
+     * @throws SpecException saying how many runs it makes, from what, and the limit
+     */
+    static void checkRuns(List<Axis> grid, int policies, int repetitions, String file, int line, String field) {
+        long runs = runs(grid, policies, repetitions);
+        if (runs > MAX_RUNS) {
+            StringBuilder from = new StringBuilder();
+            for (Axis a : grid) {
+                from.append(a.values().size()).append(" ").append(a.key()).append(" x ");
+            }
+            from.append(policies).append(" policies x ").append(repetitions).append(" repetitions");
+            throw new SpecException(file, line, field, "expands to " + (runs == Long.MAX_VALUE ? "more than "
+                    + Long.MAX_VALUE : runs) + " runs (" + from + "); at most " + MAX_RUNS
+                    + " runs per spec: split it into several specs or fewer values");
+        }
+    }
+
     /** Every run of the spec, in run order. */
     public static List<ExperimentPoint> expand(ExperimentSpec spec) {
         List<Axis> axes = spec.grid();
-        long combinations = 1;
-        for (Axis a : axes) {
-            combinations *= a.values().size();
-        }
-        long total = combinations * spec.policies().size() * spec.repetitions();
-        if (total > Integer.MAX_VALUE / 2) {
-            throw new SpecException(spec.file(), 0, "grid", "expands to " + total + " runs; that is not an experiment");
-        }
+        long combinations = runs(axes, 1, 1);
+        checkRuns(axes, spec.policies().size(), spec.repetitions(), spec.file(), 0, "grid");
+        long total = runs(axes, spec.policies().size(), spec.repetitions());
         List<ExperimentPoint> out = new ArrayList<>((int) total);
         int[] digit = new int[axes.size()];
         // each profile a 'profile' axis names, resolved once (bundled ones are cached anyway)

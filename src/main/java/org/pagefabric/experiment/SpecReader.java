@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.pagefabric.config.Decimals;
 import org.pagefabric.config.NameSuggestions;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
@@ -22,6 +22,7 @@ import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileException;
 import org.pagefabric.config.ProfileOverride;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.config.TextFiles;
 import org.pagefabric.experiment.ExperimentSpec.Axis;
 import org.pagefabric.experiment.ExperimentSpec.AxisKind;
 import org.pagefabric.experiment.YamlNode.ListNode;
@@ -52,10 +53,16 @@ public final class SpecReader {
             "kind", "tolerance", "reason", "shape", "order", "x_min", "x_max");
     private static final List<String> DERIVED_FIELDS = List.of("name", "metric", "series", "over", "over_x", "pick",
             "x_max", "at_crossing", "as");
-    private static final Pattern ID = Pattern.compile("[a-z0-9._-]+");
+    /**
+     * A spec id names its output directory, so it must be one safe path component: not {@code .}
+     * or {@code ..}, no slash, no control character, starting with a letter or digit.
+     */
+    private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,99}");
     private static final Pattern PAPER = Pattern.compile("\\d{3}");
     /** A bound that catches typos (a million seeds) while allowing any real study. */
     static final int MAX_REPETITIONS = 10_000;
+    /** The file name of a spec that {@code run} or {@code compare} builds from its options. */
+    public static final String COMMAND_LINE = "(command line)";
     private static final String DIR = "experiments/";
     private static final String INDEX = DIR + "index.txt";
 
@@ -79,7 +86,9 @@ public final class SpecReader {
     public static ExperimentSpec read(Path path) {
         String text;
         try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
+            text = TextFiles.read(path);
+        } catch (TextFiles.Unreadable e) {
+            throw new SpecException(path.toString(), 0, null, e.getMessage());
         } catch (NoSuchFileException e) {
             throw new SpecException(path.toString(), 0, null, "spec file does not exist");
         } catch (IOException e) {
@@ -173,7 +182,8 @@ public final class SpecReader {
         checkFields(top, "", FIELDS);
         String id = requiredText(top, "id");
         if (!ID.matcher(id).matches()) {
-            throw error(top, "id", "'" + id + "' is not a valid id; use lower-case letters, digits, '.', '_' and '-'");
+            throw error(top, "id", "'" + printable(id) + "' is not a valid id; valid: up to 100 lower-case letters, digits, '.', '_' and"
+                    + " '-', starting with a letter or digit (pattern " + ID.pattern() + ")");
         }
         String title = requiredText(top, "title");
         String paper = optionalText(top, "paper");
@@ -205,12 +215,16 @@ public final class SpecReader {
         } catch (ProfileException e) {
             // A missing bundled name is reported at the spec's line; a broken profile file names its own place.
             boolean here = e.file().equals("(command line)") || e.file().equals(profileRef) && e.line() == 0;
+            if (file.equals(COMMAND_LINE) && !e.file().equals(COMMAND_LINE)) {
+                throw e;   // a spec built from options has no line of its own to point at
+            }
             throw error(top, "profile", here ? e.problem() : e.getMessage());
         }
         long seed = top.entries().containsKey("seed") ? integer(top, "seed", 0, Long.MAX_VALUE / 2, "") : 1;
         int repetitions = top.entries().containsKey("repetitions")
                 ? (int) integer(top, "repetitions", 1, MAX_REPETITIONS, "") : 1;
         List<Axis> grid = grid(top.entries().get("grid"), "grid", workload, profile);
+        Grid.checkRuns(grid, policies.size(), repetitions, file, top.keyLines().getOrDefault("grid", top.line()), "grid");
         checkSchemes(top, workload, grid, policies);
         ExperimentSpec.Quick quick = quick(top.entries().get("quick"), workload, profile);
         List<String> metrics = metrics(top, workload);
@@ -436,7 +450,9 @@ public final class SpecReader {
         }
         checkFields(m, "quick.", QUICK_FIELDS);
         int reps = m.entries().containsKey("repetitions") ? (int) integer(m, "repetitions", 1, MAX_REPETITIONS, "quick.") : 0;
-        return new ExperimentSpec.Quick(reps, grid(m.entries().get("grid"), "quick.grid", workload, profile));
+        List<Axis> grid = grid(m.entries().get("grid"), "quick.grid", workload, profile);
+        Grid.checkRuns(grid, 1, Math.max(1, reps), file, m.keyLines().getOrDefault("grid", m.line()), "quick.grid");
+        return new ExperimentSpec.Quick(reps, grid);
     }
 
     private List<String> metrics(MapNode top, Workload workload) {
@@ -595,7 +611,7 @@ public final class SpecReader {
             } else {
                 Scalar v = scalar(m, "value", f);
                 if (v.isNumber()) {
-                    value = Double.parseDouble(v.text().replace("_", ""));
+                    value = finite(v, f + "value");
                 } else if (!v.text().equals("withheld")) {
                     throw new SpecException(file, v.line(), f + "value", "'" + v.text()
                             + "' is not a number; write the published number, or withheld");
@@ -642,8 +658,8 @@ public final class SpecReader {
             throw new SpecException(file, m.keyLines().get("tolerance"), f + "tolerance",
                     "must be [low, high]: the lowest and highest ratio ours/paper within tolerance");
         }
-        double low = Double.parseDouble(lo.text().replace("_", ""));
-        double high = Double.parseDouble(hi.text().replace("_", ""));
+        double low = finite(lo, f + "tolerance");
+        double high = finite(hi, f + "tolerance");
         if (!(low > 0 && low <= 1 && high >= 1 && Double.isFinite(high))) {
             throw new SpecException(file, m.keyLines().get("tolerance"), f + "tolerance", "[" + lo.text() + ", "
                     + hi.text() + "] is not valid; need 0 < low <= 1 <= high");
@@ -695,7 +711,7 @@ public final class SpecReader {
                 throw new SpecException(file, v.line(), f + k, !monotone ? "applies to shapes increasing and"
                         + " decreasing only" : "'" + v.text() + "' is not a number");
             }
-            double d = Double.parseDouble(v.text().replace("_", ""));
+            double d = finite(v, f + k);
             if (k.equals("x_min")) {
                 xMin = d;
             } else {
@@ -725,7 +741,13 @@ public final class SpecReader {
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (String label : m.entries().keySet()) {
-            out.put(label, text(m, label, "series_labels."));
+            YamlNode v = m.entries().get(label);
+            if (!(v instanceof Scalar s) || s.token() != JsonToken.VALUE_STRING || s.text().isBlank()) {
+                throw new SpecException(file, m.keyLines().get(label), "series_labels." + label, "must be the name"
+                        + " of one of our series as text, not a " + (v instanceof Scalar t && t.token()
+                        == JsonToken.VALUE_STRING ? "blank text" : v.kind()) + "; quote it if it looks like a number");
+            }
+            out.put(label, s.text());
         }
         return out;
     }
@@ -790,7 +812,7 @@ public final class SpecReader {
                 if (!v.isNumber()) {
                     throw new SpecException(file, v.line(), f + "x_max", "'" + v.text() + "' is not a number");
                 }
-                xMax = Double.parseDouble(v.text().replace("_", ""));
+                xMax = finite(v, f + "x_max");
             }
             String atCrossing = null;
             if (m.entries().containsKey("at_crossing")) {
@@ -894,6 +916,29 @@ public final class SpecReader {
             throw new SpecException(file, s.line(), prefix + key, v + " is out of range; valid: " + min + " to " + max);
         }
         return v;
+    }
+
+    /** Text for a message: control characters shown as escapes, so the message stays one line. */
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder();
+        s.codePoints().limit(60).forEach(c -> {
+            if (Character.isISOControl(c)) {
+                b.append(String.format("\\u%04x", c));
+            } else {
+                b.appendCodePoint(c);
+            }
+        });
+        return s.codePointCount(0, s.length()) > 60 ? b + "..." : b.toString();
+    }
+
+    /** A number YAML read as one, as a finite double: {@code 0x10} or {@code 1e999} are refused here. */
+    private double finite(Scalar s, String field) {
+        double d = Scalar.decimal(s.text());
+        if (!Double.isFinite(d)) {
+            throw new SpecException(file, s.line(), field, "'" + s.text() + "' is not a finite decimal number; "
+                    + Decimals.EXAMPLES);
+        }
+        return d;
     }
 
     private boolean bool(MapNode m, String key) {

@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.config.Decimals;
+import org.pagefabric.config.YamlFeatures;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -75,6 +77,22 @@ sealed interface YamlNode {
             return token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT;
         }
 
+        /**
+         * A YAML float's value; NaN for YAML's {@code .nan} and any text that is not a decimal,
+         * an infinity for {@code .inf} and for an exponent too large for a double.
+         */
+        static double decimal(String text) {
+            String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+            if (t.endsWith(".inf")) {
+                return t.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+            }
+            try {
+                return Decimals.problem(t) == null ? Double.parseDouble(t.replace("_", "")) : Double.NaN;
+            } catch (NumberFormatException e) {
+                return Double.NaN;
+            }
+        }
+
         /** The value in Java terms: Long, Double, Boolean, String, or null. */
         Object value() {
             return switch (token) {
@@ -85,7 +103,7 @@ sealed interface YamlNode {
                         yield text;   // octal/hex/huge: keep the text, validation reports it
                     }
                 }
-                case VALUE_NUMBER_FLOAT -> Double.parseDouble(text.replace("_", ""));
+                case VALUE_NUMBER_FLOAT -> decimal(text);
                 case VALUE_TRUE -> Boolean.TRUE;
                 case VALUE_FALSE -> Boolean.FALSE;
                 case VALUE_NULL -> null;
@@ -103,12 +121,16 @@ sealed interface YamlNode {
      * @throws SpecException for malformed YAML, a repeated key, or more than one document
      */
     static YamlNode parse(String file, String text) {
+        YamlFeatures.Refusal refused = YamlFeatures.firstRefused(text);
+        if (refused != null) {
+            throw new SpecException(file, refused.line(), null, refused.problem());
+        }
         try (JsonParser p = YAMLFactory.builder().build().createParser(text)) {
             JsonToken t = p.nextToken();
             if (t == null) {
                 return null;
             }
-            YamlNode root = node(file, p, t);
+            YamlNode root = node(file, p, t, null, 0);
             if (p.nextToken() != null) {
                 throw new SpecException(file, p.currentTokenLocation().getLineNr(), null,
                         "only one YAML document per spec file");
@@ -122,14 +144,22 @@ sealed interface YamlNode {
                         + (y.getContext() != null ? y.getContext() + ": " : "") + y.getProblem());
             }
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new SpecException(file, line, null, "not valid YAML: " + e.getOriginalMessage().replace('\n', ' '));
+            throw new SpecException(file, line, null, "not valid YAML: "
+                    + YamlFeatures.plainMessage(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new SpecException(file, 0, null, "cannot be read: " + e.getMessage());
         }
     }
 
-    private static YamlNode node(String file, JsonParser p, JsonToken t) throws IOException {
+    /** Deeper than any spec needs (it uses four levels), and far from the stack's limit. */
+    int MAX_DEPTH = 32;
+
+    private static YamlNode node(String file, JsonParser p, JsonToken t, String field, int depth) throws IOException {
         int line = p.currentTokenLocation().getLineNr();
+        if (depth > MAX_DEPTH) {
+            throw new SpecException(file, line, field, "is nested more than " + MAX_DEPTH
+                    + " lists or mappings deep; a spec needs a few");
+        }
         switch (t) {
             case START_OBJECT -> {
                 Map<String, YamlNode> entries = new LinkedHashMap<>();
@@ -141,7 +171,7 @@ sealed interface YamlNode {
                         throw new SpecException(file, keyLine, key, "appears twice");
                     }
                     lines.put(key, keyLine);
-                    entries.put(key, node(file, p, p.nextToken()));
+                    entries.put(key, node(file, p, p.nextToken(), field == null ? key : field + "." + key, depth + 1));
                 }
                 return new MapNode(line, Collections.unmodifiableMap(entries), Collections.unmodifiableMap(lines));
             }
@@ -149,10 +179,21 @@ sealed interface YamlNode {
                 List<YamlNode> items = new ArrayList<>();
                 JsonToken n;
                 while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
-                    items.add(node(file, p, n));
+                    String item = "[" + items.size() + "]";
+                    items.add(node(file, p, n, field == null ? item : field + item, depth + 1));
                 }
                 return new ListNode(line, List.copyOf(items));
             }
+            case VALUE_NUMBER_FLOAT -> {
+                String text = p.getText();
+                if (!Double.isFinite(Scalar.decimal(text))) {
+                    throw new SpecException(file, line, field, "'" + text + "' is not a finite number; "
+                            + Decimals.EXAMPLES);
+                }
+                return new Scalar(line, text, t);
+            }
+            case VALUE_EMBEDDED_OBJECT -> throw new SpecException(file, line, field,
+                    "binary data is not a value a spec takes; write a number or a text");
             default -> {
                 return new Scalar(line, t == JsonToken.VALUE_NULL ? "" : p.getText(), t);
             }

@@ -74,8 +74,8 @@ class ProfileErrorsTest {
                 HEAD + "  link.latency: {value: 0.5, unit: ps, source: \"assumed: x\"}\n",
                 "bad.yaml:4: link.latency.value: 0.5 ps must be a whole number of ps (got 0.5)"),
             Arguments.of("page size in SI kilobytes is not a power of two",
-                HEAD + "  memory.page_size: {value: 4, unit: KB, source: \"assumed: x\"}\n",
-                "bad.yaml:4: memory.page_size.value: 4 KB must be a power of two (got 4000 B; KB and MB are powers of"
+                HEAD + "  memory.page_size: {value: 8, unit: KB, source: \"assumed: x\"}\n",
+                "bad.yaml:4: memory.page_size.value: 8 KB must be a power of two (got 8000 B; KB and MB are powers of"
                     + " 1000, KiB and MiB powers of 1024)"),
             Arguments.of("zero bandwidth",
                 HEAD + "  link.bandwidth: {value: 0, unit: Gbps, source: \"assumed: x\"}\n",

@@ -164,8 +164,9 @@ class SpecErrorsTest {
                 Arguments.of("missing title", "title: Errors\n", "",
                         "bad.yaml:1: title: missing; every spec needs id, title, workload and policies"),
                 Arguments.of("bad id", "id: test.errors", "id: Test Errors",
-                        "bad.yaml:1: id: 'Test Errors' is not a valid id; use lower-case letters, digits, '.', '_'"
-                                + " and '-'"),
+                        "bad.yaml:1: id: 'Test Errors' is not a valid id; valid: up to 100 lower-case letters,"
+                                + " digits, '.', '_' and '-', starting with a letter or digit (pattern"
+                                + " [a-z0-9][a-z0-9._-]{0,99})"),
                 Arguments.of("bad paper", "seed: 1", "paper: 7",
                         "bad.yaml:6: paper: '7' is not a seed id; write three digits in quotes, e.g. \"000\""),
                 Arguments.of("key twice", "seed: 1", "seed: 1\nseed: 2",

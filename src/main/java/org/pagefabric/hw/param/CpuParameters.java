@@ -6,7 +6,7 @@ import org.pagefabric.config.Parameter;
 public final class CpuParameters {
     /** Cores per node. */
     public static final Parameter CORES = Parameter.count("cpu.cores",
-            "Cores per node available to ranks and kernel work.").positive();
+            "Cores per node available to ranks and kernel work.").positive().between("1", "1024");
     /** Core clock rate. */
     public static final Parameter FREQUENCY = Parameter.frequency("cpu.frequency",
             "Core clock rate.");

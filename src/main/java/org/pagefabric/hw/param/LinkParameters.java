@@ -15,7 +15,8 @@ public final class LinkParameters {
             "Data rate of links inside a group of directly connected nodes (e.g. a board); equal to link.bandwidth on one tier.");
     /** Bytes of framing the link adds to every packet. */
     public static final Parameter PACKET_OVERHEAD = Parameter.size("link.packet_overhead",
-            "Bytes of link-level framing added to every packet (preamble, link header, CRC).");
+            "Bytes of link-level framing added to every packet (preamble, link header, CRC).")
+            .between("0 B", "4 KiB");
     /** Probability that a link corrupts or loses a packet. */
     public static final Parameter LOSS = Parameter.probability("link.loss",
             "Probability that a link corrupts or loses one packet (dropped at the receiver's CRC check).");

@@ -12,14 +12,17 @@ public final class PcieParameters {
             "Usable data rate of the host I/O bus in each direction, after line coding.");
     /** Largest payload of one write transaction. */
     public static final Parameter MAX_PAYLOAD = Parameter.size("pcie.max_payload",
-            "Largest payload of one posted write (PCIe Max_Payload_Size).").powerOfTwo();
+            "Largest payload of one posted write (PCIe Max_Payload_Size).").powerOfTwo()
+            .between("128 B", "4 KiB");
     /** Largest read a device may request in one transaction. */
     public static final Parameter MAX_READ_REQUEST = Parameter.size("pcie.max_read_request",
-            "Largest read one request may ask for (PCIe Max_Read_Request_Size).").powerOfTwo();
+            "Largest read one request may ask for (PCIe Max_Read_Request_Size).").powerOfTwo()
+            .between("128 B", "4 KiB");
 
     /** Bytes each transaction adds to its payload on the wire. */
     public static final Parameter TLP_OVERHEAD = Parameter.size("pcie.tlp_overhead",
-            "Bytes each bus transaction adds to its payload (header, sequence number, CRC, framing); a read request is this alone.");
+            "Bytes each bus transaction adds to its payload (header, sequence number, CRC, framing); a read request is this alone.")
+            .between("0 B", "256 B");
     /** Host memory access behind a device's read request. */
     public static final Parameter HOST_COMPLETER = Parameter.time("pcie.host_completer",
             "From a device read request reaching the root complex to its first completion leaving (host memory access).");

@@ -6,13 +6,14 @@ import org.pagefabric.config.Parameter;
 public final class TransportParameters {
     /** Payload bytes of one packet. */
     public static final Parameter MTU = Parameter.size("transport.mtu",
-            "Payload bytes of one packet.").positive();
+            "Payload bytes of one packet.").positive().between("64 B", "64 KiB");
     /** Unit of acknowledgement and retransmission. */
     public static final Parameter BLOCK_SIZE = Parameter.size("transport.block_size",
-            "Bytes acknowledged and retransmitted as one unit (a block of packets).").positive();
+            "Bytes acknowledged and retransmitted as one unit (a block of packets).").positive()
+            .between("64 B", "1 GiB");
     /** Transport header bytes per packet. */
     public static final Parameter HEADER = Parameter.size("transport.header",
-            "Transport header bytes carried by every packet.");
+            "Transport header bytes carried by every packet.").between("0 B", "4 KiB");
     /** Whether only the failed block is retransmitted. */
     public static final Parameter SELECTIVE_RETRANSMISSION = Parameter.flag("transport.selective_retransmission",
             "Retransmit only the failed block (true) or everything from it onwards (go-back-N, false).");
