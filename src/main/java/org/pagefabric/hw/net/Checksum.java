@@ -16,6 +16,33 @@ public final class Checksum {
     private Checksum() {
     }
 
+    /**
+     * Seals {@code p} as it stands: from now on {@link #intact} tells whether it is still so. The
+     * value is computed only if the packet is about to be altered ({@link #settle}, called by
+     * fault injection before it flips a bit); until then the packet is intact by construction,
+     * so a fault-free run computes no checksum at all and every verdict is the one a checksum
+     * computed at sealing would give.
+     */
+    public static void seal(Packet p) {
+        p.checksumDeferred = true;
+    }
+
+    /**
+     * Makes {@link Packet#checksum} hold the value sealed into {@code p}: computes it now for a
+     * packet sealed by {@link #seal} and not altered since. Call before altering a sealed packet.
+     */
+    public static void settle(Packet p) {
+        if (p.checksumDeferred) {
+            p.checksum = of(p);
+            p.checksumDeferred = false;
+        }
+    }
+
+    /** Whether {@code p} is as it was sealed: unaltered since {@link #seal}, or matching its {@link Packet#checksum}. */
+    public static boolean intact(Packet p) {
+        return p.checksumDeferred || of(p) == p.checksum;
+    }
+
     /** The checksum of {@code p} as it stands. */
     public static long of(Packet p) {
         long h = 0x243F6A8885A308D3L;

@@ -97,6 +97,7 @@ public final class Link extends Component {
 
     /** Flips one payload bit, or a checksum bit when the payload is a tag or empty. */
     private void flipBit(Packet p) {
+        Checksum.settle(p); // the sealed value, from the packet as it was before the flip
         if (p.hasBytes && p.length > 0) {
             int bit = random().nextInt(p.length * 8);
             p.bytes[bit >>> 3] ^= (byte) (1 << (bit & 7));

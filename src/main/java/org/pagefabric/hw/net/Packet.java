@@ -76,8 +76,14 @@ public final class Packet {
     public long cumulative;
     /** ACK: whether the block {@link #bsn} is complete (false for a progress ACK within a block). */
     public boolean blockComplete;
-    /** Checksum over header and payload, set by the sender, checked by the receiver. */
+    /**
+     * Checksum over header and payload as the sender sealed it, checked by the receiver; read it
+     * through {@link Checksum#settle} (a packet sealed by {@link Checksum#seal} gets it computed
+     * only when something is about to alter it).
+     */
     public long checksum;
+    /** Sealed, and {@link #checksum} not computed yet: nothing has altered the packet since. */
+    boolean checksumDeferred;
     /** Bytes on the wire, set by the network: header plus payload. */
     public int wireBytes;
 
@@ -122,6 +128,7 @@ public final class Packet {
         cumulative = 0;
         blockComplete = false;
         checksum = 0;
+        checksumDeferred = false;
         wireBytes = 0;
         route = null;
         hop = 0;

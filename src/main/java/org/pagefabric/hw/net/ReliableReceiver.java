@@ -176,7 +176,7 @@ public final class ReliableReceiver implements EventHandler {
     /** Handles one DATA packet addressed to this connection; the caller releases it afterwards. */
     void onData(Packet p) {
         packets.increment();
-        if (Checksum.of(p) != p.checksum) {
+        if (!Checksum.intact(p)) {
             corrupt.increment();
             if (cfg.nackCorrupt()) {
                 nackCorrupt(p);
@@ -508,7 +508,7 @@ public final class ReliableReceiver implements EventHandler {
     }
 
     private void send(Packet p) {
-        p.checksum = Checksum.of(p);
+        Checksum.seal(p);
         net.send(p);
     }
 

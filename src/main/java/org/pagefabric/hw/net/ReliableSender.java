@@ -338,7 +338,7 @@ public final class ReliableSender extends Component {
             pool.release(p);
             end = sim.now();
         } else {
-            p.checksum = Checksum.of(p);
+            Checksum.seal(p);
             dataPackets.increment();
             dataBytes.add(p.length);
             if (again) {
@@ -378,7 +378,7 @@ public final class ReliableSender extends Component {
 
     /** Handles an ACK, NACK or explicit retransmission request addressed to this connection. */
     void onControl(Packet p) {
-        if (Checksum.of(p) != p.checksum) {
+        if (!Checksum.intact(p)) {
             corruptControl.increment();
             return;
         }

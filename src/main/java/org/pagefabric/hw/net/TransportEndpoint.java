@@ -117,7 +117,7 @@ public final class TransportEndpoint implements PacketReceiver {
     }
 
     /**
-     * Seals (checksums) and sends a datagram built by {@link #newDatagram}; the network owns it
+     * Seals ({@link Checksum#seal}) and sends a datagram built by {@link #newDatagram}; the network owns it
      * from now on.
      *
      * @return when its last bit has left this node
@@ -131,7 +131,7 @@ public final class TransportEndpoint implements PacketReceiver {
                     + net.pool().payloadCapacity() + " B a packet carries");
         }
         p.messageLength = p.length;
-        p.checksum = Checksum.of(p);
+        Checksum.seal(p);
         datagramsSent.increment();
         return net.send(p);
     }
@@ -186,7 +186,7 @@ public final class TransportEndpoint implements PacketReceiver {
         PacketSink sink = ch < datagramSinks.length ? datagramSinks[ch] : null;
         if (sink == null) {
             unknownChannel.increment();
-        } else if (Checksum.of(p) != p.checksum) {
+        } else if (!Checksum.intact(p)) {
             datagramsCorrupt.increment();
         } else if (sink.accept(p) != SinkVerdict.ACCEPT) {
             datagramsDropped.increment();

@@ -26,8 +26,8 @@ import org.pagefabric.workload.WorkloadParameter;
  * ({@code am}), or not at all ({@code no-ft}).
  *
  * <p>{@code comm_time_s} is the time from the start of the exchange until every key has arrived
- * and every get is logged. Afterwards each process merges what it received; the result is
- * checked to be sorted across processes and a permutation of the input (count and digest of the
+ * and every get is logged. Afterwards what the processes received is checked to merge into a
+ * sequence sorted across processes and to be a permutation of the input (count and digest of the
  * keys), and every log to hold exactly the gets that read it ({@code verified}). Keys are real
  * words carried in the datagrams of the {@link AppFabric}.
  */
@@ -185,28 +185,7 @@ public final class CoralSortWorkload extends AppWorkload {
 
         @Override
         public boolean verified() {
-            if (!logsVerified()) {
-                return false;
-            }
-            long count = 0;
-            long digest = 0;
-            long previous = Long.MIN_VALUE;
-            for (long[] part : received) {
-                if (part == null) {
-                    return false;
-                }
-                long[] merged = part.clone();
-                Arrays.sort(merged); // each process merges the sorted buckets it received
-                for (long k : merged) {
-                    if (k < previous) {
-                        return false;
-                    }
-                    previous = k;
-                    digest += RandomStream.mix64(k);
-                }
-                count += merged.length;
-            }
-            return count == inputCount && digest == inputDigest;
+            return logsVerified() && SortCheck.sortedPermutation(received, inputCount, inputDigest);
         }
 
         @Override

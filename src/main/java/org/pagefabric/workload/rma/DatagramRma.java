@@ -1,5 +1,8 @@
 package org.pagefabric.workload.rma;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import org.pagefabric.hw.net.Packet;
 import org.pagefabric.hw.net.SinkVerdict;
 import org.pagefabric.hw.net.TransportEndpoint;
@@ -108,6 +111,9 @@ public final class DatagramRma extends Component {
             return DatagramRma.word(packet, k);
         }
     }
+
+    /** A payload word: eight bytes, least significant first, read and written in one access. */
+    private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Cluster cluster;
     private final RmaCosts costs;
@@ -350,23 +356,18 @@ public final class DatagramRma extends Component {
         cluster.node(p.src).endpoint().sendDatagram(p);
     }
 
-    private static void pack(Packet p, long[] src, int from, int n) {
+    /** Writes {@code n} words from {@code src} at {@code from} into the payload, each little-endian. */
+    static void pack(Packet p, long[] src, int from, int n) {
         byte[] b = p.bytes;
         for (int k = 0; k < n; k++) {
-            long v = src[from + k];
-            for (int i = 0; i < 8; i++) {
-                b[8 * k + i] = (byte) (v >>> (8 * i));
-            }
+            WORD.set(b, 8 * k, src[from + k]);
         }
         p.hasBytes = true;
     }
 
-    private static long word(Packet p, int k) {
-        long v = 0;
-        for (int i = 7; i >= 0; i--) {
-            v = (v << 8) | (p.bytes[8 * k + i] & 0xFF);
-        }
-        return v;
+    /** Word {@code k} of the payload, little-endian. */
+    static long word(Packet p, int k) {
+        return (long) WORD.get(p.bytes, 8 * k);
     }
 
     private SinkVerdict arrive(Packet p) {
