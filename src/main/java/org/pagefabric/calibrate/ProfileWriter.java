@@ -22,6 +22,8 @@ import org.pagefabric.hw.param.OsParameters;
  * (a negative base, a zero-fill longer than the fault it is part of).
  */
 public final class ProfileWriter {
+    /** How every profile this writer writes begins, so that a later run may replace it and no other file. */
+    public static final String WRITTEN_BY = "# Written by `pagefabric calibrate`";
     /**
      * One parameter written.
      *
@@ -196,7 +198,7 @@ public final class ProfileWriter {
     public static String yaml(CalibrationResult r, Plan plan) {
         HostInfo h = r.host();
         StringBuilder sb = new StringBuilder();
-        sb.append("# Written by `pagefabric calibrate` on ").append(h.hostname()).append(", ").append(h.date())
+        sb.append(WRITTEN_BY).append(" on ").append(h.hostname()).append(", ").append(h.date())
                 .append(": ").append(r.repetitions()).append(" timed runs per quantity.\n");
         sb.append("# Host: ").append(h.cpu()).append("; Linux ").append(h.kernel()).append("; RLIMIT_MEMLOCK ")
                 .append(h.memlockText()).append("; THP ").append(h.thpMode() == null ? "absent" : h.thpMode())

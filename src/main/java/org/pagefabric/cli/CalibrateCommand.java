@@ -47,7 +47,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         try {
             // measured for seconds, then not written: the path is checked first
-            OutputPaths.file("--out", out);
+            OutputPaths.file("--out", out, org.pagefabric.calibrate.ProfileWriter.WRITTEN_BY);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

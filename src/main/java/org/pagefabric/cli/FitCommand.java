@@ -28,6 +28,8 @@ import picocli.CommandLine;
 @Command(name = "fit", mixinStandardHelpOptions = true,
         description = "Fit profile parameters to published numbers of an experiment (one target reference each).")
 final class FitCommand implements Callable<Integer> {
+    /** How every profile fit writes begins, so that a later fit may replace it and no other file. */
+    static final String WRITTEN_BY = "# Written by pagefabric fit";
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -70,7 +72,7 @@ final class FitCommand implements Callable<Integer> {
             if (maxEvaluations < 1) {
                 throw new IllegalArgumentException("--max-evaluations must be positive, not " + maxEvaluations);
             }
-            OutputPaths.file("--out", out);
+            OutputPaths.file("--out", out, WRITTEN_BY);
             List<ParameterFit.FreeParameter> free = new ArrayList<>();
             for (String p : params) {
                 free.add(ParameterFit.parse(p, s));
@@ -141,7 +143,7 @@ final class FitCommand implements Callable<Integer> {
     private String profile(ExperimentSpec s, ParameterFit fit, ParameterFit.Evaluation best) {
         String name = out.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         StringBuilder b = new StringBuilder();
-        b.append("# Written by pagefabric fit: parameters calibrated on published numbers of ").append(s.id())
+        b.append(WRITTEN_BY).append(": parameters calibrated on published numbers of ").append(s.id())
                 .append(".\n# Every other published number of the experiment validates them.\n");
         b.append("name: ").append(name).append('\n');
         b.append("description: \"").append(s.profile().name()).append(" with parameters fitted on ").append(s.id())

@@ -44,6 +44,18 @@ final class OutputPaths {
      * @throws IllegalArgumentException naming the option, the path and what is wrong
      */
     static void file(String option, Path file) {
+        file(option, file, null);
+    }
+
+    /**
+     * Refuses {@code file} unless it can be written and, if it exists, holds what an earlier run of
+     * the same command wrote (its first line starts with {@code writtenBy}): a profile is
+     * replaced whole, and a path mistyped onto some other file must not cost that file.
+     *
+     * @param writtenBy how the command's own output begins; {@code null} to replace any regular file
+     * @throws IllegalArgumentException naming the option, the path and what is wrong
+     */
+    static void file(String option, Path file, String writtenBy) {
         if (file == null) {
             return;
         }
@@ -59,9 +71,23 @@ final class OutputPaths {
             if (!Files.isWritable(abs)) {
                 throw new IllegalArgumentException(option + " " + file + ": not writable");
             }
+            if (writtenBy != null && !startsWith(abs, writtenBy)) {
+                throw new IllegalArgumentException(option + " " + file + ": exists and was not written by '"
+                        + writtenBy.replace("`", "") + "'; give a new path or remove the file first");
+            }
             return;
         }
         creatable(option, file, abs);
+    }
+
+    /** Whether the file's first bytes are {@code prefix} (UTF-8); an unreadable file is not. */
+    private static boolean startsWith(Path file, String prefix) {
+        byte[] want = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            return java.util.Arrays.equals(in.readNBytes(want.length), want);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static Path absolute(String option, Path p) {

@@ -53,7 +53,9 @@ class CalibrateCommandTest {
     void anOutThatCannotBeWrittenIsNamedInOneLineBeforeMeasuring() throws Exception {
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         for (String[] bad : new String[][] {{file.resolve("host.yaml").toString(), "is not a directory"},
-                {"/dev/full", "not a regular file"}, {"", "empty path"}}) {
+                {"/dev/full", "not a regular file"}, {"", "empty path"},
+                // as root every file is writable: a mistyped path must not replace, say, /etc/hostname
+                {file.toString(), "exists and was not written by '# Written by pagefabric calibrate'"}}) {
             CliTest.Result r = CliTest.run("calibrate", "--quick", "--out", bad[0]);
             assertEquals(2, r.code(), r.err());
             assertEquals("", r.out(), "refused before measuring");

@@ -49,6 +49,9 @@ class FitCommandTest {
         assertEquals("test.fit#small", s.citation().calibrationTarget());
         // The default link latency (100 ns) gives far less than 6 us end to end: the fit must raise it.
         assertTrue(s.canonical().doubleValue() > 100_000, s.written());
+        CliTest.Result again = CliTest.run("fit", spec.toString(), "--param", "link.latency=0.1us..10us", "--target",
+                "small", "--out", out.toString(), "--threads", "1");
+        assertEquals(0, again.code(), "a profile fit wrote is replaced: " + again.err());
     }
 
     @Test
@@ -68,5 +71,12 @@ class FitCommandTest {
                 "switch.hop_latency=10ns..900ns", "--target", "small");
         assertEquals(2, two.code());
         assertTrue(two.err().startsWith("pagefabric fit: each fitted parameter needs its own target: 2 --param, 1 --target"), two.err());
+        Path foreign = Files.writeString(dir.resolve("notes.txt"), "mine");
+        CliTest.Result overwrite = CliTest.run("fit", spec.toString(), "--param", "link.latency=0.1us..10us", "--target",
+                "small", "--out", foreign.toString());
+        assertEquals(2, overwrite.code(), overwrite.err());
+        assertTrue(overwrite.err().startsWith("pagefabric fit: --out " + foreign + ": exists and was not written by"),
+                overwrite.err());
+        assertEquals("mine", Files.readString(foreign), "a file fit did not write is never replaced");
     }
 }
