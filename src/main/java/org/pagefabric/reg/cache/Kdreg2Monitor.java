@@ -4,6 +4,7 @@ import org.agrona.collections.LongArrayQueue;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.InvalidationReason;
 import org.pagefabric.hw.os.MmuIntervalNotifier;
+import org.pagefabric.hw.os.MmuInvalidationCallback;
 
 /**
  * HPE's kdreg2 kernel module as libfabric's MR cache uses it (shs-kdreg2; libfabric
@@ -13,7 +14,9 @@ import org.pagefabric.hw.os.MmuIntervalNotifier;
  * mapped read-only into the process and queues a mapping-change event. The kernel cannot call into
  * user space, so the cache learns of the change lazily: before a lookup it loads the shared
  * pending-events counter ({@code kdreg2_read_counter}, a volatile load, no system call) and, only
- * when it is non-zero, reads the queued events and drops their ranges. What it sees is what MMU
+ * when it is non-zero, reads the queued events and drops their ranges (libfabric reads them in an
+ * evictor thread and checks the hit entry's generation, which the model folds into the lookup:
+ * either way no lookup hands out a region changed before it). What it sees is what MMU
  * notifiers see (every reason, not only unmap and remove as userfaultfd), at the price of a
  * memory load per lookup rather than a read() on a descriptor.
  */
@@ -36,7 +39,7 @@ public final class Kdreg2Monitor implements InvalidationMonitor {
 
     @Override
     public void watch(CacheEntry entry) {
-        entry.watch = process.subscribe(entry.start(), entry.length(), this::changed);
+        entry.watch = process.subscribe(entry.start(), entry.length(), notifier);
     }
 
     @Override
@@ -67,9 +70,20 @@ public final class Kdreg2Monitor implements InvalidationMonitor {
         return totalEvents;
     }
 
-    private void changed(MmuIntervalNotifier sub, long start, long end, InvalidationReason reason, long seq) {
-        events.addLong(start);
-        events.addLong(end);
-        totalEvents++;
-    }
+    /**
+     * The module's notifier: it acts only at the end of a change (invalidate_range_end, in
+     * kdreg2_mmu_notifier.c) and whatever the change's reason.
+     */
+    private final MmuInvalidationCallback notifier = new MmuInvalidationCallback() {
+        @Override
+        public void invalidate(MmuIntervalNotifier sub, long start, long end, InvalidationReason reason, long seq) {
+        }
+
+        @Override
+        public void invalidateEnd(MmuIntervalNotifier sub, long start, long end, InvalidationReason reason) {
+            events.addLong(start);
+            events.addLong(end);
+            totalEvents++;
+        }
+    };
 }
