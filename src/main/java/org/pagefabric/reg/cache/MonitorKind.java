@@ -3,6 +3,7 @@ package org.pagefabric.reg.cache;
 import java.util.function.Function;
 import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.reg.PolicyRefusal;
 
 /** The invalidation monitors a pin-down cache policy can run with, each a policy of its own name. */
 public enum MonitorKind {
@@ -27,9 +28,10 @@ public enum MonitorKind {
             long lookup = profile.time(RegistrationCacheParameters.LOOKUP);
             long poll = profile.time(RegistrationCacheParameters.POLL);
             if (poll > lookup) {
-                throw new IllegalArgumentException(RegistrationCacheParameters.POLL.name() + " (" + poll
-                        + " ps) exceeds " + RegistrationCacheParameters.LOOKUP.name() + " (" + lookup
-                        + " ps), of which it is a part");
+                throw new PolicyRefusal("cache-kdreg2: profile " + profile.name() + ": "
+                        + RegistrationCacheParameters.POLL.name() + " (" + poll / 1000 + " ns) exceeds "
+                        + RegistrationCacheParameters.LOOKUP.name() + " (" + lookup / 1000
+                        + " ns), of which it is a part; valid: 0 to " + lookup / 1000 + " ns");
             }
             return lookup - poll + profile.time(RegistrationCacheParameters.KDREG2_CHECK);
         }

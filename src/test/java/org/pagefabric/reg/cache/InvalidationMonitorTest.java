@@ -14,6 +14,7 @@ import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Prot;
+import org.pagefabric.reg.PolicyRefusal;
 
 /** What each monitor sees of memory going away, and what the cache does with it. */
 class InvalidationMonitorTest {
@@ -188,7 +189,7 @@ class InvalidationMonitorTest {
     @Test
     void aPollLongerThanTheLookupItIsPartOfIsRefused() {
         Profile p = ProfileRegistry.load("default").withOverrides(Map.of("cache.poll", "1us"), "test");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MonitorKind.KDREG2.lookupPs(p));
-        assertTrue(e.getMessage().startsWith("cache.poll"), e.getMessage());
+        PolicyRefusal e = assertThrows(PolicyRefusal.class, () -> MonitorKind.KDREG2.lookupPs(p));
+        assertTrue(e.getMessage().contains("cache.poll (1000 ns) exceeds cache.lookup (100 ns)"), e.getMessage());
     }
 }
