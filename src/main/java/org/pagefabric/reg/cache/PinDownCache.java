@@ -64,7 +64,7 @@ public final class PinDownCache implements RegistrationPolicy {
         this.monitor = monitor;
         this.limits = new CacheLimits(profile.count(RegistrationCacheParameters.MAX_ENTRIES),
                 profile.size(RegistrationCacheParameters.MAX_BYTES));
-        this.lookupPs = profile.time(RegistrationCacheParameters.LOOKUP);
+        this.lookupPs = monitor.lookupPs(profile);
     }
 
     @Override

@@ -7,8 +7,8 @@
  * <p>The price is keeping the cache true to the address space. An {@link
  * org.pagefabric.reg.cache.InvalidationMonitor} tells the cache when cached memory goes away:
  * none at all, the intercepted allocation calls (blind to statically linked and custom
- * allocators), kernel MMU interval notifiers, or userfaultfd events read when the cache next
- * looks. A monitor that misses an unmap leaves a registration naming the old frames, and a
+ * allocators), kernel MMU interval notifiers, userfaultfd events read when the cache next
+ * looks, or kdreg2's events announced by a counter in shared memory. A monitor that misses an unmap leaves a registration naming the old frames, and a
  * transfer through it reads or writes memory the application no longer sees.
  */
 package org.pagefabric.reg.cache;

@@ -5,10 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import java.util.Map;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.os.Advice;
+import org.pagefabric.hw.os.Prot;
+import org.pagefabric.reg.PolicyRefusal;
 
 /** What each monitor sees of memory going away, and what the cache does with it. */
 class InvalidationMonitorTest {
@@ -126,5 +132,64 @@ class InvalidationMonitorTest {
         assertEquals(1, monitor[0].pending());
         bed.cache.acquire(base + 2 * PAGE, PAGE);
         assertFalse(merged.valid());
+    }
+
+    @Test
+    void kdreg2EventsWaitBehindTheSharedCounterUntilTheNextLookup() {
+        Kdreg2Monitor[] monitor = new Kdreg2Monitor[1];
+        CacheBed bed = new CacheBed(b -> monitor[0] = new Kdreg2Monitor(b.process), ROOMY);
+        long a = bed.map(2);
+        CacheEntry e = bed.touch(a, 2 * PAGE);
+        // a direct system call, as a custom or statically linked allocator makes: hooks miss it
+        bed.kernel.munmap(bed.process, a, 2 * PAGE);
+        assertEquals(1, monitor[0].pending());
+        assertTrue(e.valid(), "the module cannot call into user space: the cache learns at its next look");
+        long again = bed.map(2);
+        assertEquals(a, again);
+        CacheEntry fresh = bed.cache.acquire(again, 2 * PAGE).entry();
+        assertNotSame(e, fresh, "the lookup saw the counter and read the event first");
+        assertFalse(e.valid());
+        assertEquals(0, monitor[0].pending());
+        assertEquals(1, monitor[0].totalEvents());
+        assertEquals(2, bed.process.pinnedPages(), "the old frames were unpinned");
+        assertEquals(1, bed.process.notifiers().size(), "the dead region's subscription is gone");
+    }
+
+    @Test
+    void kdreg2SeesAProtectionChangeThatUserfaultfdDoesNotReport() {
+        Kdreg2Monitor[] kdreg2 = new Kdreg2Monitor[1];
+        UffdMonitor[] uffd = new UffdMonitor[1];
+        CacheBed k = new CacheBed(b -> kdreg2[0] = new Kdreg2Monitor(b.process), ROOMY);
+        CacheBed u = new CacheBed(b -> uffd[0] = new UffdMonitor(b.process), ROOMY);
+        long ka = k.map(2);
+        long ua = u.map(2);
+        CacheEntry ke = k.touch(ka, 2 * PAGE);
+        CacheEntry ue = u.touch(ua, 2 * PAGE);
+        k.kernel.mprotect(k.process, ka, PAGE, Prot.READ);
+        u.kernel.mprotect(u.process, ua, PAGE, Prot.READ);
+        assertEquals(1, kdreg2[0].pending(), "kdreg2's notifier acts on every change of the mappings");
+        assertEquals(0, uffd[0].pending(), "userfaultfd raises events for unmap and remove only");
+        k.touch(ka + PAGE, PAGE);
+        u.touch(ua + PAGE, PAGE);
+        assertFalse(ke.valid());
+        assertTrue(ue.valid());
+    }
+
+    @Test
+    void kdreg2ReplacesTheSystemCallOfALookupByALoad() {
+        Profile p = ProfileRegistry.load("default");
+        long lookup = p.time(RegistrationCacheParameters.LOOKUP);
+        long poll = p.time(RegistrationCacheParameters.POLL);
+        long check = p.time(RegistrationCacheParameters.KDREG2_CHECK);
+        assertEquals(lookup, MonitorKind.UFFD.lookupPs(p));
+        assertEquals(lookup - poll + check, MonitorKind.KDREG2.lookupPs(p));
+        assertTrue(MonitorKind.KDREG2.lookupPs(p) < MonitorKind.UFFD.lookupPs(p));
+    }
+
+    @Test
+    void aPollLongerThanTheLookupItIsPartOfIsRefused() {
+        Profile p = ProfileRegistry.load("default").withOverrides(Map.of("cache.poll", "1us"), "test");
+        PolicyRefusal e = assertThrows(PolicyRefusal.class, () -> MonitorKind.KDREG2.lookupPs(p));
+        assertTrue(e.getMessage().contains("cache.poll (1000 ns) exceeds cache.lookup (100 ns)"), e.getMessage());
     }
 }

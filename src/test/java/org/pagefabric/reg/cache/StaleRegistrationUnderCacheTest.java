@@ -48,7 +48,8 @@ class StaleRegistrationUnderCacheTest {
     @ParameterizedTest(name = "{0} custom={1} read={2}")
     @CsvSource({
         "cache-hooks, false, false", "cache-hooks, false, true", "cache-mmu, false, false", "cache-mmu, true, false",
-        "cache-mmu, true, true", "cache-uffd, false, false", "cache-uffd, true, false", "cache-uffd, true, true"})
+        "cache-mmu, true, true", "cache-uffd, false, false", "cache-uffd, true, false", "cache-uffd, true, true",
+        "cache-kdreg2, false, false", "cache-kdreg2, true, false", "cache-kdreg2, true, true"})
     void aMonitorThatSeesTheUnmapKeepsEveryTransferIntact(String policy, boolean custom, boolean read) {
         Map<String, Object> row = run(policy, custom, read);
         assertTrue((Boolean) row.get("verified"), row.toString());
