@@ -2,7 +2,9 @@ package org.pagefabric.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
+import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.sim.ClockOverflowException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -48,12 +50,16 @@ public final class Main implements Runnable {
             // A policy that refuses the workload or the profile's hardware is the user's choice to
             // change, even when it surfaces from inside a simulated process: one line, exit 2.
             PolicyRefusal refusal = refusal(ex);
-            err.println("pagefabric " + cmd.getCommandName() + ": error: "
-                    + (refusal != null ? oneLine(refusal) : oneLine(reason(ex))));
+            // so is a run that asks for more simulated time than the clock holds
+            ClockOverflowException overflow = causeOf(ex, ClockOverflowException.class);
+            String what = refusal != null ? oneLine(refusal)
+                    : overflow != null ? pointOf(ex) + oneLine(overflow) : oneLine(reason(ex));
+            err.println("pagefabric " + cmd.getCommandName() + ": error: " + what);
             if (System.getenv("PAGEFABRIC_DEBUG") != null) {
                 ex.printStackTrace(err);
             }
-            return ex instanceof IllegalArgumentException || refusal != null ? ExitCodes.USAGE : ExitCodes.FAILURE;
+            return ex instanceof IllegalArgumentException || refusal != null || overflow != null
+                    ? ExitCodes.USAGE : ExitCodes.FAILURE;
         });
         return cl;
     }
@@ -101,12 +107,23 @@ public final class Main implements Runnable {
 
     /** The policy refusal among {@code t} and its causes, or {@code null}. */
     private static PolicyRefusal refusal(Throwable t) {
+        return causeOf(t, PolicyRefusal.class);
+    }
+
+    /** The first of {@code t} and its causes that is a {@code type}, or {@code null}. */
+    private static <T extends Throwable> T causeOf(Throwable t, Class<T> type) {
         for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof PolicyRefusal r) {
-                return r;
+            if (type.isInstance(c)) {
+                return type.cast(c);
             }
         }
         return null;
+    }
+
+    /** "point N (its grid values): " when a point of a sweep failed, else nothing. */
+    private static String pointOf(Throwable t) {
+        ExperimentRunner.PointFailedException p = causeOf(t, ExperimentRunner.PointFailedException.class);
+        return p == null ? "" : "point " + p.point().index() + " (" + p.point().label() + "): ";
     }
 
     /**

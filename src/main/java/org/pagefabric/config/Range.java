@@ -37,8 +37,9 @@ public record Range(BigDecimal min, BigDecimal max, String text) {
         return switch (d) {
             // 1000 s is far beyond any cost or timeout and keeps sums of them far from 2^63 ps.
             case TIME -> of(d, "0 ps", "1000 s");
-            // From the smallest unit to the 1 PB/s the bus and link models can time.
-            case BANDWIDTH -> of(d, "1 bps", "1000000 GB/s");
+            // Whole bytes per second, as the bus and link models time them: from 1 Kbps (125 B/s)
+            // to the 1 PB/s they can time.
+            case BANDWIDTH -> of(d, "1 Kbps", "1000000 GB/s");
             case SIZE -> of(d, "0 B", "4096 GiB");
             // Counts size tables and arrays, which Java indexes with an int.
             case COUNT -> of(d, "0", "2147483647");

@@ -32,13 +32,7 @@ public final class TextFiles {
      * @throws IOException if reading fails
      */
     public static String read(Path path) throws IOException {
-        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
-        if (a.isDirectory()) {
-            throw new Unreadable("is a directory; give a YAML file");
-        }
-        if (!a.isRegularFile()) {
-            throw new Unreadable("is not a regular file (a FIFO, device or socket); give a YAML file");
-        }
+        BasicFileAttributes a = regular(path, "a YAML file");
         if (a.size() > MAX_BYTES) {
             throw new Unreadable("is " + a.size() + " bytes; a profile or spec is at most " + MAX_BYTES + " bytes");
         }
@@ -51,6 +45,25 @@ public final class TextFiles {
             throw new Unreadable("is more than " + MAX_BYTES + " bytes; a profile or spec is at most that");
         }
         return utf8(bytes);
+    }
+
+    /**
+     * The attributes of {@code path} if it is a regular file, which reading cannot block on or
+     * read for ever (a trace, of any size, is read as a stream after this check).
+     *
+     * @param what what the user should give instead, e.g. "a trace file"
+     * @throws java.nio.file.NoSuchFileException if there is no such file, for the caller to word
+     * @throws Unreadable if it is a directory, a FIFO, a device or a socket
+     */
+    public static BasicFileAttributes regular(Path path, String what) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+        if (a.isDirectory()) {
+            throw new Unreadable("is a directory; give " + what);
+        }
+        if (!a.isRegularFile()) {
+            throw new Unreadable("is not a regular file (a FIFO, device or socket); give " + what);
+        }
+        return a;
     }
 
     private static String utf8(byte[] bytes) {

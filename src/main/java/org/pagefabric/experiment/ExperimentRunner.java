@@ -56,6 +56,7 @@ public final class ExperimentRunner {
     /** A point threw: a model bug or an impossible configuration; names the point. */
     public static final class PointFailedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        private final transient ExperimentPoint point;
 
         /**
          * @param point the point that failed
@@ -63,6 +64,12 @@ public final class ExperimentRunner {
          */
         public PointFailedException(ExperimentPoint point, Throwable cause) {
             super("point " + point.index() + " (" + point.label() + ") failed: " + cause, cause);
+            this.point = point;
+        }
+
+        /** The point that failed. */
+        public ExperimentPoint point() {
+            return point;
         }
     }
 

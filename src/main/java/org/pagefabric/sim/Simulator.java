@@ -144,7 +144,7 @@ public final class Simulator {
             throw new IllegalArgumentException("null handler");
         }
         if (time < 0) {
-            throw new IllegalArgumentException("time overflow: " + time + " ps");
+            throw new ClockOverflowException(now);
         }
         final EventSlab s = slab;
         int slot = s.allocate();

@@ -65,6 +65,22 @@ class TraceCliTest {
     }
 
     @Test
+    void aDirectoryAFifoOrNonUtf8TextIsNoTrace() throws Exception {
+        Path fifo = dir.resolve("trace.fifo");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mk.waitFor());
+        Path latin = java.nio.file.Files.write(dir.resolve("latin.jsonl"), new byte[] {'{', (byte) 0xff, '}', '\n'});
+        for (String[] c : new String[][] {{dir.toString(), "is a directory; give a trace file"},
+                {fifo.toString(), "is not a regular file (a FIFO, device or socket); give a trace file"},
+                {latin.toString(), "is not UTF-8 text"}}) {
+            CliTest.Result r = CliTest.run("run", "trace", "--set", "trace=" + c[0]);
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().lines().findFirst().orElse("").contains(c[1]), r.err());
+            assertEquals(2, r.err().lines().count(), "one line and the hint: " + r.err());
+        }
+    }
+
+    @Test
     void aRecordedRunReplaysFromTheCommandLine() throws Exception {
         Path f = dir.resolve("bw.trace.jsonl");
         CliTest.Result rec = CliTest.run("run", "bandwidth", "--policy", "cache-hooks", "--sizes", "16K",

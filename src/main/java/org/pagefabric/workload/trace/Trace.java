@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.pagefabric.config.TextFiles;
 
 /**
  * A trace as read: its header and its records in file order.
@@ -30,10 +31,21 @@ public record Trace(String file, TraceHeader header, List<TraceRecord> records) 
      */
     public static Trace read(Path path) {
         String name = path.toString();
+        try {
+            TextFiles.regular(path, "a trace file");
+        } catch (NoSuchFileException e) {
+            throw new TraceFormatException(name, 0, null, "no such file");
+        } catch (TextFiles.Unreadable e) {
+            throw new TraceFormatException(name, 0, null, e.getMessage());
+        } catch (IOException e) {
+            throw new TraceFormatException(name, 0, null, "cannot be read: " + e.getMessage());
+        }
         try (Reader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
             return TraceReader.read(name, r, path.toAbsolutePath().getParent());
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(name, 0, null, "no such file");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new TraceFormatException(name, 0, null, "is not UTF-8 text; save the file as UTF-8");
         } catch (IOException e) {
             throw new TraceFormatException(name, 0, null, "cannot be read: " + e.getMessage());
         }

@@ -176,10 +176,19 @@ public final class TraceReader {
             }
             Path log = dir.resolve(entry.get("file").asText());
             List<TraceRecord> imported;
+            try {
+                org.pagefabric.config.TextFiles.regular(log, "an strace log");
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw error("strace.file", log + ": no such file");
+            } catch (org.pagefabric.config.TextFiles.Unreadable e) {
+                throw error("strace.file", log + ": " + e.getMessage());
+            }
             try (Reader in = java.nio.file.Files.newBufferedReader(log)) {
                 imported = StraceImport.read(log.toString(), in, rank, comm, pid(entry));
             } catch (java.nio.file.NoSuchFileException e) {
                 throw error("strace.file", log + ": no such file");
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw error("strace.file", log + ": is not UTF-8 text; save the file as UTF-8");
             }
             mine.addAll(imported);
             mine.sort(java.util.Comparator.comparingLong(TraceRecord::atPs));
