@@ -126,12 +126,19 @@ class SpecReaderTest {
     @Test
     void everyBundledSpecReads() {
         List<String> ids = SpecReader.bundledIds();
-        assertEquals(29, ids.size(), "the experiment ids of issue 4");
+        int seeds = 0;
         for (String id : ids) {
             ExperimentSpec s = SpecReader.bundled(id);
             assertEquals(id, s.id());
-            assertTrue(s.paper() != null && s.where() != null, id + " names the seed and figure it reproduces");
+            if (id.startsWith("x.")) {
+                // beyond the seeds: a mechanism no seed describes, so no seed or figure to name
+                assertNull(s.paper(), id + " is not a seed's experiment");
+            } else {
+                seeds++;
+                assertTrue(s.paper() != null && s.where() != null, id + " names the seed and figure it reproduces");
+            }
             assertTrue(s.runnable() || !s.requires().get(0).isBlank(), id);
         }
+        assertEquals(29, seeds, "the experiment ids of issue 4");
     }
 }
