@@ -132,7 +132,7 @@ final class InfoCommand implements Callable<Integer> {
             ExperimentSpec e = SpecReader.bundled(id);
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("experiment", id);
-            r.put("reproduces", "seed " + e.paper() + " " + e.where());
+            r.put("reproduces", e.paper() == null ? "beyond the seeds" : "seed " + e.paper() + " " + e.where());
             r.put("status", e.runnable() ? "reproducible" : "waits for: " + e.requires().get(0));
             r.put("title", e.title());
             rows.add(r);
@@ -252,7 +252,7 @@ final class InfoCommand implements Callable<Integer> {
         if (SpecReader.bundledIds().contains(name)) {
             ExperimentSpec e = SpecReader.bundled(name);
             out.println(name + ": " + e.title());
-            out.println("reproduces: seed " + e.paper() + ", " + e.where());
+            out.println(e.paper() == null ? "reproduces: no seed (beyond the seeds)" : "reproduces: seed " + e.paper() + ", " + e.where());
             out.println("policies: " + String.join(", ", e.policies()));
             if (e.runnable()) {
                 out.println("workload: " + e.workload().name() + "; profile: " + e.profile().name() + "; points: "

@@ -137,9 +137,17 @@ public final class ActiveMessages {
         }
     }
 
-    /** Sets up active messages for every rank of {@code job} and starts their servers. */
+    /**
+     * The job's registration-policy active messages, set up for every rank with their servers
+     * started on the first call; later calls share them, so that a policy composed of others
+     * (copy below a size, register above) runs its parts' handlers side by side, each under the
+     * handler ids its package reserves.
+     */
     public static ActiveMessages attach(JobLayout job) {
-        return new ActiveMessages(job, "am");
+        if (job.policyMessages == null) {
+            job.policyMessages = new ActiveMessages(job, "am");
+        }
+        return job.policyMessages;
     }
 
     /**
@@ -156,6 +164,9 @@ public final class ActiveMessages {
     public void register(int id, Handler handler) {
         if (id < 0 || id >= handlers.length) {
             throw new IllegalArgumentException("handler id " + id + " is not in 0.." + (handlers.length - 1));
+        }
+        if (handlers[id] != null) {
+            throw new IllegalStateException("handler id " + id + " is taken");
         }
         handlers[id] = handler;
     }

@@ -28,6 +28,8 @@ public final class JobLayout {
 
     private final Cluster cluster;
     private final List<Endpoint> endpoints = new ArrayList<>();
+    /** The active messages the registration policy's parts share ({@link ActiveMessages#attach(JobLayout)}). */
+    ActiveMessages policyMessages;
 
     /**
      * Builds the cluster and {@code rankCount} endpoints on {@code nodes} nodes, rank {@code i} on

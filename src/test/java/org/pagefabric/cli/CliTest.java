@@ -345,6 +345,10 @@ class CliTest {
         for (String id : org.pagefabric.experiment.SpecReader.bundledIds()) {
             assertTrue(r.out().contains(id), id);
         }
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("x.hybrid") && l.contains("beyond the seeds")), r.out());
+        assertTrue(!r.out().contains("null"), "an experiment without a seed is listed as one: " + r.out());
+        Result beyond = run("info", "x.hybrid");
+        assertTrue(beyond.out().contains("reproduces: no seed") && !beyond.out().contains("null"), beyond.out());
         // Every bundled experiment runs today; one that waits says so, with its reason.
         for (String id : org.pagefabric.experiment.SpecReader.bundledIds()) {
             boolean runnable = org.pagefabric.experiment.SpecReader.bundled(id).runnable();

@@ -1,6 +1,8 @@
 package org.pagefabric.endpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -45,6 +47,18 @@ class ActiveMessagesTest {
         assertEquals(90, got[2]);
         assertTrue(seen.containsAll(List.of("1<-0:7", "2<-0:8", "0<-2:9")), seen.toString());
         assertTrue(took[0] > 5 * Time.US, "handler time plus two network crossings: " + Time.format(took[0]));
+    }
+
+    @Test
+    void aJobsPolicyPartsShareOneSetAndCannotTakeEachOthersHandlers() {
+        Simulator sim = new Simulator(3);
+        var profile = ProfileRegistry.load("default");
+        Job job = new Job(sim, profile, 2, 1 << 16, new PinEverything(profile));
+        ActiveMessages am = ActiveMessages.attach(job.layout());
+        assertSame(am, ActiveMessages.attach(job.layout()));
+        am.register(1, (ctx, target, source, a0, a1, a2, a3) -> 0);
+        am.register(2, (ctx, target, source, a0, a1, a2, a3) -> 0);
+        assertThrows(IllegalStateException.class, () -> am.register(1, (ctx, target, source, a0, a1, a2, a3) -> 1));
     }
 
     /** Warm round trips of an empty request from rank 0 to rank 1, under {@code profile}. */

@@ -37,8 +37,8 @@ class LossPropertyTest {
     private static final int SEEDS = Integer.getInteger("pagefabric.loss.seeds", 200);
     private static final int REPEATED = 3;
     private static final double MAX_LOSS = 0.10;
-    private static final List<String> FAMILIES = List.of("active", "bounce", "cache", "firehose", "odp", "openmx",
-            "part", "pin", "rendezvous");
+    private static final List<String> FAMILIES = List.of("active", "bounce", "cache", "firehose", "hybrid", "odp",
+            "openmx", "part", "pin", "rendezvous");
     private static final Map<String, Profile> PROFILES = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The policies of each provider, named by the provider's package (pin, bounce, ..., active). */
