@@ -61,8 +61,9 @@ final class FuzzInputs {
             "size_B=1e309", "link.latency=-5 ns", "link.latency=1e300 s", "cpu.frequency=0 GHz", "memory.page_size=3 KiB",
             "profile=../x", "fault_fraction=2", "link.loss=0.01=0.02", "link.loss=\u0668");
 
-    private static final Map<String, String> BASE_SPECS = new LinkedHashMap<>();
-    private static final Map<String, String> BASE_PROFILES = new LinkedHashMap<>();
+    // shared by the fuzzer's lanes, which generate cases at the same time
+    private static final Map<String, String> BASE_SPECS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, String> BASE_PROFILES = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final Path in;
     private final Path out;
