@@ -38,7 +38,8 @@ public final class CandidateSearch {
      * The outcome of a search.
      *
      * @param value     the chosen candidate
-     * @param metric    its metric, unrounded
+     * @param metric    its metric, unrounded; NaN when a candidate's run failed verification (its transport gave up,
+     *                  or data was lost), which ends the search with that run's row
      * @param cutTrials candidates stopped early because they could no longer win
      * @param row       the chosen candidate's row, from its run completed to its last event
      */
@@ -107,6 +108,11 @@ public final class CandidateSearch {
                 cutTrials++;
                 t.abandon();
                 continue;
+            }
+            if (t.transportGaveUp() || bounded != null && !bounded.settled() && !t.run().verified()) {
+                // a run that failed on the wire or lost its data chooses nothing: the point is this
+                // candidate's unverified row, as a run of that value alone would give
+                return new Choice(candidates.get(i), Double.NaN, cutTrials, t.finish());
             }
             if (bounded != null && !bounded.settled()) {
                 SimProcess.checkNoDeadlock(sim);

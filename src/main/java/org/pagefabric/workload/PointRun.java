@@ -141,6 +141,15 @@ public final class PointRun {
             return startedAt;
         }
 
+        /**
+         * Whether the run has stopped because the reliable transport gave up on a connection (a
+         * retry limit): no event is left, processes still wait, and a connection has failed.
+         */
+        public boolean transportGaveUp() {
+            Simulator sim = job.simulator();
+            return sim.pendingEvents() == 0 && !SimProcess.waiting(sim).isEmpty() && sum(sim, RETRY_LIMIT_FAILURES) > 0;
+        }
+
         /** Ends the point without a row: closes its processes (a search's stopped candidate). */
         public void abandon() {
             SimProcess.closeAll(job.simulator());
@@ -157,8 +166,7 @@ public final class PointRun {
         public Map<String, Object> finish() {
             Simulator sim = job.simulator();
             sim.run();
-            boolean gaveUp = sim.pendingEvents() == 0 && !SimProcess.waiting(sim).isEmpty()
-                    && sum(sim, RETRY_LIMIT_FAILURES) > 0;
+            boolean gaveUp = transportGaveUp();
             if (gaveUp) {
                 SimProcess.closeAll(sim);
             } else {

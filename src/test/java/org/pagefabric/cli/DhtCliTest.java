@@ -11,6 +11,17 @@ import org.junit.jupiter.api.io.TempDir;
 /** The hashtable experiments end to end: reproduce runs them, whatever the thread count gives the same rows. */
 class DhtCliTest {
     @Test
+    void aSearchWhoseCandidateLosesDataEndsWithThatCandidatesUnverifiedRow() {
+        CliTest.Result r = CliTest.run("run", "dht-insert", "--scheme", "am-onload", "--policy", "pin-all", "--profile",
+                "aa-crayxe6", "--sizes", "8", "--iterations", "20", "--set", "processes=8", "--set", "processes_per_node=4",
+                "--set", "volume_elements=4096", "--set", "onload_cores=0", "--set", "link.loss=0.6", "--format", "csv");
+        assertEquals(1, r.code(), "a failed transfer, not bad input: " + r.err());
+        assertTrue(r.err().startsWith("NOT VERIFIED: 1 of 1 rows failed"), r.err());
+        assertTrue(r.err().contains("(pin-all at size_B=8: the end-to-end data check failed)"), r.err());
+        assertTrue(!r.err().contains("Exception") && !r.err().contains("deadlock"), r.err());
+    }
+
+    @Test
     void fig1AndFig6dRunAndAreIdenticalOnOneOrTwoThreads(@TempDir Path dir) throws Exception {
         CliTest.Result one = CliTest.run("reproduce", "aa.fig1", "aa.fig6d", "--quick", "--threads", "1", "--out",
                 dir.resolve("t1").toString());
