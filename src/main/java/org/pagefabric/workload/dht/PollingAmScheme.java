@@ -61,7 +61,7 @@ final class PollingAmScheme implements DhtScheme {
 
     @Override
     public void finish(ProcessContext ctx, int rank) {
-        while (!dht.allApplied().isDone()) {
+        while (!dht.allApplied().isDone() && !dht.lostForGood(ctx.now())) {
             pollWhenDue(ctx, rank);
         }
     }
