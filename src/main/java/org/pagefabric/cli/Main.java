@@ -123,7 +123,7 @@ public final class Main implements Runnable {
     /** "point N (its grid values): " when a point of a sweep failed, else nothing. */
     private static String pointOf(Throwable t) {
         ExperimentRunner.PointFailedException p = causeOf(t, ExperimentRunner.PointFailedException.class);
-        return p == null ? "" : "point " + p.point().index() + " (" + p.point().label() + "): ";
+        return p == null ? "" : p.where() + ": ";
     }
 
     /**

@@ -56,20 +56,24 @@ public final class ExperimentRunner {
     /** A point threw: a model bug or an impossible configuration; names the point. */
     public static final class PointFailedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        private final transient ExperimentPoint point;
+        private final String where;
 
         /**
          * @param point the point that failed
          * @param cause what it threw
          */
         public PointFailedException(ExperimentPoint point, Throwable cause) {
-            super("point " + point.index() + " (" + point.label() + ") failed: " + cause, cause);
-            this.point = point;
+            super(where(point) + " failed: " + cause, cause);
+            this.where = where(point);
         }
 
-        /** The point that failed. */
-        public ExperimentPoint point() {
-            return point;
+        /** The failed point as messages name it: "point N (its grid values)". */
+        public String where() {
+            return where;
+        }
+
+        private static String where(ExperimentPoint p) {
+            return "point " + p.index() + " (" + p.label() + ")";
         }
     }
 
