@@ -109,7 +109,7 @@ public final class CandidateSearch {
                 t.abandon();
                 continue;
             }
-            if (t.transportGaveUp() || bounded != null && !bounded.settled() && !t.run().verified()) {
+            if (t.stuckReason() != null || bounded != null && !bounded.settled() && !t.run().verified()) {
                 // a run that failed on the wire or lost its data chooses nothing: the point is this
                 // candidate's unverified row, as a run of that value alone would give
                 return new Choice(candidates.get(i), Double.NaN, cutTrials, t.finish());

@@ -39,6 +39,8 @@ public final class PointRun {
     private static final String RETRY_LIMIT_FAILURES = ".retryLimitFailures";
     /** The reason of a row whose transport gave up on a connection. */
     private static final String GAVE_UP = "the transport gave up: a connection exceeded its retry limit";
+    private static final String LOST_DATAGRAMS = ".lostDatagrams";
+    private static final String CORRUPT_DATAGRAMS = ".datagramsCorrupt";
 
     /** The identity columns that come before the workload's parameters. */
     public static final List<String> IDENTITY = List.of("workload", "policy", "profile", "seed");
@@ -142,12 +144,29 @@ public final class PointRun {
         }
 
         /**
-         * Whether the run has stopped because the reliable transport gave up on a connection (a
-         * retry limit): no event is left, processes still wait, and a connection has failed.
+         * Why the run stopped with processes still waiting for what the network will never
+         * deliver, or {@code null} when it did not: the reliable transport gave up on a connection
+         * (a retry limit), or unreliable datagrams, which nothing resends, were lost or corrupted
+         * on the way (a remote atomic's lost reply leaves its process waiting for ever, as it
+         * would on a real unreliable datagram service without a time-out). Any other wait with no
+         * event pending is a deadlock.
          */
-        public boolean transportGaveUp() {
+        public String stuckReason() {
             Simulator sim = job.simulator();
-            return sim.pendingEvents() == 0 && !SimProcess.waiting(sim).isEmpty() && sum(sim, RETRY_LIMIT_FAILURES) > 0;
+            if (sim.pendingEvents() != 0 || SimProcess.waiting(sim).isEmpty()) {
+                return null;
+            }
+            if (sum(sim, RETRY_LIMIT_FAILURES) > 0) {
+                return GAVE_UP;
+            }
+            long lost = sum(sim, LOST_DATAGRAMS) + sum(sim, CORRUPT_DATAGRAMS);
+            if (lost > 0) {
+                int waiting = SimProcess.waiting(sim).size();
+                return lost + " unreliable datagram" + (lost == 1 ? " was" : "s were")
+                        + " lost or corrupted on the way and " + waiting + (waiting == 1 ? " process still waits" : " processes still wait")
+                        + " for what they carried: nothing resends an unreliable datagram";
+            }
+            return null;
         }
 
         /** Ends the point without a row: closes its processes (a search's stopped candidate). */
@@ -166,18 +185,18 @@ public final class PointRun {
         public Map<String, Object> finish() {
             Simulator sim = job.simulator();
             sim.run();
-            boolean gaveUp = transportGaveUp();
-            if (gaveUp) {
+            String stuck = stuckReason();
+            if (stuck != null) {
                 SimProcess.closeAll(sim);
             } else {
                 SimProcess.checkNoDeadlock(sim);
             }
-            return row(profile, workload, values, seed, job, lat, run, gaveUp);
+            return row(profile, workload, values, seed, job, lat, run, stuck);
         }
     }
 
     private static Map<String, Object> row(Profile profile, Workload workload, Map<String, Object> values, long seed,
-                                           Job job, LatencyHistogram lat, Workload.Run run, boolean gaveUp) {
+                                           Job job, LatencyHistogram lat, Workload.Run run, String stuck) {
         Simulator sim = job.simulator();
         RegistrationPolicy policy = job.policy();
         Map<String, Object> row = new LinkedHashMap<>();
@@ -198,7 +217,7 @@ public final class PointRun {
         row.put("packets", sum(sim, ".dataPackets"));
         row.put("retransmissions", sum(sim, ".retransmittedPackets"));
         row.put("timeouts", sum(sim, ".timeouts"));
-        boolean verified = !gaveUp && run.verified();
+        boolean verified = stuck == null && run.verified();
         row.put("verified", verified);
         row.putAll(run.extraMetrics());
         row.put("events", sim.eventsExecuted());
@@ -209,7 +228,7 @@ public final class PointRun {
         row.put("nic_power_W", significant(energy.nicPowerW()));
         row.put("router_power_W", significant(energy.routerPowerW()));
         if (!verified) {
-            blankFigures(row, workload, gaveUp ? GAVE_UP : run.failure());
+            blankFigures(row, workload, stuck != null ? stuck : run.failure());
         }
         return row;
     }

@@ -22,6 +22,17 @@ class DhtCliTest {
     }
 
     @Test
+    void remoteAtomicsWhoseRepliesALossyFabricDroppedEndTheRunUnverifiedNotDeadlocked() {
+        CliTest.Result r = CliTest.run("run", "dht-insert", "--scheme", "rma", "--policy", "pin-all", "--profile",
+                "aa-crayxe6", "--sizes", "8", "--iterations", "20", "--set", "processes=8", "--set",
+                "processes_per_node=4", "--set", "volume_elements=4096", "--set", "link.loss=0.05", "--format", "csv");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().startsWith("NOT VERIFIED: 1 of 1 rows failed"), r.err());
+        assertTrue(r.err().contains("unreliable datagrams were lost or corrupted on the way and"), r.err());
+        assertTrue(!r.err().contains("deadlock") && !r.err().contains("Exception"), r.err());
+    }
+
+    @Test
     void aSearchWhoseCandidateLosesDataEndsWithThatCandidatesUnverifiedRow() {
         CliTest.Result r = CliTest.run("run", "dht-insert", "--scheme", "am-onload", "--policy", "pin-all", "--profile",
                 "aa-crayxe6", "--sizes", "8", "--iterations", "20", "--set", "processes=8", "--set", "processes_per_node=4",

@@ -30,6 +30,7 @@ public final class Link extends Component {
     private final Counter bytes;
     private final Counter busyPs;
     private final Counter lost;
+    private final Counter lostDatagrams;
     private final Counter corrupted;
     private final Accumulator queueingDelay;
 
@@ -42,6 +43,8 @@ public final class Link extends Component {
         bytes = counter("bytes", "bytes", "wire bytes serialized (header and payload)");
         busyPs = counter("busy", "ps", "time spent serializing");
         lost = counter("lost", "packets", "packets lost by fault injection");
+        lostDatagrams = counter("lostDatagrams", "packets",
+                "unreliable datagrams among the lost packets: nothing resends them");
         corrupted = counter("corrupted", "packets", "packets with a bit flipped by fault injection");
         queueingDelay = accumulator("queueingDelay", "ps", "wait between offer and start of serialization");
     }
@@ -84,6 +87,9 @@ public final class Link extends Component {
         queueingDelay.record(start - now);
         if (lossProbability > 0 && random().nextBoolean(lossProbability)) {
             lost.increment();
+            if (p.kind == PacketKind.DATAGRAM) {
+                lostDatagrams.increment();
+            }
             pool.release(p);
             return end;
         }

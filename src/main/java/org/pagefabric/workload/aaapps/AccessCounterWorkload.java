@@ -3,6 +3,7 @@ package org.pagefabric.workload.aaapps;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.workload.rma.StallWatch;
 import org.pagefabric.comm.Job;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.sim.RandomStream;
@@ -110,7 +111,8 @@ public final class AccessCounterWorkload extends AppWorkload {
                 }
                 s.end = Math.max(s.end, ctx.now());
                 if (scheme == AppScheme.AKV) {
-                    while (s.handled < s.total) {
+                    long waitingSince = ctx.now();
+                    while (s.handled < s.total && !s.stall.lostForGood(ctx.now(), waitingSince)) {
                         if (nextPoll > ctx.now()) {
                             ctx.sleep(nextPoll - ctx.now());
                         }
@@ -143,6 +145,7 @@ public final class AccessCounterWorkload extends AppWorkload {
         long lastLanded;
         long lastHandled;
         long end;
+        final StallWatch stall = new StallWatch();
 
         State(int processes, int pages, AppScheme scheme) {
             this.processes = processes;
@@ -196,6 +199,7 @@ public final class AccessCounterWorkload extends AppWorkload {
             counts[target * pages + (int) page]++;
             landed++;
             handled++;
+            stall.progress(fabric.simulator().now());
             return 2 * fabric.costs().memoryPs(); // the store writes the value and its counter
         }
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.rma.StallWatch;
 
 /**
  * What the get-logging applications (logged gets, the fault-tolerant sort) share: issuing a get
@@ -27,6 +28,7 @@ abstract class GetLogState implements Workload.Run, AppFabric.Hooks {
     long badGets;
     long end;
     long processesDone;
+    final StallWatch stall = new StallWatch();
 
     GetLogState(int processes, AppScheme scheme) {
         this.processes = processes;
@@ -66,7 +68,9 @@ abstract class GetLogState implements Workload.Run, AppFabric.Hooks {
         }
         processesDone++;
         if (scheme == AppScheme.AM) {
-            while (processesDone < processes || loggedEntries < expectedEntries) {
+            long waitingSince = ctx.now();
+            while ((processesDone < processes || loggedEntries < expectedEntries)
+                    && !stall.lostForGood(ctx.now(), waitingSince)) {
                 if (nextPoll[0] > ctx.now()) {
                     ctx.sleep(nextPoll[0] - ctx.now());
                 }
@@ -114,6 +118,7 @@ abstract class GetLogState implements Workload.Run, AppFabric.Hooks {
         loggedChain[pair] = AppWorkload.chain(loggedChain[pair], seq, digest);
         loggedEntries++;
         lastLogged = Math.max(lastLogged, fabric.simulator().now());
+        stall.progress(fabric.simulator().now());
     }
 
     /** When the gets and their logging were complete, picoseconds. */

@@ -10,6 +10,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.workload.rma.DatagramRma;
 import org.pagefabric.workload.rma.RmaCosts;
+import org.pagefabric.workload.rma.StallWatch;
 
 /**
  * What a {@link DhtScheme} sees of one hashtable run: the processes and where they run, the
@@ -247,19 +248,12 @@ public final class DhtContext {
     }
 
     /**
-     * Simulated time after the last applied element from which the elements still missing count
-     * as lost (a lossy link dropped their datagrams): a lossless run applies one every few
-     * microseconds, so a second without any is far beyond a late one.
-     */
-    static final long LOST_AFTER_PS = org.pagefabric.sim.Time.S;
-
-    /**
      * Whether the elements still missing at {@code nowPs} will never come: none was applied for
-     * {@link #LOST_AFTER_PS}. Processes that serve incoming elements stop then, rather than poll for
+     * {@link StallWatch#LOST_AFTER_PS}. Processes that serve incoming elements stop then, rather than poll for
      * ever; the run's check then finds the elements missing.
      */
     public boolean lostForGood(long nowPs) {
-        return nowPs - lastAppliedAt > LOST_AFTER_PS;
+        return nowPs - lastAppliedAt > StallWatch.LOST_AFTER_PS;
     }
 
     /** When the last element was applied, picoseconds. */
