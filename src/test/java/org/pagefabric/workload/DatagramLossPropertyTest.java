@@ -17,7 +17,7 @@ import org.pagefabric.config.ProfileRegistry;
 
 /**
  * The applications that run over unreliable datagrams (the hashtable and Active Access's
- * applications, 002 §5.2), every scheme, through random packet loss of 0 to 10 %: each run
+ * applications with the fault-tolerant sort, 002 §5.2), every scheme, through random packet loss of 0 to 10 %: each run
  * completes verified, or ends with an unverified row that says why (its elements, counts or log
  * entries are missing, or processes wait for datagrams the network dropped), never with a
  * deadlock or an exception, and a repeated seed gives the same row.
@@ -36,7 +36,9 @@ class DatagramLossPropertyTest {
                 Arguments.of("access-counter", "rma/pin-all"), Arguments.of("access-counter", "akv/pin-all"),
                 Arguments.of("access-counter", "allreduce/pin-all"), Arguments.of("access-counter", "aa/aa-int"),
                 Arguments.of("logged-gets", "rma/pin-all"), Arguments.of("logged-gets", "am/pin-all"),
-                Arguments.of("logged-gets", "no-ft/pin-all"), Arguments.of("logged-gets", "aa/aa-sp"));
+                Arguments.of("logged-gets", "no-ft/pin-all"), Arguments.of("logged-gets", "aa/aa-sp"),
+                Arguments.of("coral-sort", "rma/pin-all"), Arguments.of("coral-sort", "am/pin-all"),
+                Arguments.of("coral-sort", "no-ft/pin-all"), Arguments.of("coral-sort", "aa/aa-poll"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -103,6 +105,10 @@ class DatagramLossPropertyTest {
             case "logged-gets" -> {
                 p.put("gets_per_process", 10 + r.nextInt(30));
                 p.put("get_size_B", 8L << r.nextInt(5));
+            }
+            case "coral-sort" -> {
+                p.put("data_MiB", 1);
+                p.put("chunk_B", 1024L << r.nextInt(3));
             }
             default -> throw new IllegalArgumentException(workload);
         }
