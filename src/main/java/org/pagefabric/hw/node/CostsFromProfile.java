@@ -179,7 +179,7 @@ public final class CostsFromProfile {
             case "always" -> ThpMode.ALWAYS;
             default -> ThpMode.MADVISE;
         };
-        return KernelConfig.linux(thp);
+        return KernelConfig.linux(thp, p.intCount(OsParameters.MAX_MAP_COUNT));
     }
 
     /**

@@ -179,6 +179,12 @@ public final class Kernel {
             throw new OsException(Errno.EAGAIN, "MAP_LOCKED of " + len / PAGE_SIZE + " pages over RLIMIT_MEMLOCK "
                     + as.memlockLimitPages, spent - mark);
         }
+        if (as.vmas.size() > config.maxMapCount()) {
+            // do_mmap refuses a new mapping once map_count exceeds the limit (mm/mmap.c); a fixed
+            // mapping that replaced others may have freed room, hence the check after the unmap
+            throw new OsException(Errno.ENOMEM, "mmap: the process has " + as.vmas.size()
+                    + " VMAs, vm.max_map_count is " + config.maxMapCount(), spent - mark);
+        }
         Vma v = new Vma(start, start + len, prot, locked ? Vma.LOCKED : 0);
         as.vmas.insert(v);
         if (locked) {
@@ -261,6 +267,7 @@ public final class Kernel {
         if (!as.vmas.covers(addr, end)) {
             throw new OsException(Errno.ENOMEM, "mprotect of a range with unmapped holes", spent - mark);
         }
+        checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
         splitHugeAt(as, addr);
         splitHugeAt(as, end);
         as.vmas.splitAt(addr);
@@ -316,6 +323,7 @@ public final class Kernel {
                 freeTables(as, addr, end);
             }
             case HUGEPAGE, NOHUGEPAGE -> {
+                checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
                 as.vmas.splitAt(addr);
                 as.vmas.splitAt(end);
                 int set = advice == Advice.HUGEPAGE ? Vma.HUGEPAGE : Vma.NOHUGEPAGE;
@@ -324,9 +332,36 @@ public final class Kernel {
                     v.setFlags((v.flags() | set) & ~clear);
                 }
             }
+            case DONTFORK, DOFORK -> {
+                checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
+                as.vmas.splitAt(addr);
+                as.vmas.splitAt(end);
+                for (Vma v : as.vmas.overlapping(addr, end)) {
+                    v.setFlags(advice == Advice.DONTFORK ? v.flags() | Vma.DONTCOPY : v.flags() & ~Vma.DONTCOPY);
+                }
+                // madvise_update_vma merges the changed VMAs with agreeing neighbours, so DOFORK heals
+                // the splits its DONTFORK made (mm/madvise.c, vma_modify_flags).
+                as.vmas.mergeAround(addr, end);
+            }
             default -> throw new IllegalStateException("unhandled advice " + advice);
         }
         return spent - mark;
+    }
+
+    /**
+     * ENOMEM if {@code splits} more VMAs would take the process past vm.max_map_count: each split
+     * is refused once map_count has reached the limit (mm/vma.c, split_vma).
+     */
+    private void checkMapCount(AddressSpace as, int splits, long mark) {
+        if (splits > 0 && as.vmas.size() + splits - 1 >= config.maxMapCount()) {
+            throw new OsException(Errno.ENOMEM, "splitting a VMA: the process has " + as.vmas.size()
+                    + " VMAs, vm.max_map_count is " + config.maxMapCount(), spent - mark);
+        }
+    }
+
+    /** VMAs of a process: the lines of /proc/PID/maps that vm.max_map_count bounds. */
+    public int mapCount(AddressSpace as) {
+        return as.vmas.size();
     }
 
     /** fork: a child sharing every private page copy-on-write. */

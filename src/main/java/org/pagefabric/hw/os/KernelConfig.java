@@ -10,10 +10,22 @@ package org.pagefabric.hw.os;
  * @param heapStart          where each process's brk heap starts (page-aligned)
  * @param mmapBottom         lowest address mmap hands out
  * @param mmapTop            mmap allocates top-down from here
+ * @param maxMapCount        vm.max_map_count: VMAs a process may have; a split or mmap past it fails with ENOMEM
  */
 public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaimBatch,
-        long heapStart, long mmapBottom, long mmapTop) {
+        long heapStart, long mmapBottom, long mmapTop, int maxMapCount) {
     private static final long PAGE_MASK = 4095;
+    /**
+     * Linux's DEFAULT_MAX_MAP_COUNT, USHRT_MAX - MAPCOUNT_ELF_CORE_MARGIN = 65535 - 5
+     * (include/linux/mm.h; Documentation/admin-guide/sysctl/vm.rst, max_map_count).
+     */
+    public static final int LINUX_MAX_MAP_COUNT = 65530;
+
+    /** A configuration with Linux's default vm.max_map_count. */
+    public KernelConfig(ThpMode thp, boolean directReclaim, int directReclaimBatch, long heapStart, long mmapBottom,
+                        long mmapTop) {
+        this(thp, directReclaim, directReclaimBatch, heapStart, mmapBottom, mmapTop, LINUX_MAX_MAP_COUNT);
+    }
 
     /** Validates the layout. */
     public KernelConfig {
@@ -27,6 +39,9 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
                 || heapStart <= 0 || mmapBottom <= heapStart || mmapTop <= mmapBottom || mmapTop > PageTable.USER_TOP) {
             throw new IllegalArgumentException("KernelConfig layout must be page-aligned with 0 < heapStart < mmapBottom < mmapTop <= 2^47");
         }
+        if (maxMapCount < 1) {
+            throw new IllegalArgumentException("KernelConfig.maxMapCount must be positive, was " + maxMapCount);
+        }
     }
 
     /**
@@ -36,6 +51,11 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
      * SWAP_CLUSTER_MAX = 32 pages.
      */
     public static KernelConfig linux(ThpMode thp) {
-        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L);
+        return linux(thp, LINUX_MAX_MAP_COUNT);
+    }
+
+    /** The x86-64 Linux layout of {@link #linux(ThpMode)} with a vm.max_map_count of {@code maxMapCount}. */
+    public static KernelConfig linux(ThpMode thp, int maxMapCount) {
+        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L, maxMapCount);
     }
 }

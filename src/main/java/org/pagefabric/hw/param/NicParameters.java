@@ -23,6 +23,14 @@ public final class NicParameters {
     public static final Parameter REGISTER_PER_PAGE = Parameter.time("nic.register.per_page",
             "Cost per page of registering a region with the NIC, pinning included.");
     /** Fixed cost of deregistering memory. */
+    /** Whether registration marks the range MADV_DONTFORK. */
+    public static final Parameter REGISTER_DONTFORK = Parameter.flag("nic.register.dontfork",
+            "Whether registering pinned memory first marks its pages MADV_DONTFORK, as libibverbs does after ibv_fork_init"
+                    + " (each change of flag splits the VMA around the range).");
+    /** Whether deregistration undoes MADV_DONTFORK. */
+    public static final Parameter DEREGISTER_DOFORK = Parameter.flag("nic.deregister.dofork",
+            "Whether deregistration marks pages no registration holds any more MADV_DOFORK again, healing the VMA"
+                    + " splits (ibv_dereg_mr does; a runtime that skips it leaks a split per registration).");
     public static final Parameter DEREGISTER_BASE = Parameter.time("nic.deregister.base",
             "Fixed cost of deregistering a region (NIC table synchronisation, unpinning included).");
     /** Per-page cost of deregistering memory. */

@@ -104,6 +104,9 @@ public final class OsParameters {
     /** RLIMIT_MEMLOCK of a process. */
     public static final Parameter MEMLOCK_LIMIT = Parameter.size("os.memlock_limit",
             "RLIMIT_MEMLOCK of a process: bytes it may lock or pin without CAP_IPC_LOCK.");
+    /** vm.max_map_count. */
+    public static final Parameter MAX_MAP_COUNT = Parameter.count("os.max_map_count",
+            "vm.max_map_count: VMAs a process may have; an mmap, mprotect or madvise that needs more fails with ENOMEM.");
     /** Fixed cost of the mincore system call. */
     public static final Parameter MINCORE_BASE = Parameter.time("os.mincore.base",
             "Fixed cost of a mincore call (system call, mmap lock, VMA lookup).");
