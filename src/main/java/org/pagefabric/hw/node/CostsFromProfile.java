@@ -221,7 +221,8 @@ public final class CostsFromProfile {
         int entries = p.intCount(NicParameters.TRANSLATION_CACHE_ENTRIES);
         int ways = p.intCount(NicParameters.TRANSLATION_CACHE_WAYS);
         try {
-            return new TranslationCacheConfig(entries, ways, ReplacementPolicy.LRU);
+            return new TranslationCacheConfig(entries, ways, ReplacementPolicy.LRU,
+                    p.flag(NicParameters.TRANSLATION_CACHE_HUGE_ENTRIES));
         } catch (IllegalArgumentException e) {
             throw ProfileValues.invalid(p, NicParameters.TRANSLATION_CACHE_WAYS, e.getMessage());
         }
