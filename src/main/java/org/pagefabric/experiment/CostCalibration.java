@@ -18,15 +18,26 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Fits {@link CostModel}'s coefficients on measured CPU seconds of bundled experiments' full-size
- * points. A workload's coefficient is the ratio of sums: its points' CPU seconds over their
- * structural costs; so is a class's ({@link CostModel#runClass}), kept only for a workload
- * measured in more than one class. That makes a workload's estimated total equal its measured total, which is
- * what dealing whole sweeps over shards needs; a least-squares fit in log space would weigh
- * each point alike, so a workload's hundreds of millisecond points, whose CPU time is mostly
- * timer noise and warm-up, would set the coefficient its few long points (which decide the
- * balance) are estimated by. A workload without measurements takes the geometric mean of the
- * fitted coefficients: the middle of their range, in the unit they span orders of magnitude in.
+ * Fits {@link CostModel}'s coefficients and exponents on measured CPU seconds of bundled
+ * experiments' full-size points.
+ *
+ * <ul>
+ *   <li>A workload's exponent b: least squares of log CPU seconds on log structural cost, within
+ *       each of its classes ({@link CostModel#runClass}: one slope, each class its own intercept),
+ *       each point weighted by its CPU seconds. Weighted, because a point's CPU seconds are its
+ *       weight in a shard's load and a millisecond point's are mostly timer noise and warm-up;
+ *       within classes, because a Firehose and a Rendezvous run of one size differ by policy, not
+ *       by size. b is kept within [0, 2]: a run does not get cheaper as it grows, and a steeper
+ *       fit would be extrapolated far past the sizes measured. A workload whose points all have one
+ *       structural cost keeps b = 1.</li>
+ *   <li>Its coefficient: the ratio of sums, its points' CPU seconds over their structural costs
+ *       raised to b, which makes the workload's estimated total its measured total: what dealing
+ *       whole sweeps over shards needs. A least-squares intercept in log space would instead be
+ *       set by the workload's many millisecond points. A class's coefficient is its own ratio of
+ *       sums, kept only for a workload measured in more than one class.</li>
+ *   <li>The default, for a workload without measurements: the geometric mean of the workloads'
+ *       plain ratios of sums (b = 1), the middle of a range that spans orders of magnitude.</li>
+ * </ul>
  *
  * <p>Run from the shaded jar: {@code extract DIR} prints the measurements of a point cache
  * ({@code DIR/.points}) as tab-separated {@code experiment, label, cpu_s} lines, sorted;
@@ -37,6 +48,9 @@ import java.util.stream.Stream;
 public final class CostCalibration {
     /** Where the measurements the bundled coefficients were fitted on are kept, in the source tree. */
     public static final String MEASUREMENTS = "src/test/resources/org/pagefabric/experiment/cost-measurements.tsv";
+
+    /** The steepest growth of CPU time with structural cost the fit keeps. */
+    static final double MAX_EXPONENT = 2;
 
     private CostCalibration() {
     }
@@ -54,21 +68,23 @@ public final class CostCalibration {
     /**
      * A fit and how well its estimates rank the points it was fitted on.
      *
-     * @param coefficients       CPU seconds per unit of structural cost, by workload
+     * @param coefficients       CPU seconds per unit of structural cost raised to the exponent, by workload
+     * @param exponents          the exponent of the structural cost, by workload
      * @param classes            the same by class, for workloads measured in several
      * @param points             measured points by workload and by class
      * @param fallback           the coefficient of a workload without measurements
      * @param unmatched          measurements whose experiment or label the bundled specs no longer have
      * @param spearman           Spearman's rank correlation of estimated against measured CPU seconds
-     * @param spearmanWorkload   the same with the workloads' coefficients alone, no class's
+     * @param spearmanWorkload   the same for plain ratios of sums by workload (exponent 1, no class)
      * @param spearmanStructural the same for the structural cost alone, across every experiment
      */
-    public record Fit(Map<String, Double> coefficients, Map<String, Double> classes, Map<String, Integer> points,
+    public record Fit(Map<String, Double> coefficients, Map<String, Double> exponents, Map<String, Double> classes,
+            Map<String, Integer> points,
             double fallback, List<Measurement> unmatched, double spearman, double spearmanWorkload,
             double spearmanStructural) {
         /** The fit as a cost model. */
         public CostModel model() {
-            return new CostModel(coefficients, classes, fallback);
+            return new CostModel(coefficients, exponents, classes, fallback);
         }
     }
 
@@ -157,30 +173,37 @@ public final class CostCalibration {
         double[] measured = new double[n];
         String[] workload = new String[n];
         String[] runClass = new String[n];
-        Map<String, double[]> sums = new TreeMap<>();
-        Map<String, double[]> classSums = new TreeMap<>();
         Map<String, Integer> points = new TreeMap<>();
-        Map<String, Integer> classesOf = new TreeMap<>();
+        Map<String, List<Integer>> byClass = new TreeMap<>();
         for (int i = 0; i < n; i++) {
             ExperimentSpec s = specs.get(matched.get(i).experiment());
             structural[i] = CostModel.structural(s.workload(), matchedPoints.get(i));
             measured[i] = matched.get(i).cpuSeconds();
             workload[i] = s.workload().name();
             runClass[i] = CostModel.runClass(s.workload(), matchedPoints.get(i));
-            add(sums, workload[i], measured[i], structural[i]);
+            points.merge(workload[i], 1, Integer::sum);
+            points.merge(runClass[i], 1, Integer::sum);
+            byClass.computeIfAbsent(runClass[i], k -> new ArrayList<>()).add(i);
+        }
+        Map<String, Double> exponents = exponents(byClass, workload, structural, measured);
+        Map<String, double[]> sums = new TreeMap<>();
+        Map<String, double[]> plain = new TreeMap<>();
+        Map<String, double[]> classSums = new TreeMap<>();
+        Map<String, Integer> classesOf = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            double scaled = Math.pow(structural[i], exponents.get(workload[i]));
+            add(sums, workload[i], measured[i], scaled);
+            add(plain, workload[i], measured[i], structural[i]);
             if (!classSums.containsKey(runClass[i])) {
                 classesOf.merge(workload[i], 1, Integer::sum);
             }
-            add(classSums, runClass[i], measured[i], structural[i]);
-            points.merge(workload[i], 1, Integer::sum);
-            points.merge(runClass[i], 1, Integer::sum);
+            add(classSums, runClass[i], measured[i], scaled);
         }
         Map<String, Double> coefficients = new TreeMap<>();
+        sums.forEach((w, sum) -> coefficients.put(w, ratio(sum)));
         double logSum = 0;
-        for (Map.Entry<String, double[]> e : sums.entrySet()) {
-            double c = ratio(e.getValue());
-            coefficients.put(e.getKey(), c);
-            logSum += Math.log(c);
+        for (double[] sum : plain.values()) {
+            logSum += Math.log(ratio(sum));
         }
         Map<String, Double> classes = new TreeMap<>();
         for (int i = 0; i < n; i++) {
@@ -188,17 +211,53 @@ public final class CostCalibration {
                 classes.put(runClass[i], ratio(classSums.get(runClass[i])));
             }
         }
-        double fallback = coefficients.isEmpty() ? 1 : Math.exp(logSum / coefficients.size());
-        CostModel model = new CostModel(coefficients, classes, fallback);
+        double fallback = plain.isEmpty() ? 1 : Math.exp(logSum / plain.size());
+        CostModel model = new CostModel(coefficients, exponents, classes, fallback);
         double[] estimated = new double[n];
         double[] byWorkload = new double[n];
         for (int i = 0; i < n; i++) {
             ExperimentSpec s = specs.get(matched.get(i).experiment());
             estimated[i] = model.cpuSeconds(s.workload(), matchedPoints.get(i));
-            byWorkload[i] = model.coefficient(workload[i]) * structural[i];
+            byWorkload[i] = ratio(plain.get(workload[i])) * structural[i];
         }
-        return new Fit(coefficients, classes, points, fallback, List.copyOf(unmatched), spearman(estimated, measured),
-                spearman(byWorkload, measured), spearman(structural, measured));
+        return new Fit(coefficients, exponents, classes, points, fallback, List.copyOf(unmatched),
+                spearman(estimated, measured), spearman(byWorkload, measured), spearman(structural, measured));
+    }
+
+    /** Each workload's exponent: the CPU-weighted slope of log CPU seconds on log structural cost within its classes. */
+    private static Map<String, Double> exponents(Map<String, List<Integer>> byClass, String[] workload,
+            double[] structural, double[] measured) {
+        Map<String, double[]> slope = new TreeMap<>();
+        for (List<Integer> members : byClass.values()) {
+            double w = 0;
+            double mx = 0;
+            double my = 0;
+            for (int i : members) {
+                double wi = floor(measured[i]);
+                w += wi;
+                mx += wi * Math.log(structural[i]);
+                my += wi * Math.log(floor(measured[i]));
+            }
+            mx /= w;
+            my /= w;
+            double[] s = slope.computeIfAbsent(workload[members.get(0)], k -> new double[3]);
+            for (int i : members) {
+                double wi = floor(measured[i]);
+                double dx = Math.log(structural[i]) - mx;
+                s[0] += wi * dx * (Math.log(floor(measured[i])) - my);
+                s[1] += wi * dx * dx;
+                s[2] += wi;
+            }
+        }
+        Map<String, Double> out = new TreeMap<>();
+        // a spread of log structural cost below 10^-6 is rounding, not sizes
+        slope.forEach((k, s) -> out.put(k, s[1] > 1e-12 * s[2] ? Math.min(MAX_EXPONENT, Math.max(0, s[0] / s[1])) : 1.0));
+        return out;
+    }
+
+    /** A measurement below the timer's resolution counts as that resolution, so that its logarithm is finite. */
+    private static double floor(double cpuSeconds) {
+        return Math.max(cpuSeconds, 1e-3);
     }
 
     private static void add(Map<String, double[]> sums, String key, double measured, double structural) {
@@ -254,22 +313,24 @@ public final class CostCalibration {
     public static String resource(Fit fit, String commit) {
         int total = fit.coefficients().keySet().stream().mapToInt(w -> fit.points().get(w)).sum();
         StringBuilder b = new StringBuilder();
-        b.append("# CPU seconds per unit of structural cost (CostModel.structural) by workload, and by class where a\n");
-        b.append("# workload was measured in several: the ratio of sums of measured CPU seconds over structural costs\n");
-        b.append("# of full-size points. Written by CostCalibration; FittedCostsTest re-derives them from the measurements.\n");
-        b.append(String.format(java.util.Locale.ROOT, "# Spearman rank correlation over the %d points, estimate against cpu_s: %.3f (workload\n"
-                + "# coefficients alone: %.3f; structural cost alone: %.3f)\n", total, fit.spearman(),
+        b.append("# CPU seconds = coefficient x structural cost (CostModel.structural) ^ exponent, fitted on measured\n");
+        b.append("# full-size points (see CostCalibration): exponents by CPU-weighted least squares in log space, coefficients\n");
+        b.append("# by workload, and by class where a workload was measured in several, as ratios of sums.\n");
+        b.append("# FittedCostsTest re-derives them from the measurements.\n");
+        b.append(String.format(java.util.Locale.ROOT, "# Spearman rank correlation over the %d points, estimate against cpu_s: %.3f (plain\n"
+                + "# ratios of sums by workload: %.3f; structural cost alone: %.3f)\n", total, fit.spearman(),
                 fit.spearmanWorkload(), fit.spearmanStructural()));
         b.append("provenance.commit=").append(commit).append('\n');
         b.append("provenance.measurements=").append(MEASUREMENTS).append('\n');
         b.append("provenance.command=java -cp target/pagefabric.jar ").append(CostCalibration.class.getName())
                 .append(" fit ").append(MEASUREMENTS).append(' ').append(commit).append('\n');
-        b.append("fit=ratio of sums\n");
-        b.append("# a workload without measurements: the geometric mean of the workloads' coefficients\n");
+        b.append("# a workload without measurements: exponent 1, the geometric mean of the workloads' plain ratios\n");
         b.append(CostModel.DEFAULT).append('=').append(fit.fallback()).append('\n');
         for (Map.Entry<String, Double> e : fit.coefficients().entrySet()) {
             b.append("# ").append(fit.points().get(e.getKey())).append(" points\n");
             b.append(key(CostModel.WORKLOAD + e.getKey())).append('=').append(e.getValue()).append('\n');
+            b.append(key(CostModel.EXPONENT + e.getKey())).append('=').append(fit.exponents().get(e.getKey()))
+                    .append('\n');
         }
         for (Map.Entry<String, Double> e : fit.classes().entrySet()) {
             b.append("# ").append(fit.points().get(e.getKey())).append(" points\n");

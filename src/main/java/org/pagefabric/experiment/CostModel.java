@@ -14,8 +14,11 @@ import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 
 /**
- * A run's estimated cost in CPU seconds: its {@linkplain #structural structural cost} times a
- * coefficient of its workload, fitted on measured points ({@link CostCalibration}). Where the
+ * A run's estimated cost in CPU seconds: a coefficient of its workload times its
+ * {@linkplain #structural structural cost} raised to an exponent of its workload, both fitted on
+ * measured points ({@link CostCalibration}). The exponent is there because CPU time need not grow
+ * in proportion to the structural cost: a LAMMPS step's ghost exchanges grow faster than its
+ * processes, a Firehose put's cost is set by the working set the structural cost does not see. Where the
  * measurements show a workload's cost per unit differing by the run's named choices (its policy and
  * its text-valued parameters, such as an application: a Rendezvous put hand-shakes where a Firehose
  * put goes one-sided, at the same structural cost), the run's {@linkplain #runClass class} has its own
@@ -25,9 +28,10 @@ import org.pagefabric.workload.Workload;
  * structural cost alone counts process-iterations of a ping-pong and of a hashtable insert
  * alike, though one costs a thousand times the other.
  *
- * <p>The coefficients are the bundled resource {@value #RESOURCE}: {@code workload.NAME=}
- * CPU seconds per unit of structural cost, {@code class.CLASS=} that of a class, {@code default=}
- * for a workload the calibration did not measure (a user's own), and the provenance of the fit. A
+ * <p>The coefficients are the bundled resource {@value #RESOURCE}: {@code workload.NAME=} and
+ * {@code exponent.NAME=} a workload's coefficient and exponent, {@code class.CLASS=} a class's
+ * coefficient (with its workload's exponent), {@code default=} the coefficient, with exponent 1,
+ * of a workload the calibration did not measure (a user's own), and the provenance of the fit. A
  * run takes its class's coefficient, else its workload's, else the default.
  */
 public final class CostModel {
@@ -37,20 +41,26 @@ public final class CostModel {
     static final String WORKLOAD = "workload.";
     /** Key of the coefficient of a workload without one. */
     static final String DEFAULT = "default";
+    /** Key prefix of a workload's exponent. */
+    static final String EXPONENT = "exponent.";
     /** Key prefix of a class's coefficient. */
     static final String CLASS = "class.";
 
     private final Map<String, Double> coefficients;
+    private final Map<String, Double> exponents;
     private final Map<String, Double> classes;
     private final double fallback;
 
     /**
-     * @param coefficients CPU seconds per unit of structural cost, by workload name
-     * @param classes      the same by {@linkplain #runClass class}, where it differs within a workload
-     * @param fallback     the coefficient of any other workload
+     * @param coefficients CPU seconds per unit of structural cost raised to the exponent, by workload name
+     * @param exponents    the exponent of the structural cost, by workload name (1 for a workload without)
+     * @param classes      the coefficient by {@linkplain #runClass class}, where it differs within a workload
+     * @param fallback     the coefficient of any other workload, with exponent 1
      */
-    CostModel(Map<String, Double> coefficients, Map<String, Double> classes, double fallback) {
+    CostModel(Map<String, Double> coefficients, Map<String, Double> exponents, Map<String, Double> classes,
+            double fallback) {
         this.coefficients = Collections.unmodifiableMap(new TreeMap<>(coefficients));
+        this.exponents = Collections.unmodifiableMap(new TreeMap<>(exponents));
         this.classes = Collections.unmodifiableMap(new TreeMap<>(classes));
         this.fallback = fallback;
     }
@@ -68,7 +78,18 @@ public final class CostModel {
     /** The estimated CPU seconds of run {@code p} of an experiment of {@code workload}. */
     public double cpuSeconds(Workload workload, ExperimentPoint p) {
         Double c = classes.get(runClass(workload, p));
-        return (c != null ? c : coefficient(workload.name())) * structural(workload, p);
+        return (c != null ? c : coefficient(workload.name()))
+                * Math.pow(structural(workload, p), exponent(workload.name()));
+    }
+
+    /** The exponent of the structural cost of {@code workload}: its own, or 1. */
+    public double exponent(String workload) {
+        return exponents.getOrDefault(workload, 1.0);
+    }
+
+    /** The fitted exponents by workload name, sorted by name. */
+    public Map<String, Double> exponents() {
+        return exponents;
     }
 
     /** CPU seconds per unit of structural cost of {@code workload}: its own, or the default. */
@@ -117,15 +138,18 @@ public final class CostModel {
             throw new UncheckedIOException(e);
         }
         Map<String, Double> c = new TreeMap<>();
+        Map<String, Double> e = new TreeMap<>();
         Map<String, Double> k = new TreeMap<>();
         for (String key : p.stringPropertyNames()) {
             if (key.startsWith(WORKLOAD)) {
                 c.put(key.substring(WORKLOAD.length()), Double.parseDouble(p.getProperty(key)));
+            } else if (key.startsWith(EXPONENT)) {
+                e.put(key.substring(EXPONENT.length()), Double.parseDouble(p.getProperty(key)));
             } else if (key.startsWith(CLASS)) {
                 k.put(key.substring(CLASS.length()), Double.parseDouble(p.getProperty(key)));
             }
         }
-        return new CostModel(c, k, Double.parseDouble(p.getProperty(DEFAULT)));
+        return new CostModel(c, e, k, Double.parseDouble(p.getProperty(DEFAULT)));
     }
 
     /**

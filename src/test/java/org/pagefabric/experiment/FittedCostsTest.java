@@ -34,6 +34,7 @@ class FittedCostsTest {
         String redo = "; if the structural cost or the bundled specs changed, run the command in "
                 + CostModel.RESOURCE + " and commit its output there";
         assertEquals(fit.coefficients(), bundled.coefficients(), "workload coefficients" + redo);
+        assertEquals(fit.exponents(), bundled.exponents(), "exponents" + redo);
         assertEquals(fit.classes(), bundled.classes(), "class coefficients" + redo);
         assertEquals(fit.fallback(), bundled.fallback(), "default" + redo);
     }
@@ -48,11 +49,16 @@ class FittedCostsTest {
     }
 
     @Test
-    void aWorkloadWithoutMeasurementsTakesTheDefault() {
+    void aWorkloadWithoutMeasurementsTakesTheDefaultInProportionToItsStructuralCost() {
         CostModel bundled = CostModel.bundled();
         assertEquals(bundled.fallback(), bundled.coefficient("no-such-workload"));
-        double logMean = bundled.coefficients().values().stream().mapToDouble(Math::log).average().orElseThrow();
-        assertEquals(Math.exp(logMean), bundled.fallback(), 1e-12 * bundled.fallback(), "the geometric mean");
+        assertEquals(1.0, bundled.exponent("no-such-workload"));
+        double lo = bundled.coefficients().values().stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double hi = bundled.coefficients().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        assertTrue(bundled.fallback() > 0 && bundled.fallback() < 1, "" + bundled.fallback());
+        assertTrue(bundled.exponents().values().stream().allMatch(b -> b >= 0 && b <= CostCalibration.MAX_EXPONENT),
+                bundled.exponents().toString());
+        assertTrue(lo < hi);
     }
 
     @Test
