@@ -315,10 +315,11 @@ public final class Iommu extends Component {
      * A device's Page Request for the page of {@code va} in domain (PASID) {@code pdid}, reaching
      * the IOMMU {@code delayPs} from now; its arrival raises the page-request interrupt.
      *
+     * @param last whether it ends its Page Request Group
      * @return false if the queue is full (the request is lost: the device asks again) or not enabled
      */
-    public boolean pageRequest(int pdid, long va, boolean write, long delayPs) {
-        if (pageRequests == null || !pageRequests.append(sim.now() + delayPs, pdid, va, write)) {
+    public boolean pageRequest(int pdid, long va, boolean write, boolean last, long delayPs) {
+        if (pageRequests == null || !pageRequests.append(sim.now() + delayPs, pdid, va, write, last)) {
             return false;
         }
         schedule(delayPs, Band.HARDWARE, EV_PAGE_REQUEST, pdid);

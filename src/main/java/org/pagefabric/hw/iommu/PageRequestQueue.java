@@ -10,6 +10,7 @@ public final class PageRequestQueue {
     private final int[] pdid;
     private final long[] va;
     private final boolean[] write;
+    private final boolean[] last;
     private final long[] arrives;
     private int head;
     private int size;
@@ -22,15 +23,17 @@ public final class PageRequestQueue {
         pdid = new int[capacity];
         va = new long[capacity];
         write = new boolean[capacity];
+        last = new boolean[capacity];
         arrives = new long[capacity];
     }
 
     /**
      * Appends a request arriving at {@code arrivesPs} (not before the last one appended).
      *
+     * @param lastInGroup whether it ends its Page Request Group (the OS answers a group once)
      * @return false if the queue is full
      */
-    boolean append(long arrivesPs, int pasid, long address, boolean isWrite) {
+    boolean append(long arrivesPs, int pasid, long address, boolean isWrite, boolean lastInGroup) {
         if (size == pdid.length) {
             return false;
         }
@@ -41,6 +44,7 @@ public final class PageRequestQueue {
         pdid[i] = pasid;
         va[i] = address;
         write[i] = isWrite;
+        last[i] = lastInGroup;
         arrives[i] = arrivesPs;
         size++;
         return true;
@@ -69,6 +73,16 @@ public final class PageRequestQueue {
     /** Whether the oldest entry asks for write access. */
     public boolean headWrite() {
         return write[head];
+    }
+
+    /** Whether the oldest entry ends its Page Request Group. */
+    public boolean headLast() {
+        return last[head];
+    }
+
+    /** Free entries. */
+    public int free() {
+        return pdid.length - size;
     }
 
     /** When the oldest entry reached the IOMMU. */

@@ -13,9 +13,12 @@ package org.pagefabric.hw.nic;
  * @param pageResponsePs           a PRG Response reaching the device and being acted on
  * @param invalidationRequestPs    an Invalidate Request reaching the device and its ATC being cleared
  * @param invalidationCompletionPs the device's Invalidation Completion reaching the IOMMU
+ * @param outstandingPageRequests  Page Requests the device may have outstanding (the PRI
+ *                                 Outstanding Page Request Allocation the OS grants)
  */
 public record AtsCosts(int atcEntries, int atcWays, long atcLookupPs, long translationRequestPs, long pageRequestPs,
-                       long pageResponsePs, long invalidationRequestPs, long invalidationCompletionPs) {
+                       long pageResponsePs, long invalidationRequestPs, long invalidationCompletionPs,
+                       int outstandingPageRequests) {
     /** Validates the shape and that no cost is negative. */
     public AtsCosts {
         if (atcEntries <= 0 || atcWays <= 0 || atcWays > atcEntries || atcEntries % atcWays != 0) {
@@ -24,6 +27,10 @@ public record AtsCosts(int atcEntries, int atcWays, long atcLookupPs, long trans
         if (atcLookupPs < 0 || translationRequestPs < 0 || pageRequestPs < 0 || pageResponsePs < 0
                 || invalidationRequestPs < 0 || invalidationCompletionPs < 0) {
             throw new IllegalArgumentException("ATS costs must not be negative");
+        }
+        if (outstandingPageRequests <= 0) {
+            throw new IllegalArgumentException("a device needs at least one outstanding page request, got "
+                    + outstandingPageRequests);
         }
     }
 }

@@ -43,8 +43,10 @@ import org.pagefabric.sim.stat.Counter;
  * page found there costs an ATC lookup; a miss sends an ATS Translation Request (a PCIe round
  * trip plus the IOMMU's own translation, {@link Iommu#translateForDevice}) and caches a
  * translation that allows the access. One that does not (not present, read-only) is no fault:
- * the NIC sends a Page Request to the IOMMU's queue (once per page until the OS's PRG Response
- * comes back, {@link #pageResponse}) and refuses the access: a placement is answered
+ * the NIC sends a Page Request Group to the IOMMU's queue, for that page and the following pages
+ * of the same message, as many as its Outstanding Page Request Allocation leaves room for (a
+ * page stays requested until the OS's PRG Response comes back, {@link #pageResponse}), and
+ * refuses the access: a placement is answered
  * RECEIVER_NOT_READY, so the requester backs off and retries, and its retry sends a new
  * Translation Request; a payload read is not sent and the source's time-out resends it. An
  * Invalidate Request ({@link #invalidateDevice}) clears the range from the ATC and completes
@@ -79,6 +81,8 @@ public final class IommuDmaPath {
     private Counter invalidateRequests;
     private Counter invalidatedEntries;
     private Counter invalidationWaitPs;
+    /** End of the message whose packet is being translated (see {@link #beginPacket}), or 0: how far a Page Request Group may reach. */
+    private long messageEnd;
 
     IommuDmaPath(Nic nic, Iommu iommu, int fifoEntries) {
         this.nic = nic;
@@ -162,7 +166,7 @@ public final class IommuDmaPath {
         atcHits = stats.counter(n + "atc_hits", "pages", "page translations found in the Address Translation Cache");
         atcMisses = stats.counter(n + "atc_misses", "pages", "page translations that sent an ATS Translation Request");
         pageRequests = stats.counter(n + "page_requests", "requests", "Page Requests (PRI) sent for pages not present or not writable");
-        pageRequestsLost = stats.counter(n + "page_requests_lost", "requests", "Page Requests lost to a full page-request queue");
+        pageRequestsLost = stats.counter(n + "page_requests_lost", "requests", "Page Requests not sent: the page-request queue was full");
         notReady = stats.counter(n + "not_ready", "packets", "placements answered RECEIVER_NOT_READY while their page was requested");
         invalidateRequests = stats.counter(n + "invalidate_requests", "requests", "ATS Invalidate Requests the device completed");
         invalidatedEntries = stats.counter(n + "invalidated_entries", "entries", "ATC entries the Invalidate Requests removed");
@@ -238,6 +242,7 @@ public final class IommuDmaPath {
 
     /** Announces a packet of message {@code p.messageId} on {@code qpn} before its DMA (Active Access). */
     void beginPacket(int qpn, Packet p, long messageAddress, long messageLength) {
+        messageEnd = messageAddress + messageLength;
         if (activeUnit != null) {
             activeUnit.beginPacket(qpn, p.messageId, messageAddress, (int) Math.min(messageLength, Integer.MAX_VALUE),
                     (int) p.offset, p, p.length);
@@ -331,24 +336,44 @@ public final class IommuDmaPath {
             }
             account(cost, true, timed);
             faultAddress = at;
-            requestPage(pasid, at, write);
+            requestPages(pasid, at, write);
+            messageEnd = 0;
             return false;
         }
         account(cost, requested, timed);
+        messageEnd = 0;
         return true;
     }
 
-    /** Sends a Page Request for the page of {@code va} unless one is outstanding. */
-    private void requestPage(int pasid, long va, boolean write) {
-        long key = Iotlb.key(pasid, va & -PhysicalMemory.PAGE_SIZE, false);
-        if (!pendingPages.add(key)) {
+    /**
+     * Sends one Page Request Group: the page of {@code va} and the following pages of the current
+     * message that are not requested yet, while the outstanding allocation has room.
+     */
+    private void requestPages(int pasid, long va, boolean write) {
+        long page = va & -PhysicalMemory.PAGE_SIZE;
+        long end = Math.max(messageEnd, page + 1);
+        // The whole group fits the queue or none of it is sent: the OS answers a group only once its last request came.
+        var queue = iommu.pageRequests();
+        int room = Math.min(ats.outstandingPageRequests() - pendingPages.size(), queue == null ? 0 : queue.free());
+        int group = 0;
+        long lastPage = -1;
+        for (long p = page; p < end && group < room; p += PhysicalMemory.PAGE_SIZE) {
+            if (!pendingPages.contains(Iotlb.key(pasid, p, false))) {
+                group++;
+                lastPage = p;
+            }
+        }
+        if (group == 0) {
+            if (queue == null || queue.free() == 0) {
+                pageRequestsLost.increment();
+            }
             return;
         }
-        if (iommu.pageRequest(pasid, va & -PhysicalMemory.PAGE_SIZE, write, ats.pageRequestPs())) {
-            pageRequests.increment();
-        } else {
-            pendingPages.remove(key);
-            pageRequestsLost.increment();
+        for (long p = page; p <= lastPage; p += PhysicalMemory.PAGE_SIZE) {
+            if (pendingPages.add(Iotlb.key(pasid, p, false))) {
+                iommu.pageRequest(pasid, p, write, p == lastPage, ats.pageRequestPs());
+                pageRequests.increment();
+            }
         }
     }
 

@@ -41,6 +41,12 @@ public final class AtsParameters {
     public static final Parameter INVALIDATION_COMPLETION = Parameter.time("ats.invalidation.completion",
             "The NIC's Invalidation Completion crossing PCIe back to the IOMMU, after its in-flight accesses drained.")
             .withDefault("340 ns", "assumed: a posted message one way (pcie.latency 250 ns) plus the IOMMU driver seeing its wait descriptor complete (memory.latency 90 ns)");
+    /** Page Requests the NIC may have outstanding. */
+    public static final Parameter PRI_OUTSTANDING = Parameter.count("ats.pri.outstanding",
+            "Page Requests the NIC may have outstanding (the PRI Outstanding Page Request Allocation the OS grants);"
+                    + " on a miss the NIC asks, in one Page Request Group, for the faulting page and the following pages of"
+                    + " the message up to this many.")
+            .withDefault("32", "assumed: the allocation Linux's AMD IOMMU driver grants, drivers/iommu/amd/iommu.c pci_enable_pri(pdev, 32) (Cassini's ATS mode runs on AMD hosts, libfabric man/fi_cxi.7.md); the ARM SMMUv3 driver grants 16");
     /** Entries of the IOMMU's page-request queue. */
     public static final Parameter PRQ_ENTRIES = Parameter.count("ats.prq.entries",
             "Entries of the IOMMU's page-request queue; a request arriving at a full queue is lost and asked again.")

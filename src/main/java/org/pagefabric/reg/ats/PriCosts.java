@@ -19,7 +19,8 @@ record PriCosts(AtsCosts device, int prqEntries, long interruptPs, long iopfPs, 
         AtsCosts device = new AtsCosts(p.intCount(AtsParameters.ATC_ENTRIES), p.intCount(AtsParameters.ATC_WAYS),
                 p.time(AtsParameters.ATC_LOOKUP), p.time(AtsParameters.TRANSLATION_REQUEST),
                 p.time(AtsParameters.PAGE_REQUEST), p.time(AtsParameters.PAGE_RESPONSE),
-                p.time(AtsParameters.INVALIDATION_REQUEST), p.time(AtsParameters.INVALIDATION_COMPLETION));
+                p.time(AtsParameters.INVALIDATION_REQUEST), p.time(AtsParameters.INVALIDATION_COMPLETION),
+                p.intCount(AtsParameters.PRI_OUTSTANDING));
         return new PriCosts(device, p.intCount(AtsParameters.PRQ_ENTRIES), p.time(AtsParameters.PRI_INTERRUPT),
                 p.time(AtsParameters.PRI_IOPF), p.time(AtsParameters.PRI_RESPONSE));
     }

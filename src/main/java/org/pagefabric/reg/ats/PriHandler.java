@@ -25,14 +25,14 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * ATS on, and resolves Page Requests:
  * <ol>
  *   <li>the IOMMU's page-request interrupt runs a handler ({@code ats.pri.interrupt}) that takes
- *       every request that has reached the queue and queues each to the I/O page-fault workqueue
- *       (drivers/iommu/io-pgfault.c);</li>
- *   <li>the work item ({@code ats.pri.iopf}: mm reference, mmap_read_lock, vma_lookup in
- *       iommu_sva_handle_mm, drivers/iommu/iommu-sva.c) faults the page in with the kernel's own
+ *       every request that has reached the queue, gathers them into their Page Request Groups
+ *       and queues each complete group to the I/O page-fault workqueue (drivers/iommu/io-pgfault.c);</li>
+ *   <li>the group's work item ({@code ats.pri.iopf}: mm reference, mmap_read_lock, vma_lookup in
+ *       iommu_sva_handle_mm, drivers/iommu/iommu-sva.c) faults each page in with the kernel's own
  *       fault path, the one ODP's driver pages in with (its cost is the kernel's, no page stays
- *       referenced), and sends the page response ({@code ats.pri.response}, iopf_group_response);</li>
- *   <li>the PRG Response reaches the NIC ({@code ats.page_response}) and the page may be asked
- *       for again; the NIC's next access to it sends a new Translation Request.</li>
+ *       referenced), and sends one page response ({@code ats.pri.response}, iopf_group_response);</li>
+ *   <li>the PRG Response reaches the NIC ({@code ats.page_response}) and the group's pages may be
+ *       asked for again; the NIC's next access to them sends new Translation Requests.</li>
  * </ol>
  * All of it runs on the last core, one request after another. A request for an address the
  * process does not map is answered all the same (Linux answers IOMMU_PAGE_RESP_INVALID) and
@@ -55,8 +55,11 @@ public final class PriHandler extends Component {
     private final ArrayList<Work> works = new ArrayList<>();
     private final ArrayDeque<Work> idle = new ArrayDeque<>();
     private final ArrayList<Work> irqBatch = new ArrayList<>();
+    /** A Page Request Group whose last request has not been read yet. */
+    private Work partial;
 
     private final Counter requests;
+    private final Counter groups;
     private final Counter pagesIn;
     private final Counter unresolved;
     private final LatencyHistogram serviceTime;
@@ -76,10 +79,11 @@ public final class PriHandler extends Component {
         iommu.enablePageRequests(costs.prqEntries(), irqs, irq);
         path.enableAts(costs.device());
         requests = counter("page_requests", "requests", "Page Requests the I/O page-fault handler served");
+        groups = counter("page_request_groups", "groups", "Page Request Groups answered (one work item and one response each)");
         pagesIn = counter("pages_in", "pages", "pages the I/O page-fault handler faulted in");
         unresolved = counter("unresolved", "requests", "Page Requests for addresses the process does not map (answered invalid)");
         serviceTime = latency("page_request_time",
-                "from the NIC sending a Page Request to its PRG Response reaching the NIC");
+                "from the NIC sending a Page Request Group to its PRG Response reaching the NIC");
     }
 
     /**
@@ -99,13 +103,21 @@ public final class PriHandler extends Component {
         PageRequestQueue q = iommu.pageRequests();
         long now = sim.now();
         while (q.headArrived(now)) {
-            Work w = take();
-            w.pasid = q.headPasid();
-            w.va = q.headAddress();
-            w.write = q.headWrite();
-            w.sent = q.headArrivedPs() - costs.device().pageRequestPs();
+            Work w = partial;
+            if (w == null) {
+                w = take();
+                w.pasid = q.headPasid();
+                w.sent = q.headArrivedPs() - costs.device().pageRequestPs();
+            }
+            w.add(q.headAddress(), q.headWrite());
+            boolean last = q.headLast();
             q.remove();
-            irqBatch.add(w);
+            if (last) {
+                irqBatch.add(w);
+                partial = null;
+            } else {
+                partial = w;
+            }
         }
         return costs.interruptPs();
     }
@@ -125,31 +137,39 @@ public final class PriHandler extends Component {
             case DISPATCHED -> workQueue.run(fault(w) + costs.responsePs(), this, RESPONDED, w.slot);
             case RESPONDED -> schedule(costs.device().pageResponsePs(), DELIVERED, w.slot);
             case DELIVERED -> {
-                path.pageResponse(w.pasid, w.va);
-                requests.increment();
+                for (int i = 0; i < w.pages; i++) {
+                    path.pageResponse(w.pasid, w.va[i]);
+                }
+                requests.add(w.pages);
+                groups.increment();
                 serviceTime.record(sim.now() - w.sent);
+                w.pages = 0;
                 idle.addLast(w);
             }
             default -> throw new IllegalArgumentException("unknown PRI handler event " + type);
         }
     }
 
-    /** Faults the requested page in through the kernel (handle_mm_fault); returns the kernel's time. */
+    /** Faults the group's pages in through the kernel (handle_mm_fault, one page each); returns the kernel's time. */
     private long fault(Work w) {
         AddressSpace process = w.pasid < processes.length ? processes[w.pasid] : null;
-        if (process == null) {
-            unresolved.increment();
-            return 0;
+        long cost = 0;
+        for (int i = 0; i < w.pages; i++) {
+            if (process == null) {
+                unresolved.increment();
+                continue;
+            }
+            PinResult r = kernel.getUserPages(process, w.va[i], 1, w.write[i]);
+            if (r.pinned() == 0) {
+                unresolved.increment();
+                continue;
+            }
+            kernel.putPage(r.frames()[0]);
+            pagesIn.increment();
+            // handle_mm_fault's work only: get_user_pages' own walk and reference are not on this path
+            cost += Math.max(0, r.costPs() - osCosts.gupBasePs() - osCosts.gupPerPagePs());
         }
-        PinResult r = kernel.getUserPages(process, w.va, 1, w.write);
-        if (r.pinned() == 0) {
-            unresolved.increment();
-            return 0;
-        }
-        kernel.putPage(r.frames()[0]);
-        pagesIn.increment();
-        // handle_mm_fault's work only: get_user_pages' own walk and reference are not on this path
-        return Math.max(0, r.costPs() - osCosts.gupBasePs() - osCosts.gupPerPagePs());
+        return cost;
     }
 
     private Work take() {
@@ -166,16 +186,26 @@ public final class PriHandler extends Component {
         return requests.value();
     }
 
-    /** One page request in service; reused. */
+    /** One Page Request Group in service; reused. */
     private static final class Work {
         final int slot;
         int pasid;
-        long va;
-        boolean write;
+        long[] va = new long[4];
+        boolean[] write = new boolean[4];
+        int pages;
         long sent;
 
         Work(int slot) {
             this.slot = slot;
+        }
+
+        void add(long address, boolean isWrite) {
+            if (pages == va.length) {
+                va = Arrays.copyOf(va, pages * 2);
+                write = Arrays.copyOf(write, pages * 2);
+            }
+            va[pages] = address;
+            write[pages++] = isWrite;
         }
     }
 }
