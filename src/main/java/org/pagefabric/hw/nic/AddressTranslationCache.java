@@ -27,6 +27,16 @@ final class AddressTranslationCache {
         return entries.lookup(pasid, va);
     }
 
+    /** The cached entry of {@code va}'s page without touching the replacement order, or 0. */
+    long peek(int pasid, long va) {
+        var level = entries.level(0);
+        int slot = level.find(Iotlb.key(pasid, va, false));
+        if (slot < 0) {
+            slot = level.find(Iotlb.key(pasid, va, true));
+        }
+        return slot < 0 ? 0 : level.value(slot);
+    }
+
     /** Caches a present entry the IOMMU returned. */
     void fill(int pasid, long va, long pte) {
         entries.fill(pasid, va, pte);

@@ -209,6 +209,20 @@ public final class IommuDmaPath {
         return pendingPages != null && pendingPages.remove(Iotlb.key(pasid, va & -PhysicalMemory.PAGE_SIZE, false));
     }
 
+    /**
+     * The frame the ATC translates the page of {@code va} in {@code pasid} to, or -1 if it holds
+     * no entry (or ATS is off); it does not touch the replacement order.
+     */
+    public long cachedFrame(int pasid, long va) {
+        long pte = atc == null ? 0 : atc.peek(pasid, va);
+        return pte == 0 ? -1 : AddressTranslationCache.frame(pte, va);
+    }
+
+    /** When every access admitted so far has reached memory or is available: none is in flight after it. */
+    public long inFlightUntil() {
+        return stage.lastReady();
+    }
+
     /** Whether a Page Request for the page of {@code va} in {@code pasid} awaits its response. */
     public boolean pageRequestPending(int pasid, long va) {
         return pendingPages != null && pendingPages.contains(Iotlb.key(pasid, va & -PhysicalMemory.PAGE_SIZE, false));
