@@ -675,6 +675,18 @@ public final class Kernel {
         return hugePages.split(as, va);
     }
 
+    /**
+     * Adds the time an MMU-notifier callback waited for a device to the mapping change that
+     * called it (an ATS Invalidation Completion the IOMMU driver waits for before the change
+     * goes on): the munmap, madvise or migration that invalidated returns it in its cost.
+     */
+    public void chargeNotifierWait(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("a notifier wait must not be negative, got " + ps);
+        }
+        charge(ps);
+    }
+
     // ---------------------------------------------------------------- shared internals
 
     void charge(long ps) {
