@@ -288,7 +288,7 @@ public final class Kernel {
     /**
      * madvise. DONTNEED drops the pages of a range (it reads as zeros afterwards), as an
      * allocator does to give memory back without unmapping; HUGEPAGE and NOHUGEPAGE set the THP
-     * policy of the range.
+     * policy of the range; DONTFORK and DOFORK whether fork copies it into the child.
      *
      * @throws OsException EINVAL (unaligned; DONTNEED on mlocked memory), ENOMEM (range not fully mapped)
      */
@@ -315,11 +315,21 @@ public final class Kernel {
                 charge(costs.munmapPerPagePs() * present);
                 freeTables(as, addr, end);
             }
-            case HUGEPAGE, NOHUGEPAGE -> {
+            case HUGEPAGE, NOHUGEPAGE, DONTFORK, DOFORK -> {
                 as.vmas.splitAt(addr);
                 as.vmas.splitAt(end);
-                int set = advice == Advice.HUGEPAGE ? Vma.HUGEPAGE : Vma.NOHUGEPAGE;
-                int clear = advice == Advice.HUGEPAGE ? Vma.NOHUGEPAGE : Vma.HUGEPAGE;
+                int set = switch (advice) {
+                    case HUGEPAGE -> Vma.HUGEPAGE;
+                    case NOHUGEPAGE -> Vma.NOHUGEPAGE;
+                    case DONTFORK -> Vma.DONTCOPY;
+                    default -> 0;
+                };
+                int clear = switch (advice) {
+                    case HUGEPAGE -> Vma.NOHUGEPAGE;
+                    case NOHUGEPAGE -> Vma.HUGEPAGE;
+                    case DOFORK -> Vma.DONTCOPY;
+                    default -> 0;
+                };
                 for (Vma v : as.vmas.overlapping(addr, end)) {
                     v.setFlags((v.flags() | set) & ~clear);
                 }
@@ -329,7 +339,10 @@ public final class Kernel {
         return spent - mark;
     }
 
-    /** fork: a child sharing every private page copy-on-write. */
+    /**
+     * fork: a child sharing every private page copy-on-write, except ranges marked
+     * {@link Advice#DONTFORK}; pinned pages as {@link KernelConfig#forkPinned()} says.
+     */
     public ForkResult fork(AddressSpace parent) {
         checkAlive(parent);
         return forker.fork(parent);

@@ -10,15 +10,19 @@ package org.pagefabric.hw.os;
  * @param heapStart          where each process's brk heap starts (page-aligned)
  * @param mmapBottom         lowest address mmap hands out
  * @param mmapTop            mmap allocates top-down from here
+ * @param forkPinned         what fork does to pinned pages
  */
 public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaimBatch,
-        long heapStart, long mmapBottom, long mmapTop) {
+        long heapStart, long mmapBottom, long mmapTop, ForkPinnedPages forkPinned) {
     private static final long PAGE_MASK = 4095;
 
     /** Validates the layout. */
     public KernelConfig {
         if (thp == null) {
             throw new IllegalArgumentException("KernelConfig.thp must be NEVER, MADVISE or ALWAYS");
+        }
+        if (forkPinned == null) {
+            throw new IllegalArgumentException("KernelConfig.forkPinned must be EARLY_COPY or SHARED_COW");
         }
         if (directReclaimBatch <= 0) {
             throw new IllegalArgumentException("KernelConfig.directReclaimBatch must be positive, was " + directReclaimBatch);
@@ -33,9 +37,14 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
      * The x86-64 Linux layout: the heap just above a PIE binary (0x5555_5600_0000), the mmap
      * region handed out top-down from below the stack (0x7fff_0000_0000) and kept above
      * 0x6000_0000_0000 so the heap has room to grow; direct reclaim on with
-     * SWAP_CLUSTER_MAX = 32 pages.
+     * SWAP_CLUSTER_MAX = 32 pages; pinned pages copied early at fork, as since Linux 5.9.
      */
     public static KernelConfig linux(ThpMode thp) {
-        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L);
+        return linux(thp, ForkPinnedPages.EARLY_COPY);
+    }
+
+    /** The x86-64 Linux layout of {@link #linux(ThpMode)} with a chosen fork behaviour. */
+    public static KernelConfig linux(ThpMode thp, ForkPinnedPages forkPinned) {
+        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L, forkPinned);
     }
 }

@@ -14,6 +14,8 @@ public final class Vma {
     public static final int NOHUGEPAGE = 1 << 2;
     /** The brk heap. */
     public static final int HEAP = 1 << 3;
+    /** madvise(MADV_DONTFORK), VM_DONTCOPY: fork leaves the range out of the child. */
+    public static final int DONTCOPY = 1 << 4;
 
     private long start;
     private long end;
