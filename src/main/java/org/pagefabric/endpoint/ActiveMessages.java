@@ -253,7 +253,13 @@ public final class ActiveMessages {
                 }
                 continue;
             }
-            Handler h = handlers[(int) head];
+            Handler h = (int) head >= 0 && (int) head < handlers.length ? handlers[(int) head] : null;
+            if (h == null) {
+                // the NIC sent bytes the sender's CPU did not write: its message buffer's registration is stale
+                throw new SimulationException("rank " + e.rank.id() + ": active message from rank " + peer
+                        + " names no handler (" + (int) head + "): the sender's message buffer held other bytes"
+                        + " than it wrote, as when a registration outlives the page it pinned");
+            }
             long value = h.handle(ctx, e.rank, job.endpoint(peer), (long) LONG.get(m, 16), (long) LONG.get(m, 24),
                     (long) LONG.get(m, 32), (long) LONG.get(m, 40));
             send(ctx, e, peer, REPLY, (int) head, req, value, 0, 0, 0);
