@@ -1,6 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +12,7 @@ import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.FaultKind;
+import org.pagefabric.hw.os.ForkPinnedPages;
 import org.pagefabric.hw.os.ForkResult;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.Vma;
@@ -29,10 +31,11 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * <p>What the parent's write does depends on the kernel ({@code os.fork.pinned_pages}): before
  * Linux 5.9 a pinned page is copy-on-write like any other, so the parent's write moves the
  * parent to a new page while the registration still names the old one, which the child then
- * owns and writes: the NIC sends the child's bytes ({@code corrupted}). With
- * {@code dontfork} the application marks the buffer MADV_DONTFORK first, as libibverbs'
- * ibv_fork_init has ibv_reg_mr do: the parent is safe and the child has no buffer
- * ({@code child_faults}). Policies that pin nothing follow the page through MMU-notifier
+ * owns and writes: the NIC sends the child's bytes ({@code corrupted}). With {@code dontfork}
+ * every pinned registration is MADV_DONTFORK, as libibverbs' ibv_fork_init has ibv_reg_mr do:
+ * the parent is safe and the child has no buffer ({@code child_faults}); {@code auto} does so
+ * only on a kernel without the early copy, as runtimes do when ibv_is_fork_initialized does not
+ * answer IBV_FORK_UNNEEDED. Policies that pin nothing follow the page through MMU-notifier
  * invalidations; bounce buffers copy from the parent's view at send time, but their own pinned
  * buffers (and an active-message layer's) meet the same hazard as the application's.
  */
@@ -53,8 +56,10 @@ public final class ForkReuseWorkload extends AbstractWorkload {
     private static final List<WorkloadParameter> PARAMETERS = List.of(
             StandardParameters.size(64 * KIB),
             StandardParameters.iterations(),
-            WorkloadParameter.flag(DONTFORK, false,
-                    "every pinned registration is MADV_DONTFORK, as after ibv_fork_init (on-demand ones are not)"));
+            WorkloadParameter.choice(DONTFORK, "never", "whether every pinned registration is MADV_DONTFORK, as after"
+                    + " ibv_fork_init (on-demand ones never are): never, always, or auto (only when the kernel does"
+                    + " not copy pinned pages at fork, as runtimes do on ibv_is_fork_initialized's IBV_FORK_UNNEEDED)",
+                    List.of("never", "auto", "always")));
 
     private static final List<String> METRICS;
 
@@ -88,10 +93,14 @@ public final class ForkReuseWorkload extends AbstractWorkload {
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
-        boolean dontFork = (Boolean) params.get(DONTFORK);
         Rank parent = job.rank(0);
         Rank peer = job.rank(1);
         Kernel k = parent.node().kernel();
+        boolean dontFork = switch ((String) params.get(DONTFORK)) {
+            case "always" -> true;
+            case "auto" -> k.config().forkPinned() != ForkPinnedPages.EARLY_COPY;
+            default -> false;
+        };
         AddressSpace as = parent.process();
         long buf = parent.segment();
         long[] counts = new long[4]; // failed, corrupted, child faults, fork ps
@@ -154,8 +163,12 @@ public final class ForkReuseWorkload extends AbstractWorkload {
 
             @Override
             public Map<String, Object> extraMetrics() {
-                return Map.of(CORRUPTED, counts[1], CHILD_FAULTS, counts[2],
-                        FORK_US, iterations == 0 ? 0.0 : counts[3] / (double) iterations / Time.US);
+                // insertion order: Map.of iterates in an order that changes from one JVM to the next
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put(CORRUPTED, counts[1]);
+                m.put(CHILD_FAULTS, counts[2]);
+                m.put(FORK_US, iterations == 0 ? 0.0 : counts[3] / (double) iterations / Time.US);
+                return m;
             }
         };
     }

@@ -27,7 +27,7 @@ class ForkConformanceTest {
         return r.names().stream().filter(n -> r.descriptor(n).capabilities().contains(Capability.PUT));
     }
 
-    private static Map<String, Object> run(String name, String kernel, boolean dontFork) {
+    private static Map<String, Object> run(String name, String kernel, String dontFork) {
         PolicyDescriptor d = PolicyRegistry.standard().descriptor(name);
         Profile p = Conformance.profileFor(d).withOverrides(Map.of("os.fork.pinned_pages", kernel), "test");
         return PointRun.run(p, name, WorkloadRegistry.standard().byName("fork-reuse"),
@@ -37,14 +37,14 @@ class ForkConformanceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("putPolicies")
     void aKernelThatCopiesPinnedPagesAtForkKeepsEveryPolicyCorrect(String name) {
-        Map<String, Object> row = run(name, "early-copy", false);
+        Map<String, Object> row = run(name, "early-copy", "never");
         assertEquals(true, row.get("verified"), name + ": " + row.get("reason"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("putPolicies")
     void dontForkOnPinnedRegistrationsKeepsEveryPolicyCorrectOnAnOlderKernel(String name) {
-        Map<String, Object> row = run(name, "shared-cow", true);
+        Map<String, Object> row = run(name, "shared-cow", "auto");
         assertEquals(true, row.get("verified"), name + ": " + row.get("reason"));
     }
 }
