@@ -10,7 +10,7 @@ import org.pagefabric.hw.mem.PageBacking;
  * with EBUSY; otherwise every present page goes to a new frame under ONE invalidation of the
  * whole range, which is how a dynamic importer hears of it: dma_buf_move_notify calls each
  * importer's move_notify once per buffer (drivers/dma-buf/dma-buf.c), and the RDMA importer zaps
- * the whole MR (drivers/infiniband/hw/mlx5/odp.c, mlx5_ib_dmabuf_invalidate_cb).
+ * the whole MR (drivers/infiniband/hw/mlx5/mr.c, mlx5_ib_dmabuf_invalidate_cb).
  */
 final class DeviceMemoryMove {
     private final Kernel k;
