@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
 import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.net.NetworkEnergy;
 import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.os.OsException;
@@ -222,6 +223,12 @@ public final class PointRun {
             }
             if (sum(sim, RETRY_LIMIT_FAILURES) > 0) {
                 return GAVE_UP;
+            }
+            long garbled = sum(sim, ActiveMessages.GARBLED);
+            if (garbled > 0) {
+                return garbled + " active message" + (garbled == 1 ? "" : "s") + " named no handler: the sender's"
+                        + " message buffer held other bytes than it wrote, as when its registration kept a page the"
+                        + " process no longer maps (fork on a kernel without the early copy), and the requester waits";
             }
             long lost = sum(sim, LOST_DATAGRAMS) + sum(sim, CORRUPT_DATAGRAMS);
             if (lost > 0) {

@@ -8,8 +8,12 @@ public enum Advice {
     HUGEPAGE,
     /** MADV_NOHUGEPAGE: never transparent huge pages here. */
     NOHUGEPAGE,
-    /** MADV_DONTFORK: set VM_DONTCOPY, what libibverbs does to a registered range after ibv_fork_init. */
+    /**
+     * MADV_DONTFORK: a child created by fork has no mapping here (it faults), and the parent's
+     * pages are not made copy-on-write; what libibverbs' ibv_fork_init has ibv_reg_mr do to
+     * every registered range.
+     */
     DONTFORK,
-    /** MADV_DOFORK: clear VM_DONTCOPY (ibv_dereg_mr's undo of {@link #DONTFORK}). */
+    /** MADV_DOFORK: undoes {@link #DONTFORK}. */
     DOFORK
 }

@@ -51,6 +51,7 @@ public final class Kernel {
     final Migration migration;
     final HugePages hugePages;
     final Forker forker;
+    final DeviceMemoryMove deviceMoves;
 
     /** Running sum of every cost charged; an operation's cost is the difference across it. */
     long spent;
@@ -81,6 +82,7 @@ public final class Kernel {
         this.migration = new Migration(this);
         this.hugePages = new HugePages(this);
         this.forker = new Forker(this);
+        this.deviceMoves = new DeviceMemoryMove(this);
     }
 
     /** The RAM. */
@@ -295,7 +297,7 @@ public final class Kernel {
     /**
      * madvise. DONTNEED drops the pages of a range (it reads as zeros afterwards), as an
      * allocator does to give memory back without unmapping; HUGEPAGE and NOHUGEPAGE set the THP
-     * policy of the range.
+     * policy of the range; DONTFORK and DOFORK whether fork copies it into the child.
      *
      * @throws OsException EINVAL (unaligned; DONTNEED on mlocked memory), ENOMEM (range not fully mapped)
      */
@@ -364,7 +366,10 @@ public final class Kernel {
         return as.vmas.size();
     }
 
-    /** fork: a child sharing every private page copy-on-write. */
+    /**
+     * fork: a child sharing every private page copy-on-write, except ranges marked
+     * {@link Advice#DONTFORK}; pinned pages as {@link KernelConfig#forkPinned()} says.
+     */
     public ForkResult fork(AddressSpace parent) {
         checkAlive(parent);
         return forker.fork(parent);
@@ -663,6 +668,19 @@ public final class Kernel {
     /** Migrates the page in {@code frame} (a head for a huge page) to another frame. */
     public PageOpResult migrateFrame(long frame) {
         return migration.migrateFrame(frame);
+    }
+
+    /**
+     * An exporter moving the device-memory buffer at {@code [addr, addr+length)} (dma-buf
+     * eviction or migration): every present page to a new frame under one invalidation of the
+     * whole range, or nothing (EBUSY) if any page is pinned, as a static attachment pins it.
+     */
+    public PageOpResult moveDeviceBuffer(AddressSpace as, long addr, long length) {
+        checkAlive(as);
+        if ((addr & (PAGE_SIZE - 1)) != 0 || length <= 0) {
+            throw new OsException(Errno.EINVAL, "device buffer [" + Long.toHexString(addr) + ", +" + length + ")", 0);
+        }
+        return deviceMoves.move(as, addr, addr + pageUp(length));
     }
 
     /** khugepaged: collapses the 2 MiB-aligned block containing {@code va} into one huge page. */

@@ -95,6 +95,11 @@ public final class OsParameters {
     /** Per-page cost of fork. */
     public static final Parameter FORK_PER_PAGE = Parameter.time("os.fork.per_page",
             "Cost per present page of fork: copying and write-protecting one page-table entry.");
+    /** What fork does to pinned pages: the kernel's behaviour, by era. */
+    public static final Parameter FORK_PINNED_PAGES = Parameter.choice("os.fork.pinned_pages",
+            "What fork does to a pinned page: early-copy (Linux 5.9+, the child gets a copy at fork) or shared-cow"
+                    + " (older kernels: copy-on-write like any page, so a parent's write leaves its registration"
+                    + " on the child's page).", "early-copy", "shared-cow");
     /** Flushing a changed range from the CPU TLBs. */
     public static final Parameter TLB_SHOOTDOWN = Parameter.time("os.tlb_shootdown",
             "Flushing a changed range from every CPU TLB that may hold it, inter-processor interrupts included.");
