@@ -172,14 +172,14 @@ public final class CostsFromProfile {
                 p.time(OsParameters.TLB_SHOOTDOWN));
     }
 
-    /** The Linux layout with the profile's transparent-huge-page mode. */
+    /** The Linux layout with the profile's transparent-huge-page mode and unmap batch. */
     public static KernelConfig kernelConfig(Profile p) {
         ThpMode thp = switch (p.choice(OsParameters.THP)) {
             case "never" -> ThpMode.NEVER;
             case "always" -> ThpMode.ALWAYS;
             default -> ThpMode.MADVISE;
         };
-        return KernelConfig.linux(thp);
+        return KernelConfig.linux(thp).withUnmapBatch((int) Math.min(Integer.MAX_VALUE, p.count(OsParameters.UNMAP_BATCH)));
     }
 
     /**

@@ -10,9 +10,12 @@ package org.pagefabric.hw.os;
  * @param heapStart          where each process's brk heap starts (page-aligned)
  * @param mmapBottom         lowest address mmap hands out
  * @param mmapTop            mmap allocates top-down from here
+ * @param unmapBatch         pages reclaim and migration unmap under one MMU-notifier range: 1 is
+ *                           Linux's try_to_unmap_one, one notification per page; more batches
+ *                           adjacent pages of one address space into one range (001 "Future work")
  */
 public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaimBatch,
-        long heapStart, long mmapBottom, long mmapTop) {
+        long heapStart, long mmapBottom, long mmapTop, int unmapBatch) {
     private static final long PAGE_MASK = 4095;
 
     /** Validates the layout. */
@@ -22,6 +25,9 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
         }
         if (directReclaimBatch <= 0) {
             throw new IllegalArgumentException("KernelConfig.directReclaimBatch must be positive, was " + directReclaimBatch);
+        }
+        if (unmapBatch <= 0) {
+            throw new IllegalArgumentException("KernelConfig.unmapBatch must be positive, was " + unmapBatch);
         }
         if ((heapStart & PAGE_MASK) != 0 || (mmapBottom & PAGE_MASK) != 0 || (mmapTop & PAGE_MASK) != 0
                 || heapStart <= 0 || mmapBottom <= heapStart || mmapTop <= mmapBottom || mmapTop > PageTable.USER_TOP) {
@@ -33,9 +39,14 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
      * The x86-64 Linux layout: the heap just above a PIE binary (0x5555_5600_0000), the mmap
      * region handed out top-down from below the stack (0x7fff_0000_0000) and kept above
      * 0x6000_0000_0000 so the heap has room to grow; direct reclaim on with
-     * SWAP_CLUSTER_MAX = 32 pages.
+     * SWAP_CLUSTER_MAX = 32 pages; one MMU-notifier range per unmapped page.
      */
     public static KernelConfig linux(ThpMode thp) {
-        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L);
+        return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L, 1);
+    }
+
+    /** This configuration with reclaim and migration unmapping {@code pages} pages per notifier range. */
+    public KernelConfig withUnmapBatch(int pages) {
+        return new KernelConfig(thp, directReclaim, directReclaimBatch, heapStart, mmapBottom, mmapTop, pages);
     }
 }
