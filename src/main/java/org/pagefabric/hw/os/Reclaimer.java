@@ -4,8 +4,8 @@ import org.pagefabric.hw.mem.FrameTable;
 
 /**
  * Page reclaim to swap: a clock (second chance) over physical frames, the classic approximation
- * of LRU. A page referenced since the hand last passed (accessed bit set in any mapping) has its
- * bits cleared and is spared; an unreferenced one is unmapped from every process through the
+ * of LRU. A page referenced since the hand last passed (accessed bit set in any mapping, or a
+ * device's use reported through the MMU notifiers' clear-young) has its bits cleared and is spared; an unreferenced one is unmapped from every process through the
  * reverse map (MMU notifiers see RECLAIM), written to a swap slot and freed.
  *
  * <p><b>Unmap batching</b> ({@link KernelConfig#unmapBatch()}). With a batch of 1 every mapping
@@ -102,7 +102,10 @@ final class Reclaimer {
         return true;
     }
 
-    /** page_referenced: tests and clears the accessed bit of every mapping. */
+    /**
+     * page_referenced: tests and clears the accessed bit of every mapping, and asks the MMU
+     * notifiers of each mapping whether a device used the page (ptep_clear_flush_young_notify).
+     */
     private boolean referenced(long frame) {
         boolean young = false;
         int n = k.rmap.count(frame);
@@ -115,6 +118,7 @@ final class Reclaimer {
                 young = true;
                 as.pageTable.setLeaf(va, pte & ~Pte.ACCESSED);
             }
+            young |= as.notifiers().clearYoung(va, va + ((pte & Pte.HUGE) != 0 ? Kernel.HUGE_SIZE : Kernel.PAGE_SIZE));
         }
         return young;
     }
