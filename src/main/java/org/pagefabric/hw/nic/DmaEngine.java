@@ -43,6 +43,8 @@ final class DmaEngine {
     private long readyAt;
     /** Translation of {@link AccessFlags#IOMMU} regions, or null while the NIC has no IOMMU. */
     private IommuDmaPath iommuPath;
+    /** Whether accesses to on-demand regions set their entries' accessed and dirty bits. */
+    private boolean accessBits;
 
     DmaEngine(PhysicalMemory memory, TranslationCache cache, long missPs, Counter bytesRead, Counter bytesWritten,
               Counter translationFaults, Counter unchargedMissPs) {
@@ -53,6 +55,11 @@ final class DmaEngine {
         this.bytesWritten = bytesWritten;
         this.translationFaults = translationFaults;
         this.unchargedMissPs = unchargedMissPs;
+    }
+
+    /** Makes accesses to on-demand regions set the accessed (and, writing, dirty) bit of their entries. */
+    void setAccessBits(boolean on) {
+        this.accessBits = on;
     }
 
     /** Routes the translation of IOMMU-translated regions through {@code path}. */
@@ -232,9 +239,27 @@ final class DmaEngine {
                 }
                 frames[i] = Pte.frame(e);
             }
+            if (accessBits && mr.onDemand()) {
+                markAccessed(mr, first - mr.firstPage(), pages, write);
+            }
             return true;
         } finally {
             unchargedMissPs.add((cache.misses() - missesBefore) * missPs);
+        }
+    }
+
+    /**
+     * Sets the accessed (and dirty) bits in the region's table itself, as a CPU's page walker does
+     * in its page table: the cache holds translations, the bits live in the table the driver reads.
+     */
+    private static void markAccessed(MemoryRegion mr, long page, int pages, boolean write) {
+        long bits = Pte.ACCESSED | (write ? Pte.DIRTY : 0);
+        TranslationTable t = mr.table();
+        for (int i = 0; i < pages; i++) {
+            long e = t.get(page + i);
+            if ((e & bits) != bits) {
+                t.set(page + i, e | bits);
+            }
         }
     }
 

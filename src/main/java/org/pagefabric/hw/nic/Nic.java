@@ -323,6 +323,35 @@ public final class Nic extends Component {
         return mr.table().zap(firstPage - mr.firstPage(), endPage - firstPage);
     }
 
+    /**
+     * Makes DMA accesses to on-demand regions set the accessed bit (and for writes the dirty bit)
+     * of the entries they use, for a driver that reports them to the kernel's reclaim (001 "Future
+     * work": update PTE accessed/dirty bits according to IO accesses). Off by default.
+     */
+    public void setAccessBits(boolean on) {
+        dma.setAccessBits(on);
+    }
+
+    /**
+     * Tests and clears the accessed bits of the present entries of {@code [address, address +
+     * length)}: whether any page was accessed since the last call (the dirty bits stay).
+     */
+    public boolean clearAccessed(MemoryRegion mr, long address, long length) {
+        long firstPage = Math.max(address >>> PhysicalMemory.PAGE_SHIFT, mr.firstPage());
+        long endPage = Math.min((address + length + (1L << PhysicalMemory.PAGE_SHIFT) - 1) >>> PhysicalMemory.PAGE_SHIFT,
+                mr.firstPage() + mr.pageCount());
+        boolean young = false;
+        TranslationTable t = mr.table();
+        for (long p = firstPage - mr.firstPage(); p < endPage - mr.firstPage(); p++) {
+            long e = t.get(p);
+            if ((e & (Pte.PRESENT | Pte.ACCESSED)) == (Pte.PRESENT | Pte.ACCESSED)) {
+                t.set(p, e & ~Pte.ACCESSED);
+                young = true;
+            }
+        }
+        return young;
+    }
+
     /** Deregisters a region: its keys stop working and its translations are dropped. */
     public void deregister(MemoryRegion mr) {
         keys.deregister(mr);

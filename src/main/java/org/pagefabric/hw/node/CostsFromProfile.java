@@ -173,7 +173,7 @@ public final class CostsFromProfile {
                 p.time(OsParameters.TLB_SHOOTDOWN));
     }
 
-    /** The Linux layout with the profile's transparent-huge-page mode and fork behaviour. */
+    /** The Linux layout with the profile's transparent-huge-page mode, fork behaviour and unmap batch. */
     public static KernelConfig kernelConfig(Profile p) {
         ThpMode thp = switch (p.choice(OsParameters.THP)) {
             case "never" -> ThpMode.NEVER;
@@ -182,7 +182,8 @@ public final class CostsFromProfile {
         };
         ForkPinnedPages fork = "shared-cow".equals(p.choice(OsParameters.FORK_PINNED_PAGES))
                 ? ForkPinnedPages.SHARED_COW : ForkPinnedPages.EARLY_COPY;
-        return KernelConfig.linux(thp, p.intCount(OsParameters.MAX_MAP_COUNT), fork);
+        return KernelConfig.linux(thp, p.intCount(OsParameters.MAX_MAP_COUNT), fork)
+                .withUnmapBatch((int) Math.min(Integer.MAX_VALUE, p.count(OsParameters.UNMAP_BATCH)));
     }
 
     /**

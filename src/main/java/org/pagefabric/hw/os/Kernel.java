@@ -665,6 +665,17 @@ public final class Kernel {
         return migration.migrate(as, va);
     }
 
+    /**
+     * Migrates the {@code pages} pages mapped from {@code va} (NUMA balancing moving a range), with
+     * the notifier ranges {@link KernelConfig#unmapBatch()} allows; pages that cannot move (pinned,
+     * not present) are skipped.
+     *
+     * @return pages moved and the kernel time
+     */
+    public MigrateResult migrateRange(AddressSpace as, long va, int pages) {
+        return migration.migrateRange(as, va, pages);
+    }
+
     /** Migrates the page in {@code frame} (a head for a huge page) to another frame. */
     public PageOpResult migrateFrame(long frame) {
         return migration.migrateFrame(frame);

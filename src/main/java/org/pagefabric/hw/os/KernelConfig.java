@@ -12,10 +12,13 @@ package org.pagefabric.hw.os;
  * @param mmapTop            mmap allocates top-down from here
  * @param maxMapCount        vm.max_map_count: VMAs a process may have; a split or mmap past it fails with ENOMEM
  * @param forkPinned         what fork does to pinned pages
+ * @param unmapBatch         pages reclaim and migration unmap under one MMU-notifier range: 1 is
+ *                           Linux's try_to_unmap_one, one notification per page; more batches
+ *                           adjacent pages of one address space into one range (001 "Future work")
  */
 public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaimBatch,
         long heapStart, long mmapBottom, long mmapTop, int maxMapCount,
-        ForkPinnedPages forkPinned) {
+        ForkPinnedPages forkPinned, int unmapBatch) {
     private static final long PAGE_MASK = 4095;
     /**
      * Linux's DEFAULT_MAX_MAP_COUNT, USHRT_MAX - MAPCOUNT_ELF_CORE_MARGIN = 65535 - 5
@@ -23,11 +26,14 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
      */
     public static final int LINUX_MAX_MAP_COUNT = 65530;
 
-    /** A configuration with Linux's default vm.max_map_count and early copy of pinned pages at fork. */
+    /**
+     * A configuration with Linux's default vm.max_map_count, early copy of pinned pages at fork and
+     * one notifier range per unmapped page.
+     */
     public KernelConfig(ThpMode thp, boolean directReclaim, int directReclaimBatch, long heapStart, long mmapBottom,
                         long mmapTop) {
         this(thp, directReclaim, directReclaimBatch, heapStart, mmapBottom, mmapTop, LINUX_MAX_MAP_COUNT,
-                ForkPinnedPages.EARLY_COPY);
+                ForkPinnedPages.EARLY_COPY, 1);
     }
 
     /** Validates the layout. */
@@ -41,9 +47,15 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
         if (directReclaimBatch <= 0) {
             throw new IllegalArgumentException("KernelConfig.directReclaimBatch must be positive, was " + directReclaimBatch);
         }
+        if (unmapBatch <= 0) {
+            throw new IllegalArgumentException("KernelConfig.unmapBatch must be positive, was " + unmapBatch);
+        }
         if ((heapStart & PAGE_MASK) != 0 || (mmapBottom & PAGE_MASK) != 0 || (mmapTop & PAGE_MASK) != 0
                 || heapStart <= 0 || mmapBottom <= heapStart || mmapTop <= mmapBottom || mmapTop > PageTable.USER_TOP) {
             throw new IllegalArgumentException("KernelConfig layout must be page-aligned with 0 < heapStart < mmapBottom < mmapTop <= 2^47");
+        }
+        if (unmapBatch <= 0) {
+            throw new IllegalArgumentException("KernelConfig.unmapBatch must be positive, was " + unmapBatch);
         }
         if (maxMapCount < 1) {
             throw new IllegalArgumentException("KernelConfig.maxMapCount must be positive, was " + maxMapCount);
@@ -54,7 +66,8 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
      * The x86-64 Linux layout: the heap just above a PIE binary (0x5555_5600_0000), the mmap
      * region handed out top-down from below the stack (0x7fff_0000_0000) and kept above
      * 0x6000_0000_0000 so the heap has room to grow; direct reclaim on with
-     * SWAP_CLUSTER_MAX = 32 pages; pinned pages copied early at fork, as since Linux 5.9.
+     * SWAP_CLUSTER_MAX = 32 pages; pinned pages copied early at fork, as since Linux 5.9; one
+     * MMU-notifier range per unmapped page.
      */
     public static KernelConfig linux(ThpMode thp) {
         return linux(thp, LINUX_MAX_MAP_COUNT, ForkPinnedPages.EARLY_COPY);
@@ -73,6 +86,12 @@ public record KernelConfig(ThpMode thp, boolean directReclaim, int directReclaim
     /** The x86-64 Linux layout of {@link #linux(ThpMode)} with a vm.max_map_count and a fork behaviour. */
     public static KernelConfig linux(ThpMode thp, int maxMapCount, ForkPinnedPages forkPinned) {
         return new KernelConfig(thp, true, 32, 0x5555_5600_0000L, 0x6000_0000_0000L, 0x7fff_0000_0000L, maxMapCount,
-                forkPinned);
+                forkPinned, 1);
+    }
+
+    /** This configuration with reclaim and migration unmapping {@code pages} pages per notifier range. */
+    public KernelConfig withUnmapBatch(int pages) {
+        return new KernelConfig(thp, directReclaim, directReclaimBatch, heapStart, mmapBottom, mmapTop, maxMapCount,
+                forkPinned, pages);
     }
 }

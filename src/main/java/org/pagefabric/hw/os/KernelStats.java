@@ -97,4 +97,9 @@ public final class KernelStats {
     public long notifierCallbacks() {
         return notifierCallbacks.value();
     }
+
+    /** invalidate_start calls (notifier ranges) so far. */
+    public long invalidations() {
+        return invalidations.value();
+    }
 }

@@ -22,4 +22,14 @@ public interface MmuInvalidationCallback {
     /** Called after the page tables changed (Linux's invalidate_range_end); nothing by default. */
     default void invalidateEnd(MmuIntervalNotifier subscription, long start, long end, InvalidationReason reason) {
     }
+
+    /**
+     * Reclaim asks whether the mirror used {@code [start, end)} since it last asked, and clears
+     * what it keeps of that: Linux's {@code mmu_notifier_ops.clear_flush_young}, which reclaim's
+     * page_referenced calls next to the CPU's accessed bit (KVM implements it for guest memory).
+     * A mirror that tracks no use answers false, the default: the page looks idle to reclaim.
+     */
+    default boolean clearYoung(MmuIntervalNotifier subscription, long start, long end) {
+        return false;
+    }
 }

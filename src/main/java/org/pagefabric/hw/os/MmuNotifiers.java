@@ -117,6 +117,26 @@ public final class MmuNotifiers {
         return batchCount;
     }
 
+    /**
+     * Asks every subscription overlapping {@code [start, end)} whether its mirror used the range
+     * since it was last asked ({@link MmuInvalidationCallback#clearYoung}); true if any did. Every
+     * one is asked, so each clears its own record, as mmu_notifier_clear_flush_young does.
+     */
+    boolean clearYoung(long start, long end) {
+        boolean young = false;
+        int hi = insertionPoint(end, -1);
+        for (int i = hi - 1; i >= 0; i--) {
+            MmuIntervalNotifier n = subs.get(i);
+            if (n.start() + maxLength <= start) {
+                break;
+            }
+            if (n.end() > start) {
+                young |= n.callback().clearYoung(n, Math.max(start, n.start()), Math.min(end, n.end()));
+            }
+        }
+        return young;
+    }
+
     /** Ends the invalidation started last. */
     void invalidateEnd(long start, long end, InvalidationReason reason) {
         if (!active) {

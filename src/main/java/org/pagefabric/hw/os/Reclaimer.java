@@ -4,9 +4,17 @@ import org.pagefabric.hw.mem.FrameTable;
 
 /**
  * Page reclaim to swap: a clock (second chance) over physical frames, the classic approximation
- * of LRU. A page referenced since the hand last passed (accessed bit set in any mapping) has its
- * bits cleared and is spared; an unreferenced one is unmapped from every process through the
+ * of LRU. A page referenced since the hand last passed (accessed bit set in any mapping, or a
+ * device's use reported through the MMU notifiers' clear-young) has its bits cleared and is spared; an unreferenced one is unmapped from every process through the
  * reverse map (MMU notifiers see RECLAIM), written to a swap slot and freed.
+ *
+ * <p><b>Unmap batching</b> ({@link KernelConfig#unmapBatch()}). With a batch of 1 every mapping
+ * of a victim is unmapped under its own MMU-notifier range, as Linux's try_to_unmap_one does: a
+ * mirror such as ODP pays one invalidation (and one NIC fence) per page. With a batch of N,
+ * victims are collected N at a time, swapped out, and their mappings unmapped in runs of adjacent
+ * pages of one address space, one notifier range per run (001 "Future work: page invalidation
+ * batching"). A collected victim is never looked at again in the same sweep: the batch is
+ * unmapped before the hand wraps.
  *
  * <p>Never taken: pinned pages, pages mapped in an mlocked VMA, pages the kernel is busy with,
  * frames that are not anonymous user memory. A huge page is split first, as Linux does before
@@ -14,10 +22,18 @@ import org.pagefabric.hw.mem.FrameTable;
  */
 final class Reclaimer {
     private final Kernel k;
+    private final int batch;
+    private final long[] victims;
+    private int pending;
+    private long[] mappings = new long[64];
+    private long[] slots = new long[64];
+    private int mappingCount;
     private long hand;
 
     Reclaimer(Kernel kernel) {
         this.k = kernel;
+        this.batch = kernel.config.unmapBatch();
+        this.victims = new long[batch];
     }
 
     ReclaimResult reclaim(long target) {
@@ -29,6 +45,8 @@ final class Reclaimer {
         long budget = 2 * limit + 1;
         while (reclaimed < target && scanned < budget && limit > 0 && k.swap.used() < k.swap.capacity()) {
             if (hand >= limit) {
+                // a victim must not be collected twice in one batch
+                reclaimed += swapOutBatch();
                 hand = 0;
             }
             long frame = hand++;
@@ -42,10 +60,18 @@ final class Reclaimer {
             if (k.frames.has(frame, FrameTable.HUGE_HEAD)) {
                 k.splitHugePage(frame);
             }
-            if (swapOut(frame)) {
-                reclaimed++;
+            if (batch == 1) {
+                if (swapOut(frame)) {
+                    reclaimed++;
+                }
+                continue;
+            }
+            victims[pending++] = frame;
+            if (pending == batch || k.swap.used() + pending >= k.swap.capacity()) {
+                reclaimed += swapOutBatch();
             }
         }
+        reclaimed += swapOutBatch();
         k.charge(k.costs.reclaimScanPerPagePs() * scanned + k.costs.swapOutPerPagePs() * reclaimed);
         k.stats.reclaimScanned.add(scanned);
         k.stats.reclaimed.add(reclaimed);
@@ -76,7 +102,10 @@ final class Reclaimer {
         return true;
     }
 
-    /** page_referenced: tests and clears the accessed bit of every mapping. */
+    /**
+     * page_referenced: tests and clears the accessed bit of every mapping, and asks the MMU
+     * notifiers of each mapping whether a device used the page (ptep_clear_flush_young_notify).
+     */
     private boolean referenced(long frame) {
         boolean young = false;
         int n = k.rmap.count(frame);
@@ -89,6 +118,7 @@ final class Reclaimer {
                 young = true;
                 as.pageTable.setLeaf(va, pte & ~Pte.ACCESSED);
             }
+            young |= as.notifiers().clearYoung(va, va + ((pte & Pte.HUGE) != 0 ? Kernel.HUGE_SIZE : Kernel.PAGE_SIZE));
         }
         return young;
     }
@@ -118,5 +148,87 @@ final class Reclaimer {
         }
         k.memory.free(frame);
         return true;
+    }
+
+    /**
+     * Swaps the collected victims out: each to its own slot, then every mapping of them rewritten
+     * to its swap entry, adjacent pages of one address space under one notifier range.
+     *
+     * @return victims swapped out
+     */
+    private int swapOutBatch() {
+        int n = 0;
+        for (int v = 0; v < pending; v++) {
+            long frame = victims[v];
+            int refs = k.rmap.count(frame);
+            long slot = k.swap.store(k.memory.backing().detach(frame), refs);
+            for (int i = 0; i < refs; i++) {
+                add(k.rmap.get(frame, i), slot);
+            }
+        }
+        int count = mappingCount;
+        sortMappings(count);
+        int i = 0;
+        while (i < count) {
+            int asId = ReverseMap.asId(mappings[i]);
+            long start = ReverseMap.va(mappings[i]);
+            int j = i + 1;
+            while (j < count && ReverseMap.asId(mappings[j]) == asId
+                    && ReverseMap.va(mappings[j]) == start + (long) (j - i) * Kernel.PAGE_SIZE) {
+                j++;
+            }
+            AddressSpace as = k.space(asId);
+            long end = start + (long) (j - i) * Kernel.PAGE_SIZE;
+            k.invalidateStart(as, start, end, InvalidationReason.RECLAIM);
+            for (int m = i; m < j; m++) {
+                long va = ReverseMap.va(mappings[m]);
+                long pte = as.pageTable.leaf(va);
+                long frame = Pte.frame(pte);
+                as.pageTable.setLeaf(va, Pte.withFrame((pte & Kernel.DEVICE_BITS) | Pte.SWAPPED, slots[m]));
+                k.frames.addMapCount(frame, -1);
+                k.rmap.remove(frame, asId, va);
+                as.residentPages--;
+                as.swapPages++;
+            }
+            k.invalidateEnd(as, start, end, InvalidationReason.RECLAIM);
+            i = j;
+        }
+        for (int v = 0; v < pending; v++) {
+            k.memory.free(victims[v]);
+            n++;
+        }
+        pending = 0;
+        mappingCount = 0;
+        return n;
+    }
+
+    private void add(long mapping, long slot) {
+        if (mappingCount == mappings.length) {
+            mappings = java.util.Arrays.copyOf(mappings, mappingCount * 2);
+            slots = java.util.Arrays.copyOf(slots, mappingCount * 2);
+        }
+        mappings[mappingCount] = mapping;
+        slots[mappingCount++] = slot;
+    }
+
+    /** Insertion sort of the collected mappings by (address space, address), slots alongside: batches are small. */
+    private void sortMappings(int count) {
+        for (int i = 1; i < count; i++) {
+            long m = mappings[i];
+            long s = slots[i];
+            int j = i - 1;
+            while (j >= 0 && before(m, mappings[j])) {
+                mappings[j + 1] = mappings[j];
+                slots[j + 1] = slots[j];
+                j--;
+            }
+            mappings[j + 1] = m;
+            slots[j + 1] = s;
+        }
+    }
+
+    /** Reverse-map words order by address space, then address (ReverseMap.encode). */
+    private static boolean before(long a, long b) {
+        return a < b;
     }
 }

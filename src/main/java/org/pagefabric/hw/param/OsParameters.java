@@ -103,6 +103,10 @@ public final class OsParameters {
     /** Flushing a changed range from the CPU TLBs. */
     public static final Parameter TLB_SHOOTDOWN = Parameter.time("os.tlb_shootdown",
             "Flushing a changed range from every CPU TLB that may hold it, inter-processor interrupts included.");
+    /** Pages reclaim and migration unmap under one MMU-notifier range. */
+    public static final Parameter UNMAP_BATCH = Parameter.count("os.unmap_batch",
+            "Pages reclaim and page migration unmap under one MMU-notifier range (1: one notification per page,"
+                    + " as Linux's try_to_unmap_one); adjacent pages of one address space share a range.").positive();
     /** Size of the swap device. */
     public static final Parameter SWAP_SIZE = Parameter.size("os.swap.size",
             "Size of the node's swap device; 0 means no swap (nothing anonymous can be reclaimed).");

@@ -20,10 +20,12 @@ import org.pagefabric.hw.param.NicParameters;
  * @param prefetchMaxBytes   the largest range one prefetch call pages in
  * @param implicitChildBytes size of the children an implicit key creates on first fault
  * @param registerPs         registering an on-demand region (no pinning, no translation written)
+ * @param accessBits         whether the NIC's use of a page is reported to reclaim ({@code odp.access_bits})
  */
 public record OdpCosts(long interruptPs, long eventHandlingPs, long pageInBasePs, long pageInPerPagePs,
                        long mappingBasePs, long mappingPerPagePs, long resumePs, long invalidateBasePs,
-                       long invalidatePerPagePs, long prefetchMaxBytes, long implicitChildBytes, long registerPs) {
+                       long invalidatePerPagePs, long prefetchMaxBytes, long implicitChildBytes, long registerPs,
+                       boolean accessBits) {
     /** The costs of {@code profile}. */
     public static OdpCosts of(Profile profile) {
         return new OdpCosts(profile.time(OdpParameters.FAULT_INTERRUPT), profile.time(OdpParameters.FAULT_EVENT_HANDLING),
@@ -32,7 +34,7 @@ public record OdpCosts(long interruptPs, long eventHandlingPs, long pageInBasePs
                 profile.time(OdpParameters.FAULT_MAPPING_UPDATE_PER_PAGE), profile.time(OdpParameters.FAULT_RESUME),
                 profile.time(OdpParameters.INVALIDATE_BASE), profile.time(OdpParameters.INVALIDATE_PER_PAGE),
                 profile.size(OdpParameters.PREFETCH_MAX), profile.size(OdpParameters.IMPLICIT_CHILD_SIZE),
-                profile.time(NicParameters.REGISTER_BASE));
+                profile.time(NicParameters.REGISTER_BASE), profile.flag(OdpParameters.ACCESS_BITS));
     }
 
     /** Driver time to page in {@code pages} pages (kernel fault work comes on top). */

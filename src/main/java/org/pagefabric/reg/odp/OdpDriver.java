@@ -22,6 +22,7 @@ import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.InvalidationReason;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MmuIntervalNotifier;
+import org.pagefabric.hw.os.MmuInvalidationCallback;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PageTable;
 import org.pagefabric.hw.os.PinResult;
@@ -63,6 +64,12 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * (page-in and mapping time, then its completion); asynchronous advice is queued to the
  * work-queue thread. At most {@code odp.prefetch.max} bytes per call.
  *
+ * <p><b>Accessed bits</b> ({@code odp.access_bits}, 001 "Future work: update PTE accessed/dirty
+ * bits according to IO accesses"). Off, reclaim sees only the CPU's accessed bits: a page only
+ * the NIC uses looks idle, is swapped out, and the NIC faults it back. On, the NIC sets accessed
+ * and dirty bits in the region's entries and the notifier's clear-young reports and clears them,
+ * so reclaim's clock spares the pages the NIC uses as it spares those the CPU uses.
+ *
  * <p>A fault that cannot be resolved (the address is not mapped in the process at all) is counted
  * ({@code unresolvable}) and the QP stays suspended: resuming it would only fault again.
  */
@@ -99,6 +106,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
     private final Counter prefetchRequests;
     private final Counter prefetchRaces;
     private final Counter implicitChildren;
+    private final Counter youngReports;
     private final Counter[] phasePs = new Counter[Phase.values().length];
     private final LatencyHistogram faultTime;
     private long invalidationPs;
@@ -124,12 +132,16 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         prefetchRequests = counter("prefetches", "requests", "prefetch (advise_mr) requests served");
         prefetchRaces = counter("prefetch_races", "requests", "prefetches that lost a race with an invalidation");
         implicitChildren = counter("implicit_children", "children", "children implicit keys created on first fault");
+        youngReports = counter("young_reports", "ranges", "reclaim's clear-young queries that found pages the NIC used");
         for (Phase p : Phase.values()) {
             phasePs[p.ordinal()] = counter(phaseStatistic(p), "ps",
                     "time resolved faults spent in phase " + p);
         }
         faultTime = latency("fault_time", "from the NIC raising a fault to the driver resuming the QP");
         nic.setPageFaultHandler(this);
+        if (costs.accessBits()) {
+            nic.setAccessBits(true);
+        }
     }
 
     /** The name of the statistic of {@code phase}'s time, below the driver's. */
@@ -184,8 +196,17 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
 
     private void watch(MemoryRegion mr, AddressSpace process, long address, long length) {
         Umem u = new Umem(mr, process, (mr.access() & WRITABLE) != 0);
-        u.notifier = process.subscribe(address, Math.max(length, 1), (sub, start, end, reason, seq) ->
-                invalidate(u, start, end, reason));
+        u.notifier = process.subscribe(address, Math.max(length, 1), new MmuInvalidationCallback() {
+            @Override
+            public void invalidate(MmuIntervalNotifier sub, long start, long end, InvalidationReason reason, long seq) {
+                OdpDriver.this.invalidate(u, start, end, reason);
+            }
+
+            @Override
+            public boolean clearYoung(MmuIntervalNotifier sub, long start, long end) {
+                return costs.accessBits() && reportYoung(u, start, end);
+            }
+        });
         umems.put(mr, u);
     }
 
@@ -218,6 +239,14 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
             invalidatedPages.add(zapped);
             invalidationPs += costs.invalidate(zapped);
         }
+    }
+
+    private boolean reportYoung(Umem u, long start, long end) {
+        boolean young = nic.clearAccessed(u.mr, start, end - start);
+        if (young) {
+            youngReports.increment();
+        }
+        return young;
     }
 
     /**

@@ -41,6 +41,11 @@ public final class OdpParameters {
     public static final Parameter IMPLICIT_CHILD_SIZE = Parameter.size("odp.implicit.child_size",
             "Size of each child region an implicit ODP key creates on first fault.").powerOfTwo();
 
+    /** Whether NIC accesses set accessed/dirty bits that the driver reports to reclaim. */
+    public static final Parameter ACCESS_BITS = Parameter.flag("odp.access_bits",
+            "NIC accesses set the accessed (and dirty) bits of the region's translation entries, and the driver"
+                    + " reports them to reclaim through the MMU notifier's clear-young, so pages the NIC uses stay resident.");
+
     private OdpParameters() {
     }
 }

@@ -29,7 +29,8 @@ public final class OdpProvider implements PolicyProvider, ParameterSet {
                 new Statistic("<node>.odp.invalidated_pages", "pages", "NIC translation entries zapped by invalidations"),
                 new Statistic("<node>.odp.prefetches", "requests", "prefetch (advise_mr) requests served"),
                 new Statistic("<node>.odp.prefetch_races", "requests", "prefetches that lost a race with an invalidation"),
-                new Statistic("<node>.odp.implicit_children", "children", "children implicit keys created on first fault")));
+                new Statistic("<node>.odp.implicit_children", "children", "children implicit keys created on first fault"),
+                new Statistic("<node>.odp.young_reports", "ranges", "reclaim's clear-young queries that found pages the NIC used")));
         for (FaultPhases.Phase p : FaultPhases.Phase.values()) {
             stats.add(new Statistic("<node>.odp." + OdpDriver.phaseStatistic(p), "ps", "time resolved faults spent in phase " + p));
         }

@@ -38,6 +38,8 @@ import org.pagefabric.sim.RandomStream;
  *   <li>RLIMIT_MEMLOCK: mlock fails with ENOMEM exactly when the model's locked pages plus the
  *       newly locked ones exceed the limit, and locked_vm equals the model's count.</li>
  * </ul>
+ * Seeds above 20 run with reclaim and migration batching their unmaps (16 pages per notifier
+ * range) and migrate ranges as well as single pages: every invariant holds there too.
  */
 class KernelPropertyTest {
     private static final long PAGE = Kernel.PAGE_SIZE;
@@ -48,7 +50,7 @@ class KernelPropertyTest {
     private static final int STEPS = 400;
 
     static LongStream seeds() {
-        return LongStream.rangeClosed(1, 20);
+        return LongStream.rangeClosed(1, 30);
     }
 
     /** The model of one process. */
@@ -91,7 +93,8 @@ class KernelPropertyTest {
     @MethodSource("seeds")
     void randomSequencesKeepEveryInvariant(long seed) {
         rnd = new RandomStream(seed);
-        k = TestKernels.kernel(RAM_PAGES, SWAP_SLOTS, seed % 2 == 0 ? ThpMode.MADVISE : ThpMode.ALWAYS);
+        k = TestKernels.kernel(RAM_PAGES, SWAP_SLOTS, seed % 2 == 0 ? ThpMode.MADVISE : ThpMode.ALWAYS,
+                seed > 20 ? 16 : 1);
         procs.add(newProc(k.createProcess(MEMLOCK_LIMIT, false)));
         for (int step = 0; step < STEPS; step++) {
             for (Proc p : procs) {
@@ -168,6 +171,10 @@ class KernelPropertyTest {
             return "reclaim " + r.reclaimed();
         } else if (choice < 86) {
             long va = anyPage(p);
+            if (k.config().unmapBatch() > 1 && va >= 0 && rnd.nextBoolean(0.5)) {
+                int pages = 1 + rnd.nextInt(64);
+                return "migrate range " + Long.toHexString(va) + " " + pages + " moved " + k.migrateRange(p.as, va, pages).moved();
+            }
             return "migrate " + Long.toHexString(va) + " " + k.migrate(p.as, va).error();
         } else if (choice < 90) {
             return collapse(p);

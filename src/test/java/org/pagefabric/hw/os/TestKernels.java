@@ -39,7 +39,12 @@ final class TestKernels {
     }
 
     static Kernel kernel(long ramPages, long swapSlots, ThpMode thp) {
+        return kernel(ramPages, swapSlots, thp, 1);
+    }
+
+    /** A kernel whose reclaim and migration unmap {@code unmapBatch} pages per notifier range. */
+    static Kernel kernel(long ramPages, long swapSlots, ThpMode thp, int unmapBatch) {
         return new Kernel(new PhysicalMemory(ramPages * Kernel.PAGE_SIZE), new Swap(swapSlots), costs(),
-                KernelConfig.linux(thp), new StatisticsRegistry(() -> 0L), "node0.os");
+                KernelConfig.linux(thp).withUnmapBatch(unmapBatch), new StatisticsRegistry(() -> 0L), "node0.os");
     }
 }

@@ -245,4 +245,26 @@ class OdpDriverTest {
         assertTrue((Long) busy.get("faults") > 0, "the neighbour faulted while the probe ran");
         assertEquals((Double) quiet.get("latency_p50_us"), (Double) busy.get("latency_p50_us"), 0.5);
     }
+
+    @Test
+    void withAccessBitsTheNicMarksWhatItUsesAndReclaimHearsItOnce() {
+        for (boolean on : new boolean[] {false, true}) {
+            OdpBed bed = new OdpBed(1, 2, 8 * PAGE, OdpPolicy.EXPLICIT, Map.of("odp.access_bits", Boolean.toString(on),
+                    "memory.size", "32MiB", "os.swap.size", "32MiB"));
+            assertEquals(CompletionStatus.SUCCESS, writeOnce(bed, 2 * PAGE)[0]);
+            Rank b = bed.rank(1);
+            MemoryRegion mr = b.segmentRegion();
+            long entry = mr.table().get(0);
+            assertTrue((entry & org.pagefabric.hw.os.Pte.PRESENT) != 0);
+            assertEquals(on, (entry & org.pagefabric.hw.os.Pte.ACCESSED) != 0, "access_bits " + on);
+            assertEquals(on, (entry & org.pagefabric.hw.os.Pte.DIRTY) != 0, "a write marks the entry dirty");
+            b.node().kernel().reclaim(1);
+            long reports = bed.sum("node1.odp.young_reports");
+            assertEquals(on ? 2 : 0, reports, "reclaim asks page by page: one report for each page the NIC used");
+            assertEquals(0, mr.table().get(0) & org.pagefabric.hw.os.Pte.ACCESSED);
+            long after = mr.table().get(1);
+            assertTrue((after & org.pagefabric.hw.os.Pte.PRESENT) == 0 || on == ((after & org.pagefabric.hw.os.Pte.DIRTY) != 0),
+                    "the dirty bit of a page still mapped stays");
+        }
+    }
 }
