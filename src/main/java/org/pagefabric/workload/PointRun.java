@@ -7,6 +7,8 @@ import org.pagefabric.comm.Job;
 import org.pagefabric.config.Profile;
 import org.pagefabric.hw.net.NetworkEnergy;
 import org.pagefabric.hw.node.CostsFromProfile;
+import org.pagefabric.hw.os.Errno;
+import org.pagefabric.hw.os.OsException;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;
@@ -78,7 +80,43 @@ public final class PointRun {
      */
     public static Map<String, Object> run(Profile profile, String policyName, Workload workload,
                                           Map<String, ?> params, long seed) {
-        return start(profile, policyName, workload, params, seed).finish();
+        Started started;
+        try {
+            started = start(profile, policyName, workload, params, seed);
+        } catch (OsException e) {
+            if (e.errno() != Errno.ENOMEM) {
+                throw e;
+            }
+            return refused(profile, policyName, workload, workload.resolve(params), seed,
+                    "the job could not start: " + e.getMessage());
+        }
+        return started.finish();
+    }
+
+    /**
+     * The row of a point whose job could not start because a node's memory could not hold what
+     * the policy must keep resident (its pins failed with ENOMEM): nothing was measured, so every
+     * figure is blank and the row says why, as for a run that failed its check.
+     */
+    private static Map<String, Object> refused(Profile profile, String policyName, Workload workload,
+                                               Map<String, Object> values, long seed, String why) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("workload", workload.name());
+        row.put("policy", policyName);
+        row.put("profile", profile.name());
+        row.put("seed", seed);
+        row.putAll(values);
+        List<String> own = new java.util.ArrayList<>(workload.metrics());
+        own.removeAll(METRICS);
+        for (String m : METRICS) {
+            row.put(m, null);
+            if (m.equals("verified")) {
+                row.put(m, false);
+                own.forEach(x -> row.put(x, null));
+            }
+        }
+        row.put(REASON, why);
+        return row;
     }
 
     /**
