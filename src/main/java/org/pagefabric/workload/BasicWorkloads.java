@@ -10,6 +10,6 @@ public final class BasicWorkloads implements WorkloadProvider {
                 new AllocReuseWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
                 new SendFaultWorkload(), new InteropLatencyWorkload(), new TitaniumAppWorkload(), new PinCostWorkload(),
                 new MultiPingPongWorkload(), new MpiAppWorkload(), new FaultLatencyWorkload(), new LammpsWorkload(),
-                new NetperfWorkload(), new PktGenWorkload(), new MultiJobWorkload());
+                new NetperfWorkload(), new PktGenWorkload(), new MultiJobWorkload(), new GasReadWorkload());
     }
 }
