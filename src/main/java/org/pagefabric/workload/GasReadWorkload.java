@@ -28,7 +28,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * <p>{@code access: get} reads each word with its own 8-byte RDMA read. {@code access: page}
  * reads it from rank 0's local view of the array, whose pages start invalid (no access in the
  * page table): the first access to a page faults, the handler fetches the whole page from its
- * home with one RDMA read and maps it, and later accesses to it are local memory reads. The
+ * home with one RDMA read into a staging page and maps it there, and later accesses to it are
+ * local memory reads. The
  * handler's round trip is charged as a userfaultfd fault resolved by UFFDIO_COPY
  * ({@code os.userfaultfd.fault.copy}), the mechanism Linux offers user-level paging today.
  */
@@ -72,7 +73,7 @@ public final class GasReadWorkload extends AbstractWorkload {
         return values;
     }
 
-    /** The array (home) or its local view (reader), and a landing word for explicit gets. */
+    /** The array (home) or its local view (reader), and a staging page where gets land. */
     @Override
     public long segmentBytes(Map<String, Object> params) {
         return StandardParameters.size(params) + Kernel.PAGE_SIZE;
@@ -109,6 +110,7 @@ public final class GasReadWorkload extends AbstractWorkload {
             k.mprotect(as, view, size, Prot.NONE);
         }
         long[] counts = new long[3];
+        byte[] buffer = new byte[(int) Kernel.PAGE_SIZE];
         boolean[] ok = {true};
         new SimProcess(job.simulator(), reader.node(), "reader", ctx -> {
             long wr = 0;
@@ -126,10 +128,9 @@ public final class GasReadWorkload extends AbstractWorkload {
                         if (f.kind() == FaultKind.SEGV_ACCERR) {
                             long page = off & ~(Kernel.PAGE_SIZE - 1);
                             ctx.sleep(handlerPs);
-                            reader.read(ctx, home, page, page, Kernel.PAGE_SIZE, wr++);
+                            reader.read(ctx, home, page, size, Kernel.PAGE_SIZE, wr++);
                             ok[0] &= done(reader.awaitSend(ctx));
-                            // mapped as UFFDIO_COPY maps it: its cost is in the handler's round trip
-                            k.mprotect(as, view + page, Kernel.PAGE_SIZE, Prot.READ);
+                            map(k, as, view + size, view + page, buffer);
                             f = k.touch(as, view + off, false);
                             counts[1]++;
                             counts[2] += Kernel.PAGE_SIZE;
@@ -163,6 +164,19 @@ public final class GasReadWorkload extends AbstractWorkload {
                 return m;
             }
         };
+    }
+
+    /**
+     * Maps a fetched page as UFFDIO_COPY does: copies it from the handler's staging page into the
+     * faulting page and makes that page readable. The copy and the mapping are part of the
+     * handler's round trip ({@code os.userfaultfd.fault.copy}), so their kernel time is not
+     * charged again.
+     */
+    private static void map(Kernel k, AddressSpace as, long staging, long page, byte[] buffer) {
+        k.read(as, staging, buffer, 0, buffer.length);
+        k.mprotect(as, page, Kernel.PAGE_SIZE, Prot.READ_WRITE);
+        k.write(as, page, buffer, 0, buffer.length);
+        k.mprotect(as, page, Kernel.PAGE_SIZE, Prot.READ);
     }
 
     private static boolean done(WorkCompletion wc) {
