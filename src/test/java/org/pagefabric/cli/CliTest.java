@@ -501,8 +501,11 @@ class CliTest {
                 "--policy", "openmx-overlap", "--policy", "bounce");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("bounce"), r.out());
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("not ranked, failed: openmx-overlap: ")
-                && l.contains("RETRY_EXCEEDED")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("not ranked, data not verified: openmx-overlap: ")),
+                r.out());
+        assertTrue(r.out().startsWith("NOT VERIFIED: 1 of 2 rows failed") && r.out().contains(
+                "(openmx-overlap at size_B=65536: the transport gave up: a connection exceeded its retry limit)"),
+                r.out());
         assertTrue(r.out().contains("recommended at size_B 65536: bounce: "), r.out());
     }
 
