@@ -21,7 +21,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
 /**
  * Reads of a remote array through a paged global address space (002 §6.2, Fig. 10: a virtual
  * global address space whose remote pages are marked invalid and brought in on access) against
- * explicit RMA gets. Rank 1 is the home of a {@code size_B} array; rank 0 reads one 8-byte word
+ * explicit RMA gets. Rank 1 is the home of an {@code array_KiB} array; rank 0 reads one 8-byte word
  * every {@code stride_B} bytes of it, {@code iterations} times over (repeated reads: the
  * locality a paged space exploits).
  *
@@ -36,14 +36,14 @@ import org.pagefabric.sim.stat.LatencyHistogram;
 public final class GasReadWorkload extends AbstractWorkload {
     static final String ACCESS = "access";
     static final String STRIDE = "stride_B";
+    static final String ARRAY = "array_KiB";
     static final String GET = "get";
     static final String PAGE = "page";
     private static final long TAG = 0x6A5_0000_0000_0000L;
     private static final long WORD = 8;
 
     private static final List<WorkloadParameter> PARAMETERS = List.of(
-            WorkloadParameter.integer(StandardParameters.SIZE, 65536, "B", "bytes of the remote array (whole pages)",
-                    Kernel.PAGE_SIZE, 1L << 28),
+            WorkloadParameter.integer(ARRAY, 64, "KiB", "size of the remote array", 4, 1L << 18),
             WorkloadParameter.integer(StandardParameters.ITERATIONS, 4, "", "passes over the array", 1, 1 << 16),
             WorkloadParameter.integer(STRIDE, 64, "B", "bytes between two words read in a pass (8: every word;"
                     + " 4096: one per page)", WORD, Kernel.PAGE_SIZE),
@@ -60,11 +60,10 @@ public final class GasReadWorkload extends AbstractWorkload {
     @Override
     public Map<String, Object> resolve(Map<String, ?> given) {
         Map<String, Object> values = super.resolve(given);
-        long size = (Long) values.get(StandardParameters.SIZE);
         long stride = (Long) values.get(STRIDE);
-        if (size % Kernel.PAGE_SIZE != 0) {
-            throw new IllegalArgumentException("size_B " + size + " is not a whole number of " + Kernel.PAGE_SIZE
-                    + "-byte pages");
+        if ((Long) values.get(ARRAY) * 1024 % Kernel.PAGE_SIZE != 0) {
+            throw new IllegalArgumentException(ARRAY + " " + values.get(ARRAY) + " is not a whole number of "
+                    + Kernel.PAGE_SIZE / 1024 + " KiB pages");
         }
         if (stride % WORD != 0 || Kernel.PAGE_SIZE % stride != 0) {
             throw new IllegalArgumentException(STRIDE + " " + stride + " must be a multiple of 8 that divides "
@@ -76,7 +75,7 @@ public final class GasReadWorkload extends AbstractWorkload {
     /** The array (home) or its local view (reader), and a staging page where gets land. */
     @Override
     public long segmentBytes(Map<String, Object> params) {
-        return StandardParameters.size(params) + Kernel.PAGE_SIZE;
+        return (Long) params.get(ARRAY) * 1024 + Kernel.PAGE_SIZE;
     }
 
     @Override
@@ -95,7 +94,7 @@ public final class GasReadWorkload extends AbstractWorkload {
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         Rank reader = job.rank(0);
         Rank home = job.rank(1);
-        long size = StandardParameters.size(params);
+        long size = (Long) params.get(ARRAY) * 1024;
         long stride = (Long) params.get(STRIDE);
         int passes = StandardParameters.iterations(params);
         boolean paged = PAGE.equals(params.get(ACCESS));

@@ -19,7 +19,7 @@ class GasReadWorkloadTest {
     private static final Profile CRAY = ProfileRegistry.load("aa-crayxe6");
 
     private static Map<String, Object> point(String policy, String access, long stride, long passes) {
-        return PointRun.run(CRAY, policy, new GasReadWorkload(), Map.of("size_B", 16384L, "stride_B", stride,
+        return PointRun.run(CRAY, policy, new GasReadWorkload(), Map.of("array_KiB", 16L, "stride_B", stride,
                 "iterations", passes, "access", access), 1);
     }
 
@@ -42,7 +42,7 @@ class GasReadWorkloadTest {
         long stride = 8L << r.nextInt(10);
         long passes = 1 + r.nextInt(3);
         String policy = new String[] {"pin-all", "cache-mmu", "aa-poll"}[r.nextInt(3)];
-        Map<String, Object> row = PointRun.run(CRAY, policy, new GasReadWorkload(), Map.of("size_B", pages * 4096,
+        Map<String, Object> row = PointRun.run(CRAY, policy, new GasReadWorkload(), Map.of("array_KiB", pages * 4,
                 "stride_B", stride, "iterations", passes, "access", "page"), seed);
         String at = "seed " + seed + ": " + row;
         assertEquals(true, row.get("verified"), at);
