@@ -261,19 +261,20 @@ final class ReproduceCommand implements Callable<Integer> {
         ShardManifest.Entry[] entries = new ShardManifest.Entry[specs.size()];
         List<ExperimentRunner> runners = new ArrayList<>();
         List<Integer> runnerSpec = new ArrayList<>();
-        // runs of the experiments before this one: where its dealing over the shards starts
-        int dealt = 0;
         for (int k = 0; k < specs.size(); k++) {
             ExperimentSpec s = specs.get(k);
             if (!s.runnable()) {
                 entries[k] = new ShardManifest.Entry(s.id(), sources.get(k), false, 0, List.of(), true);
                 continue;
             }
-            ExperimentRunner runner = runner(s, overrides, cache);
-            runner.restrictTo(share, dealt);
-            dealt += runner.points().size();
-            runners.add(runner);
+            runners.add(runner(s, overrides, cache));
             runnerSpec.add(k);
+        }
+        // the whole sweep's points are dealt together, so that one experiment's lumps even out over the others
+        List<List<ExperimentPoint>> shares = share.select(runners.stream().map(r -> r.spec().workload()).toList(),
+                runners.stream().map(ExperimentRunner::points).toList());
+        for (int j = 0; j < runners.size(); j++) {
+            runners.get(j).restrictTo(shares.get(j));
         }
         int[] ran = {0};
         int[] total = {0};

@@ -59,6 +59,12 @@ public final class ActiveMessages {
         long handle(ProcessContext ctx, Endpoint target, Endpoint source, long a0, long a1, long a2, long a3);
     }
 
+    /**
+     * Suffix of the count of received active messages that name no handler, which a run that
+     * ends with processes waiting reports as its reason.
+     */
+    public static final String GARBLED = ".garbledMessages";
+
     private final JobLayout job;
     /** Host software time per message at each end, picoseconds. */
     private final long overheadPs;
@@ -253,7 +259,16 @@ public final class ActiveMessages {
                 }
                 continue;
             }
-            Handler h = handlers[(int) head];
+            Handler h = (int) head >= 0 && (int) head < handlers.length ? handlers[(int) head] : null;
+            if (h == null) {
+                // The NIC sent bytes the sender's CPU did not write (its message buffer's registration
+                // is stale): dropped unanswered, so the requester waits, and the run ends stuck with
+                // this count as its reason. Declared on first use: runs without one publish nothing new.
+                job.simulator().statistics().counter(e.rank.node().name() + "." + label + GARBLED, "messages",
+                        "active messages naming no handler: the sender's buffer held other bytes than it wrote")
+                        .increment();
+                continue;
+            }
             long value = h.handle(ctx, e.rank, job.endpoint(peer), (long) LONG.get(m, 16), (long) LONG.get(m, 24),
                     (long) LONG.get(m, 32), (long) LONG.get(m, 40));
             send(ctx, e, peer, REPLY, (int) head, req, value, 0, 0, 0);

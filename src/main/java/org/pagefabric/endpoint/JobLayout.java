@@ -9,6 +9,7 @@ import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.QpType;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.node.Cluster;
+import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
@@ -46,10 +47,11 @@ public final class JobLayout {
         }
         this.cluster = Cluster.build(sim, profile, nodes);
         long length = Math.ceilDiv(Math.max(segmentBytes, Kernel.PAGE_SIZE), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
+        long memlockPages = CostsFromProfile.memlockLimitPages(profile);
         for (int i = 0; i < rankCount; i++) {
             Node node = cluster.node(i % nodes);
-            // HPC nodes run with an unlimited memlock limit (CAP_IPC_LOCK-like), as MPI jobs do.
-            AddressSpace as = node.kernel().createProcess(Long.MAX_VALUE, true);
+            // A rank holds no CAP_IPC_LOCK: what it pins counts against the profile's RLIMIT_MEMLOCK.
+            AddressSpace as = node.kernel().createProcess(memlockPages, false);
             MapResult seg = node.kernel().mmap(as, 0, length, Prot.READ_WRITE, MapFlags.POPULATE);
             String base = node.name() + ".rank" + i;
             endpoints.add(new Endpoint(i, node, as, node.nic().allocatePd("rank" + i),

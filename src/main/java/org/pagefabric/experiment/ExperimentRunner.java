@@ -145,16 +145,23 @@ public final class ExperimentRunner {
     }
 
     /**
-     * Restricts {@link #run()} to one shard's share of the points (see {@link Shard}); call
+     * Restricts {@link #run()} to one shard's share of the points (see {@link Shard#select}); call
      * before running. The result's rows are then that share's, in run order, and
      * {@code planned} still counts every point of the experiment.
      *
-     * @param first where the dealing of the points over the shards starts (see {@link Shard#select})
-     * @return the points this shard runs, in run order (possibly none)
+     * @param share the points this shard runs, a subset of {@link #points()} in run order (possibly none)
+     * @throws IllegalArgumentException if {@code share} holds a point not planned or out of run order
      */
-    public List<ExperimentPoint> restrictTo(Shard shard, int first) {
-        toRun = List.copyOf(shard.select(spec.workload(), points, first));
-        return toRun;
+    public void restrictTo(List<ExperimentPoint> share) {
+        int last = -1;
+        for (ExperimentPoint p : share) {
+            if (p.index() <= last || p.index() >= points.size() || !points.get(p.index()).equals(p)) {
+                throw new IllegalArgumentException(spec.id() + ": run " + p.index()
+                        + " of a shard's share is not a planned run in run order");
+            }
+            last = p.index();
+        }
+        toRun = List.copyOf(share);
     }
 
     /**
@@ -232,7 +239,7 @@ public final class ExperimentRunner {
         Map<String, Object> row = pointFunction.row(p);
         PointCache c = cache;
         if (c != null) {
-            double cost = simulated ? Shard.cost(spec.workload(), p) : 0;
+            double cost = simulated ? CostModel.bundled().cpuSeconds(spec.workload(), p) : 0;
             c.store(PointCache.key(spec, p), p, row, new PointCache.Timing(
                     (threads.getCurrentThreadCpuTime() - cpu0) / 1e9, (System.nanoTime() - wall0) / 1e9, cost));
         }

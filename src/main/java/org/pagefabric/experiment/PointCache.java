@@ -140,7 +140,7 @@ public final class PointCache {
      *
      * @param cpuSeconds    CPU time of the thread that ran it
      * @param wallSeconds   wall time
-     * @param estimatedCost {@link Shard#cost} of the point
+     * @param estimatedCost the point's estimated CPU seconds ({@link CostModel})
      */
     record Timing(double cpuSeconds, double wallSeconds, double estimatedCost) {
     }

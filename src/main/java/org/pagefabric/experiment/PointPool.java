@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs the points of several experiments on one set of worker threads, so that a sweep of many
  * experiments keeps every core busy until its last point, not only within each experiment. The
- * points wait in one queue, largest estimated cost first ({@link Shard#cost}; ties by experiment,
- * then run index): the long points start early and the short ones fill in around them. A point
+ * points wait in one queue, largest estimated CPU seconds first ({@link CostModel}, one unit for
+ * every experiment; ties by experiment, then run index): the long points start early and the
+ * short ones fill in around them. A point
  * starts only if its estimated heap footprint ({@link Footprint}) fits beside those of the points
  * running, within a budget taken from the maximum heap; a point larger than the whole budget runs
  * alone. So more threads never means more heap than the JVM has.
@@ -42,7 +43,7 @@ public final class PointPool {
 
     /** A point's estimated cost and heap footprint; a seam so tests can give fake points fake sizes. */
     interface Estimates {
-        /** Relative cost: larger starts first. */
+        /** Estimated CPU seconds: larger starts first. */
         double cost(ExperimentSpec spec, ExperimentPoint p);
 
         /** Heap the point holds while it runs, in bytes. */
@@ -52,7 +53,7 @@ public final class PointPool {
     private static final Estimates MODEL = new Estimates() {
         @Override
         public double cost(ExperimentSpec spec, ExperimentPoint p) {
-            return Shard.cost(spec.workload(), p);
+            return CostModel.bundled().cpuSeconds(spec.workload(), p);
         }
 
         @Override

@@ -3,22 +3,20 @@ package org.pagefabric.experiment;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import org.pagefabric.workload.SearchedParameter;
-import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 
 /**
- * Shard {@code index} of {@code count}: a deterministic share of an experiment's runs, so that
- * {@code count} machines together run every point exactly once. Shares are balanced by an
- * estimate of each run's cost ({@link #cost}) rather than dealt round-robin, because an
- * experiment's points differ in cost by orders of magnitude (a 1 GiB transfer beside an 8-byte
- * one, 1024 processes beside 2): the runs are taken largest estimate first (ties by run index)
- * and each goes to the shard with the least estimated work so far. Ties go to the first shard at or
- * after a given one, so that a sweep deals each experiment on from where the previous one stopped:
- * otherwise every small experiment would put its largest run on shard 1.
- * The assignment depends only on the spec's runs, never on the machine, so every shard of a
- * sweep computes the same partition independently.
+ * Shard {@code index} of {@code count}: a deterministic share of a sweep's runs, so that
+ * {@code count} machines together run every point exactly once. Shares are balanced by each
+ * run's estimated CPU seconds ({@link CostModel}) rather than dealt round-robin, because points
+ * differ in cost by orders of magnitude (a 1 GiB transfer beside an 8-byte one, 1024 processes
+ * beside 2). The runs of all the sweep's experiments are dealt together, largest estimate first,
+ * each to the shard with the least estimated work so far: one experiment's lumps are evened out
+ * by the others' smaller points, which dealing experiment by experiment cannot do. Ties are
+ * broken by a fixed order (equal estimates by experiment position, then run index; equally
+ * loaded shards by the lowest number), so the assignment depends only on the sweep's runs and
+ * the bundled coefficients, never on the machine or the threads: every shard of a sweep
+ * computes the same partition independently.
  *
  * @param index which shard, from 1
  * @param count how many shards, at least 1
@@ -54,72 +52,73 @@ public record Shard(int index, int count) {
     }
 
     /**
-     * This shard's runs of {@code points} (all of an experiment's runs, in run order), in run order.
+     * This shard's runs of each experiment of a sweep.
      *
-     * @param workload the experiment's workload, whose parameters the estimate reads
-     * @param first    where the dealing starts: ties between equally loaded shards go to the first
-     *                 at or after shard {@code first % count + 1}; a sweep passes the number of
-     *                 runs of the experiments before this one
+     * @param workloads each experiment's workload, whose parameters the estimate reads
+     * @param points    each experiment's runs, all of them, in run order
+     *                  ({@code points.get(k).get(i).index() == i})
+     * @return this shard's runs of each experiment, at the experiment's position, in run order
+     *         (possibly none)
      */
-    public List<ExperimentPoint> select(Workload workload, List<ExperimentPoint> points, int first) {
-        List<ExperimentPoint> byCost = new ArrayList<>(points);
-        double[] cost = new double[points.size()];
-        for (int i = 0; i < points.size(); i++) {
-            cost[i] = cost(workload, points.get(i));
+    public List<List<ExperimentPoint>> select(List<Workload> workloads, List<List<ExperimentPoint>> points) {
+        CostModel model = CostModel.bundled();
+        double[][] cost = new double[points.size()][];
+        for (int k = 0; k < points.size(); k++) {
+            List<ExperimentPoint> runs = points.get(k);
+            cost[k] = new double[runs.size()];
+            for (int i = 0; i < runs.size(); i++) {
+                cost[k][i] = model.cpuSeconds(workloads.get(k), runs.get(i));
+            }
         }
-        // points.get(i).index() == i: the plan is in run order
-        byCost.sort(Comparator.comparingDouble((ExperimentPoint p) -> -cost[p.index()])
-                .thenComparingInt(ExperimentPoint::index));
-        double[] load = new double[count];
-        boolean[] mine = new boolean[points.size()];
-        int start = Math.floorMod(first, count);
-        for (ExperimentPoint p : byCost) {
-            int least = start;
-            for (int k = 1; k < count; k++) {
-                int s = (start + k) % count;
-                if (load[s] < load[least]) {
-                    least = s;
+        int[][] shard = deal(cost, count);
+        List<List<ExperimentPoint>> out = new ArrayList<>();
+        for (int k = 0; k < points.size(); k++) {
+            List<ExperimentPoint> mine = new ArrayList<>();
+            for (int i = 0; i < shard[k].length; i++) {
+                if (shard[k][i] == index - 1) {
+                    mine.add(points.get(k).get(i));
                 }
             }
-            load[least] += cost[p.index()];
-            mine[p.index()] = least == index - 1;
-        }
-        List<ExperimentPoint> out = new ArrayList<>();
-        for (ExperimentPoint p : points) {
-            if (mine[p.index()]) {
-                out.add(p);
-            }
+            out.add(mine);
         }
         return out;
     }
 
+    /** This shard's runs of one experiment alone, in run order: {@link #select(List, List)} of a sweep of one. */
+    public List<ExperimentPoint> select(Workload workload, List<ExperimentPoint> points) {
+        return select(List.of(workload), List.of(points)).get(0);
+    }
+
+    private record Run(int experiment, int index, double cost) {
+    }
+
     /**
-     * The estimated cost of a run, in no unit: processes × timed iterations × pages per message
-     * (4 KiB pages of {@code size_B}, at least one) × a factor for a searched parameter. A
-     * parameter the workload lacks counts as 1; processes are the simulation's ranks, or the
-     * application's {@code processes} where several share a rank's endpoint. A search runs
-     * best-first and stops hopeless candidates early, so it costs about {@code 1 + candidates/16}
-     * plain runs (measured on aa.fig7a at full size: AM-Onload's search of 31 onload counts took
-     * 45 CPU s where AM took 15). It only has to order runs roughly: the simulated events grow
-     * with each factor, and a run's rows do not depend on it. An application that moves a
-     * fixed volume ({@code data_MiB}: a sort) costs at least 64 per 4 KiB page of it (measured at
-     * full size: a 1 GiB sort point took 50 CPU s, about what 1.5 × 10^7 process-iterations of the
-     * hashtable take).
+     * Deals runs of estimated costs {@code cost[k][i]} (experiment k, run i) over {@code count}
+     * shards: largest first (ties by k, then i), each to the least-loaded shard (ties to the
+     * lowest). Returns each run's shard, from 0.
      */
-    public static double cost(Workload workload, ExperimentPoint p) {
-        Map<String, Object> params = workload.resolve(p.workloadValues());
-        double c = Footprint.processes(workload, params);
-        if (params.get(StandardParameters.ITERATIONS) instanceof Number n) {
-            c *= Math.max(1, n.doubleValue());
+    static int[][] deal(double[][] cost, int count) {
+        List<Run> runs = new ArrayList<>();
+        int[][] shard = new int[cost.length][];
+        for (int k = 0; k < cost.length; k++) {
+            shard[k] = new int[cost[k].length];
+            for (int i = 0; i < cost[k].length; i++) {
+                runs.add(new Run(k, i, cost[k][i]));
+            }
         }
-        if (params.get(StandardParameters.SIZE) instanceof Number n) {
-            c *= Math.max(1, Math.ceil(n.doubleValue() / 4096));
+        runs.sort(Comparator.comparingDouble((Run r) -> -r.cost()).thenComparingInt(Run::experiment)
+                .thenComparingInt(Run::index));
+        double[] load = new double[count];
+        for (Run r : runs) {
+            int least = 0;
+            for (int s = 1; s < count; s++) {
+                if (load[s] < load[least]) {
+                    least = s;
+                }
+            }
+            load[least] += r.cost();
+            shard[r.experiment()][r.index()] = least;
         }
-        SearchedParameter searched = workload.search(params);
-        if (searched != null) {
-            c *= 1 + searched.candidates().size() / 16.0;
-        }
-        c = Math.max(c, 64.0 * Footprint.dataBytes(params) / 4096);
-        return c;
+        return shard;
     }
 }

@@ -5,14 +5,15 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
 import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.hw.net.NetworkEnergy;
 import org.pagefabric.hw.node.CostsFromProfile;
-import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -80,43 +81,7 @@ public final class PointRun {
      */
     public static Map<String, Object> run(Profile profile, String policyName, Workload workload,
                                           Map<String, ?> params, long seed) {
-        Started started;
-        try {
-            started = start(profile, policyName, workload, params, seed);
-        } catch (OsException e) {
-            if (e.errno() != Errno.ENOMEM) {
-                throw e;
-            }
-            return refused(profile, policyName, workload, workload.resolve(params), seed,
-                    "the job could not start: " + e.getMessage());
-        }
-        return started.finish();
-    }
-
-    /**
-     * The row of a point whose job could not start because a node's memory could not hold what
-     * the policy must keep resident (its pins failed with ENOMEM): nothing was measured, so every
-     * figure is blank and the row says why, as for a run that failed its check.
-     */
-    private static Map<String, Object> refused(Profile profile, String policyName, Workload workload,
-                                               Map<String, Object> values, long seed, String why) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("workload", workload.name());
-        row.put("policy", policyName);
-        row.put("profile", profile.name());
-        row.put("seed", seed);
-        row.putAll(values);
-        List<String> own = new java.util.ArrayList<>(workload.metrics());
-        own.removeAll(METRICS);
-        for (String m : METRICS) {
-            row.put(m, null);
-            if (m.equals("verified")) {
-                row.put(m, false);
-                own.forEach(x -> row.put(x, null));
-            }
-        }
-        row.put(REASON, why);
-        return row;
+        return start(profile, policyName, workload, params, seed).finish();
     }
 
     /**
@@ -133,11 +98,33 @@ public final class PointRun {
         }
         Simulator sim = new Simulator(seed);
         RegistrationPolicy policy = PolicyRegistry.standard().create(policyName, profile);
-        Job job = new Job(sim, profile, workload.nodes(values), workload.ranks(values), workload.segmentBytes(values),
-                policy, workload.connectsRanks());
+        Job job;
+        try {
+            job = new Job(sim, profile, workload.nodes(values), workload.ranks(values), workload.segmentBytes(values),
+                    policy, workload.connectsRanks());
+        } catch (OsException e) {
+            // A limit the policy's set-up runs into (RLIMIT_MEMLOCK, vm.max_map_count) fails the run, as
+            // the failed system call ends a real job before it communicates.
+            return new Started(profile, workload, values, seed, sim, policyName, systemCallFailed(e, "set-up"));
+        }
         LatencyHistogram lat = sim.statistics().latency("workload.latency", "latency of each timed operation");
         Workload.Run run = workload.start(job, values, lat);
         return new Started(profile, workload, values, seed, job, lat, run);
+    }
+
+    /** The reason of a row whose run a failed system call ended (a limit it ran into). */
+    private static String systemCallFailed(OsException e, String where) {
+        return "a system call failed in " + where + ": " + e.getMessage();
+    }
+
+    /** The {@link OsException} that ended a process, if that is what {@code e} reports, or null. */
+    private static OsException systemCallFailure(SimulationException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof OsException os) {
+                return os;
+            }
+        }
+        return null;
     }
 
     /**
@@ -154,6 +141,11 @@ public final class PointRun {
         private final Workload.Run run;
         private final long startedAt;
 
+        /** Set when the job could not be set up: the row's reason; then there is no job. */
+        private final String setUpFailure;
+        private final Simulator sim;
+        private final String policyName;
+
         private Started(Profile profile, Workload workload, Map<String, Object> values, long seed, Job job,
                         LatencyHistogram lat, Workload.Run run) {
             this.profile = profile;
@@ -163,12 +155,45 @@ public final class PointRun {
             this.job = job;
             this.lat = lat;
             this.run = run;
-            this.startedAt = job.simulator().now();
+            this.sim = job.simulator();
+            this.policyName = job.policy().name();
+            this.setUpFailure = null;
+            this.startedAt = sim.now();
+        }
+
+        private Started(Profile profile, Workload workload, Map<String, Object> values, long seed, Simulator sim,
+                        String policyName, String setUpFailure) {
+            this.profile = profile;
+            this.workload = workload;
+            this.values = values;
+            this.seed = seed;
+            this.job = null;
+            this.lat = null;
+            this.sim = sim;
+            this.policyName = policyName;
+            this.setUpFailure = setUpFailure;
+            this.run = new Workload.Run() {
+                @Override
+                public double bytesPerSecond() {
+                    return 0;
+                }
+
+                @Override
+                public boolean verified() {
+                    return false;
+                }
+
+                @Override
+                public String failure() {
+                    return setUpFailure;
+                }
+            };
+            this.startedAt = sim.now();
         }
 
         /** The point's simulation. */
         public Simulator simulator() {
-            return job.simulator();
+            return sim;
         }
 
         /** What the workload reports. */
@@ -190,12 +215,20 @@ public final class PointRun {
          * event pending is a deadlock.
          */
         public String stuckReason() {
-            Simulator sim = job.simulator();
+            if (setUpFailure != null) {
+                return setUpFailure;
+            }
             if (sim.pendingEvents() != 0 || SimProcess.waiting(sim).isEmpty()) {
                 return null;
             }
             if (sum(sim, RETRY_LIMIT_FAILURES) > 0) {
                 return GAVE_UP;
+            }
+            long garbled = sum(sim, ActiveMessages.GARBLED);
+            if (garbled > 0) {
+                return garbled + " active message" + (garbled == 1 ? "" : "s") + " named no handler: the sender's"
+                        + " message buffer held other bytes than it wrote, as when its registration kept a page the"
+                        + " process no longer maps (fork on a kernel without the early copy), and the requester waits";
             }
             long lost = sum(sim, LOST_DATAGRAMS) + sum(sim, CORRUPT_DATAGRAMS);
             if (lost > 0) {
@@ -209,7 +242,7 @@ public final class PointRun {
 
         /** Ends the point without a row: closes its processes (a search's stopped candidate). */
         public void abandon() {
-            SimProcess.closeAll(job.simulator());
+            SimProcess.closeAll(sim);
         }
 
         /**
@@ -221,9 +254,22 @@ public final class PointRun {
          * @throws org.pagefabric.sim.SimulationException if processes wait with no event pending
          */
         public Map<String, Object> finish() {
-            Simulator sim = job.simulator();
-            sim.run();
-            String stuck = stuckReason();
+            if (setUpFailure != null) {
+                return failedSetUpRow(profile, workload, values, seed, policyName, setUpFailure);
+            }
+            String stuck;
+            try {
+                sim.run();
+                stuck = stuckReason();
+            } catch (SimulationException e) {
+                OsException os = systemCallFailure(e);
+                if (os == null) {
+                    throw e;
+                }
+                // A registration refused by a limit fails the call as it would the real one; the
+                // application stops with that error.
+                stuck = systemCallFailed(os, "the run at " + Time.format(sim.now()));
+            }
             if (stuck != null) {
                 SimProcess.closeAll(sim);
             } else {
@@ -231,6 +277,26 @@ public final class PointRun {
             }
             return row(profile, workload, values, seed, job, lat, run, stuck);
         }
+    }
+
+    /** The row of a point whose job failed in set-up: nothing ran, so every figure is blank. */
+    private static Map<String, Object> failedSetUpRow(Profile profile, Workload workload, Map<String, Object> values,
+                                                      long seed, String policyName, String failure) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("workload", workload.name());
+        row.put("policy", policyName);
+        row.put("profile", profile.name());
+        row.put("seed", seed);
+        row.putAll(values);
+        for (String m : METRICS) {
+            row.put(m, null);
+        }
+        for (String m : workload.metrics()) {
+            row.putIfAbsent(m, null);
+        }
+        row.put("verified", false);
+        row.put(REASON, failure);
+        return row;
     }
 
     private static Map<String, Object> row(Profile profile, Workload workload, Map<String, Object> values, long seed,

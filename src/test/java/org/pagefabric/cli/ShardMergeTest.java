@@ -103,8 +103,8 @@ class ShardMergeTest {
     @Test
     void moreShardsThanPoints() throws IOException {
         Path merged = shardedAndMerged(MORE_THAN_POINTS);
-        // each experiment's points are dealt on from where the previous experiment's stopped, so
-        // small experiments do not all pile their largest point onto shard 1
+        // the sweep's points are dealt together, each to the least-loaded shard: while a shard is
+        // empty, no point goes to a shard that already has one
         for (int i = 1; i <= MORE_THAN_POINTS; i++) {
             ShardManifest m = ShardManifest.read(dir.resolve(MORE_THAN_POINTS + "-shard-" + i));
             int points = m.experiments().stream().mapToInt(e -> e.indices().size()).sum();

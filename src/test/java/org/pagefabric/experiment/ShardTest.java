@@ -1,5 +1,6 @@
 package org.pagefabric.experiment;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,11 +37,11 @@ class ShardTest {
         for (int n = 1; n <= points.size() + 2; n++) {
             int[] seen = new int[points.size()];
             for (int i = 1; i <= n; i++) {
-                List<ExperimentPoint> share = new Shard(i, n).select(PART.spec().workload(), points, 0);
+                List<ExperimentPoint> share = new Shard(i, n).select(PART.spec().workload(), points);
                 assertEquals(share.stream().sorted(Comparator.comparingInt(ExperimentPoint::index)).toList(), share,
                         "a shard's points come in run order");
                 share.forEach(p -> seen[p.index()]++);
-                assertEquals(share, new Shard(i, n).select(PART.spec().workload(), points, 0), "deterministic");
+                assertEquals(share, new Shard(i, n).select(PART.spec().workload(), points), "deterministic");
             }
             for (int s : seen) {
                 assertEquals(1, s, "N=" + n);
@@ -51,14 +52,14 @@ class ShardTest {
     @Test
     void sharesAreBalancedByEstimatedCostNotByIndex() {
         List<ExperimentPoint> points = PART.points();
-        List<Double> costs = points.stream().map(p -> Shard.cost(PART.spec().workload(), p)).toList();
+        List<Double> costs = points.stream().map(p -> CostModel.bundled().cpuSeconds(PART.spec().workload(), p)).toList();
         double largest = costs.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
         assertTrue(largest > costs.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
                 "part.fig7's sizes differ, so its points' estimates do: " + costs);
         for (int n = 2; n <= 4; n++) {
             List<Double> loads = new ArrayList<>();
             for (int i = 1; i <= n; i++) {
-                loads.add(new Shard(i, n).select(PART.spec().workload(), points, 0).stream()
+                loads.add(new Shard(i, n).select(PART.spec().workload(), points).stream()
                         .mapToDouble(p -> costs.get(p.index())).sum());
             }
             double max = loads.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
@@ -68,25 +69,58 @@ class ShardTest {
         }
         // the most expensive point opens shard 1
         int first = costs.indexOf(largest);
-        assertTrue(new Shard(1, 3).select(PART.spec().workload(), points, 0).contains(points.get(first)));
+        assertTrue(new Shard(1, 3).select(PART.spec().workload(), points).contains(points.get(first)));
     }
 
     @Test
-    void theDealingStartsWhereTheSweepSaysAndStillCoversEveryPointOnce() {
-        List<ExperimentPoint> points = PART.points();
-        List<Double> costs = points.stream().map(p -> Shard.cost(PART.spec().workload(), p)).toList();
-        ExperimentPoint largest = points.get(costs.indexOf(costs.stream().mapToDouble(Double::doubleValue).max().orElseThrow()));
-        for (int first : new int[] {1, 5, 7}) {
-            int n = 3;
-            assertTrue(new Shard(first % n + 1, n).select(PART.spec().workload(), points, first).contains(largest),
-                    "first=" + first + ": the largest point opens shard " + (first % n + 1));
-            int[] seen = new int[points.size()];
+    void aSweepIsDealtAsOneLargestFirstOntoTheLeastLoadedShard() {
+        // experiment 0's one lump and experiment 1's three smaller points: together they even out,
+        // where dealing each experiment on its own would leave 10 against 4 + 3 + 3 only by luck
+        assertArrayEquals(new int[][] {{0}, {1, 1, 1}}, Shard.deal(new double[][] {{10}, {4, 3, 3}}, 2));
+        // equal estimates: the earlier experiment, then the earlier run, goes first; equally loaded
+        // shards: the lowest number takes it
+        assertArrayEquals(new int[][] {{0, 1}, {2}}, Shard.deal(new double[][] {{5, 5}, {5}}, 3));
+        // more shards than runs: every run on a shard of its own, the last shards empty
+        assertArrayEquals(new int[][] {{0}, {1}}, Shard.deal(new double[][] {{1}, {1}}, 4));
+    }
+
+    @Test
+    void everyPointOfASweepRunsInExactlyOneShardAndTheSharesAreBalanced() {
+        List<ExperimentRunner> sweep = java.util.stream.Stream.of("part.fig7", "part.table2", "fh.table3", "omx.table2")
+                .map(id -> new ExperimentRunner(SpecReader.bundled(id), new ExperimentRunner.Options(1, false, false,
+                        Map.of()))).toList();
+        List<org.pagefabric.workload.Workload> workloads = sweep.stream().map(r -> r.spec().workload()).toList();
+        List<List<ExperimentPoint>> points = sweep.stream().map(ExperimentRunner::points).toList();
+        double largest = 0;
+        for (int k = 0; k < sweep.size(); k++) {
+            for (ExperimentPoint p : points.get(k)) {
+                largest = Math.max(largest, CostModel.bundled().cpuSeconds(workloads.get(k), p));
+            }
+        }
+        for (int n = 1; n <= 5; n++) {
+            int[][] seen = new int[sweep.size()][];
+            for (int k = 0; k < sweep.size(); k++) {
+                seen[k] = new int[points.get(k).size()];
+            }
+            double[] load = new double[n];
             for (int i = 1; i <= n; i++) {
-                new Shard(i, n).select(PART.spec().workload(), points, first).forEach(p -> seen[p.index()]++);
+                List<List<ExperimentPoint>> share = new Shard(i, n).select(workloads, points);
+                assertEquals(share, new Shard(i, n).select(workloads, points), "deterministic");
+                for (int k = 0; k < sweep.size(); k++) {
+                    for (ExperimentPoint p : share.get(k)) {
+                        seen[k][p.index()]++;
+                        load[i - 1] += CostModel.bundled().cpuSeconds(workloads.get(k), p);
+                    }
+                }
             }
-            for (int s : seen) {
-                assertEquals(1, s, "first=" + first);
+            for (int[] s : seen) {
+                for (int c : s) {
+                    assertEquals(1, c, "N=" + n);
+                }
             }
+            double max = java.util.Arrays.stream(load).max().orElseThrow();
+            double min = java.util.Arrays.stream(load).min().orElseThrow();
+            assertTrue(max - min <= largest, "N=" + n + " loads " + java.util.Arrays.toString(load));
         }
     }
 
@@ -96,6 +130,6 @@ class ShardTest {
         ExperimentPoint large = PART.points().stream()
                 .max(Comparator.comparingLong(p -> ((Number) PART.spec().workload().resolve(p.workloadValues())
                         .get("size_B")).longValue())).orElseThrow();
-        assertTrue(Shard.cost(PART.spec().workload(), large) > Shard.cost(PART.spec().workload(), small));
+        assertTrue(CostModel.structural(PART.spec().workload(), large) > CostModel.structural(PART.spec().workload(), small));
     }
 }

@@ -36,7 +36,7 @@ class LossPropertyTest {
     private static final int SEEDS = Integer.getInteger("pagefabric.loss.seeds", 200);
     private static final int REPEATED = 3;
     private static final double MAX_LOSS = 0.10;
-    private static final List<String> FAMILIES = List.of("active", "bounce", "cache", "firehose", "hybrid", "odp",
+    private static final List<String> FAMILIES = List.of("active", "ats", "bounce", "cache", "firehose", "hybrid", "odp",
             "openmx", "part", "pin", "rendezvous");
     private static final Map<String, Profile> PROFILES = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -130,7 +130,7 @@ class LossPropertyTest {
         /** The family's own hardware where it has one (its seed paper's), else the default profile. */
         private static String profileFor(String family, PolicyDescriptor d) {
             return switch (family) {
-                case "part" -> "part-forth";
+                case "part", "ats" -> "part-forth";
                 case "openmx" -> "openmx-xeon5460";
                 case "odp" -> "odp-connectx";
                 case "firehose" -> "firehose-myrinet";

@@ -33,6 +33,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  */
 public final class Iommu extends Component {
     private static final int EV_FAULT_INTERRUPT = 0;
+    private static final int EV_PAGE_REQUEST = 1;
     private static final long HUGE_OFFSET_MASK = (1L << Iotlb.HUGE_SHIFT) - 1;
     private static final long PAGE_OFFSET_MASK = (1L << Iotlb.PAGE_SHIFT) - 1;
 
@@ -47,6 +48,10 @@ public final class Iommu extends Component {
     private AccessInterceptor interceptor;
     private InterruptController interruptController;
     private int faultIrq = -1;
+    /** Page requests (PCIe PRI) waiting for the OS, or null until a driver enables them. */
+    private PageRequestQueue pageRequests;
+    private InterruptController pageRequestController;
+    private int pageRequestIrq = -1;
 
     private final Counter translations;
     private final Counter[] levelHits;
@@ -155,6 +160,22 @@ public final class Iommu extends Component {
      * @return whether the access may proceed ({@link Translation#OK})
      */
     public boolean translate(int pdid, long va, boolean write, Translation out) {
+        return translate(pdid, va, write, out, false);
+    }
+
+    /**
+     * Answers a device's ATS Translation Request (PCIe ATS; Linux enables it with SVA,
+     * drivers/iommu/iommu-sva.c): the same context, IOTLB and walk as {@link #translate}, but a
+     * leaf that does not allow the access is an answer, not a fault: no fault record, log entry
+     * or interrupt. The device then asks for the page with a Page Request ({@link #pageRequest}).
+     *
+     * @return whether the translation allows the access; else {@link Translation#fault()} says why
+     */
+    public boolean translateForDevice(int pdid, long va, boolean write, Translation out) {
+        return translate(pdid, va, write, out, true);
+    }
+
+    private boolean translate(int pdid, long va, boolean write, Translation out, boolean forDevice) {
         out.reset();
         translations.increment();
         long cost = costs.processingPs();
@@ -219,6 +240,12 @@ public final class Iommu extends Component {
         if (Pte.has(pte, Pte.PRESENT)) {
             iotlb.invalidatePage(pdid, va);
         }
+        if (forDevice) {
+            out.outcome = Translation.FAULT;
+            out.fault = reason;
+            translationCost.record(out.costPs);
+            return false;
+        }
         fault(bank, pdid, va, write, reason, out);
         return false;
     }
@@ -263,13 +290,50 @@ public final class Iommu extends Component {
         translationCost.record(out.costPs);
     }
 
-    /** Raises the fault interrupt once the fault's log entry is written. */
+    /**
+     * Accepts Page Requests (PCIe PRI) into a queue of {@code capacity} entries, whose arrivals
+     * raise line {@code irq} of {@code controller}: the page-request queue Linux's IOMMU drivers
+     * read and hand to the I/O page-fault queue (drivers/iommu/io-pgfault.c).
+     *
+     * @throws IllegalStateException if page requests are already enabled
+     */
+    public void enablePageRequests(int capacity, InterruptController controller, int irq) {
+        if (pageRequests != null) {
+            throw new IllegalStateException(name() + " already accepts page requests");
+        }
+        this.pageRequests = new PageRequestQueue(capacity);
+        this.pageRequestController = controller;
+        this.pageRequestIrq = irq;
+    }
+
+    /** The page-request queue, or null while page requests are not enabled. */
+    public PageRequestQueue pageRequests() {
+        return pageRequests;
+    }
+
+    /**
+     * A device's Page Request for the page of {@code va} in domain (PASID) {@code pdid}, reaching
+     * the IOMMU {@code delayPs} from now; its arrival raises the page-request interrupt.
+     *
+     * @param last whether it ends its Page Request Group
+     * @return false if the queue is full (the request is lost: the device asks again) or not enabled
+     */
+    public boolean pageRequest(int pdid, long va, boolean write, boolean last, long delayPs) {
+        if (pageRequests == null || !pageRequests.append(sim.now() + delayPs, pdid, va, write, last)) {
+            return false;
+        }
+        schedule(delayPs, Band.HARDWARE, EV_PAGE_REQUEST, pdid);
+        return true;
+    }
+
+    /** Raises the fault interrupt once the fault's log entry is written, or the page-request one. */
     @Override
     public void handle(int type, long arg) {
-        if (type != EV_FAULT_INTERRUPT) {
-            throw new IllegalStateException("unknown event type " + type);
+        switch (type) {
+            case EV_FAULT_INTERRUPT -> interruptController.raise(faultIrq, arg);
+            case EV_PAGE_REQUEST -> pageRequestController.raise(pageRequestIrq, arg);
+            default -> throw new IllegalStateException("unknown event type " + type);
         }
-        interruptController.raise(faultIrq, arg);
     }
 
     /** Invalidates the translation of one page of a domain; returns the command's cost. */

@@ -100,6 +100,11 @@ public final class PhysicalMemory {
         table.set(f, FrameTable.ALLOCATED | flags);
     }
 
+    /** Whether {@code frame} belongs to a 2 MiB compound page (head or tail). */
+    public boolean inHugePage(long frame) {
+        return table.has(frame, FrameTable.HUGE_HEAD) || table.has(frame, FrameTable.HUGE_TAIL);
+    }
+
     /** Frees a 4 KiB frame that nothing maps or pins. */
     public void free(long frame) {
         checkFreeable(frame);

@@ -1,6 +1,8 @@
 package org.pagefabric.hw.nic;
 
+import org.agrona.collections.LongHashSet;
 import org.pagefabric.hw.iommu.Iommu;
+import org.pagefabric.hw.iommu.Iotlb;
 import org.pagefabric.hw.iommu.Translation;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.net.Packet;
@@ -35,6 +37,20 @@ import org.pagefabric.sim.stat.Counter;
  * message it ends, only then. That time is counted in {@code iommu_translation_charged_ps}. Only
  * atomics' 8-byte accesses are counted ({@code iommu_translation_uncharged_ps}) without being
  * spent in virtual time.
+ *
+ * <p><b>ATS/PRI</b> ({@link #enableAts}): the NIC then keeps an {@link AddressTranslationCache}
+ * keyed by (PASID, page), the PASID being the domain bound to the process's address space. A
+ * page found there costs an ATC lookup; a miss sends an ATS Translation Request (a PCIe round
+ * trip plus the IOMMU's own translation, {@link Iommu#translateForDevice}) and caches a
+ * translation that allows the access. One that does not (not present, read-only) is no fault:
+ * the NIC sends a Page Request Group to the IOMMU's queue, for that page and the following pages
+ * of the same message, as many as its Outstanding Page Request Allocation leaves room for (a
+ * page stays requested until the OS's PRG Response comes back, {@link #pageResponse}), and
+ * refuses the access: a placement is answered
+ * RECEIVER_NOT_READY, so the requester backs off and retries, and its retry sends a new
+ * Translation Request; a payload read is not sent and the source's time-out resends it. An
+ * Invalidate Request ({@link #invalidateDevice}) clears the range from the ATC and completes
+ * only once every access already admitted has reached memory.
  */
 public final class IommuDmaPath {
     private final Nic nic;
@@ -52,6 +68,21 @@ public final class IommuDmaPath {
     private long faultAddress;
     private boolean lastAbsorbed;
     private org.pagefabric.hw.iommu.aa.ActiveAccessUnit activeUnit;
+    /** The device's ATS side, or null while the NIC sends untranslated requests only. */
+    private AtsCosts ats;
+    private AddressTranslationCache atc;
+    /** Pages (IOTLB keys) with a Page Request sent and no PRG Response yet. */
+    private LongHashSet pendingPages;
+    private Counter atcHits;
+    private Counter atcMisses;
+    private Counter pageRequests;
+    private Counter pageRequestsLost;
+    private Counter notReady;
+    private Counter invalidateRequests;
+    private Counter invalidatedEntries;
+    private Counter invalidationWaitPs;
+    /** End of the message whose packet is being translated (see {@link #beginPacket}), or 0: how far a Page Request Group may reach. */
+    private long messageEnd;
 
     IommuDmaPath(Nic nic, Iommu iommu, int fifoEntries) {
         this.nic = nic;
@@ -113,8 +144,119 @@ public final class IommuDmaPath {
         iommu.setInterceptor(unit);
     }
 
+    /**
+     * Turns on the NIC's PCIe ATS and PRI: translations come from its Address Translation Cache,
+     * filled by Translation Requests, and pages that are not present are asked for with Page
+     * Requests to the IOMMU's queue (which a driver must have enabled, {@link Iommu#enablePageRequests}).
+     *
+     * @throws IllegalStateException if ATS is already on, or Active Access's extension is installed
+     */
+    public void enableAts(AtsCosts costs) {
+        if (ats != null) {
+            throw new IllegalStateException(nic.name() + " already translates through ATS");
+        }
+        if (activeUnit != null) {
+            throw new IllegalStateException(nic.name() + " carries Active Access's IOMMU extension; ATS would bypass it");
+        }
+        this.ats = costs;
+        this.atc = new AddressTranslationCache(costs, nic.simulator().randomStream(nic.name() + ".atc"));
+        this.pendingPages = new LongHashSet();
+        var stats = nic.simulator().statistics();
+        String n = nic.name() + ".ats.";
+        atcHits = stats.counter(n + "atc_hits", "pages", "page translations found in the Address Translation Cache");
+        atcMisses = stats.counter(n + "atc_misses", "pages", "page translations that sent an ATS Translation Request");
+        pageRequests = stats.counter(n + "page_requests", "requests", "Page Requests (PRI) sent for pages not present or not writable");
+        pageRequestsLost = stats.counter(n + "page_requests_lost", "requests", "Page Requests not sent: the page-request queue was full");
+        notReady = stats.counter(n + "not_ready", "packets", "placements answered RECEIVER_NOT_READY while their page was requested");
+        invalidateRequests = stats.counter(n + "invalidate_requests", "requests", "ATS Invalidate Requests the device completed");
+        invalidatedEntries = stats.counter(n + "invalidated_entries", "entries", "ATC entries the Invalidate Requests removed");
+        invalidationWaitPs = stats.counter(n + "invalidation_wait_ps", "ps",
+                "time from Invalidate Requests to their completions, in-flight accesses drained");
+    }
+
+    /** Whether the NIC translates through ATS. */
+    public boolean atsEnabled() {
+        return ats != null;
+    }
+
+    /** The ATS costs, or null while ATS is off. */
+    public AtsCosts atsCosts() {
+        return ats;
+    }
+
+    /** Page translations served by the ATC so far (0 while ATS is off). */
+    public long atcHits() {
+        return atcHits == null ? 0 : atcHits.value();
+    }
+
+    /** Page translations that missed the ATC so far (0 while ATS is off). */
+    public long atcMisses() {
+        return atcMisses == null ? 0 : atcMisses.value();
+    }
+
+    /** Page Requests sent so far (0 while ATS is off). */
+    public long pageRequestsSent() {
+        return pageRequests == null ? 0 : pageRequests.value();
+    }
+
+    /**
+     * The PRG Response for the page of {@code va} in {@code pasid} has reached the device: the
+     * page may be requested again, and the next access sends a new Translation Request.
+     *
+     * @return whether a request for that page was outstanding
+     */
+    public boolean pageResponse(int pasid, long va) {
+        return pendingPages != null && pendingPages.remove(Iotlb.key(pasid, va & -PhysicalMemory.PAGE_SIZE, false));
+    }
+
+    /**
+     * The frame the ATC translates the page of {@code va} in {@code pasid} to, or -1 if it holds
+     * no entry (or ATS is off); it does not touch the replacement order.
+     */
+    public long cachedFrame(int pasid, long va) {
+        long pte = atc == null ? 0 : atc.peek(pasid, va);
+        return pte == 0 ? -1 : AddressTranslationCache.frame(pte, va);
+    }
+
+    /** When every access admitted so far has reached memory or is available: none is in flight after it. */
+    public long inFlightUntil() {
+        return stage.lastReady();
+    }
+
+    /** Whether a Page Request for the page of {@code va} in {@code pasid} awaits its response. */
+    public boolean pageRequestPending(int pasid, long va) {
+        return pendingPages != null && pendingPages.contains(Iotlb.key(pasid, va & -PhysicalMemory.PAGE_SIZE, false));
+    }
+
+    /**
+     * An ATS Invalidate Request for {@code [va, va + length)} of {@code pasid}, sent now (by the
+     * OS's MMU notifier, after it invalidated the IOMMU): the range leaves the ATC when it
+     * arrives, and the device completes it once every access it already admitted has reached
+     * memory (PCIe ATS: the completion is the device's promise that no DMA through the old
+     * translations follows; the device cannot tell which in-flight accesses hit the range, so it
+     * waits for all of them).
+     *
+     * @return the time from now to the Invalidation Completion reaching the IOMMU, or 0 without ATS
+     */
+    public long invalidateDevice(int pasid, long va, long length) {
+        if (ats == null || length <= 0) {
+            return 0;
+        }
+        // Removed at once: nothing can translate through the range between now and the request's arrival,
+        // because the caller changes the page table in the same instant and a refill would walk the new one.
+        int removed = atc.invalidate(pasid, va, length);
+        long now = nic.simulator().now();
+        long drained = Math.max(now + ats.invalidationRequestPs(), stage.lastReady());
+        long wait = drained + ats.invalidationCompletionPs() - now;
+        invalidateRequests.increment();
+        invalidatedEntries.add(removed);
+        invalidationWaitPs.add(wait);
+        return wait;
+    }
+
     /** Announces a packet of message {@code p.messageId} on {@code qpn} before its DMA (Active Access). */
     void beginPacket(int qpn, Packet p, long messageAddress, long messageLength) {
+        messageEnd = messageAddress + messageLength;
         if (activeUnit != null) {
             activeUnit.beginPacket(qpn, p.messageId, messageAddress, (int) Math.min(messageLength, Integer.MAX_VALUE),
                     (int) p.offset, p, p.length);
@@ -149,6 +291,9 @@ public final class IommuDmaPath {
      *         by the interceptor ({@link #lastAbsorbed()})
      */
     boolean translate(MemoryRegion mr, long va, int pages, boolean write, long[] frames, boolean timed) {
+        if (ats != null) {
+            return translateAts(mr.pd().id(), va, pages, write, frames, timed);
+        }
         int pdid = mr.pd().id();
         long first = va >>> PhysicalMemory.PAGE_SHIFT;
         lastAbsorbed = false;
@@ -173,6 +318,77 @@ public final class IommuDmaPath {
         }
         account(cost, walked, timed);
         return true;
+    }
+
+    /**
+     * ATS translation of {@code pages} pages from {@code va}: the ATC, else a Translation Request
+     * (which holds the stage as a walk does: the access waits for its completion); a page the
+     * IOMMU does not allow is asked for with a Page Request and refuses the access.
+     */
+    private boolean translateAts(int pasid, long va, int pages, boolean write, long[] frames, boolean timed) {
+        long first = va >>> PhysicalMemory.PAGE_SHIFT;
+        lastAbsorbed = false;
+        long cost = 0;
+        boolean requested = false;
+        for (int i = 0; i < pages; i++) {
+            long at = Math.max(va, (first + i) << PhysicalMemory.PAGE_SHIFT);
+            long pte = atc.lookup(pasid, at);
+            cost += ats.atcLookupPs();
+            if (AddressTranslationCache.allows(pte, write)) {
+                atcHits.increment();
+                frames[i] = AddressTranslationCache.frame(pte, at);
+                continue;
+            }
+            atcMisses.increment();
+            requested = true;
+            boolean ok = iommu.translateForDevice(pasid, at, write, translation);
+            cost += ats.translationRequestPs() + translation.costPs();
+            if (ok) {
+                atc.fill(pasid, at, translation.pte());
+                frames[i] = translation.frame();
+                continue;
+            }
+            account(cost, true, timed);
+            faultAddress = at;
+            requestPages(pasid, at, write);
+            messageEnd = 0;
+            return false;
+        }
+        account(cost, requested, timed);
+        messageEnd = 0;
+        return true;
+    }
+
+    /**
+     * Sends one Page Request Group: the page of {@code va} and the following pages of the current
+     * message that are not requested yet, while the outstanding allocation has room.
+     */
+    private void requestPages(int pasid, long va, boolean write) {
+        long page = va & -PhysicalMemory.PAGE_SIZE;
+        long end = Math.max(messageEnd, page + 1);
+        // The whole group fits the queue or none of it is sent: the OS answers a group only once its last request came.
+        var queue = iommu.pageRequests();
+        int room = Math.min(ats.outstandingPageRequests() - pendingPages.size(), queue == null ? 0 : queue.free());
+        int group = 0;
+        long lastPage = -1;
+        for (long p = page; p < end && group < room; p += PhysicalMemory.PAGE_SIZE) {
+            if (!pendingPages.contains(Iotlb.key(pasid, p, false))) {
+                group++;
+                lastPage = p;
+            }
+        }
+        if (group == 0) {
+            if (queue == null || queue.free() == 0) {
+                pageRequestsLost.increment();
+            }
+            return;
+        }
+        for (long p = page; p <= lastPage; p += PhysicalMemory.PAGE_SIZE) {
+            if (pendingPages.add(Iotlb.key(pasid, p, false))) {
+                iommu.pageRequest(pasid, p, write, p == lastPage, ats.pageRequestPs());
+                pageRequests.increment();
+            }
+        }
     }
 
     private void account(long cost, boolean walked, boolean timed) {
@@ -203,6 +419,12 @@ public final class IommuDmaPath {
 
     /** A packet write to {@code messageAddress + p.offset} was refused: log it and answer. */
     SinkVerdict writeRefused(QueuePair qp, MemoryRegion mr, Packet p, long messageAddress) {
+        if (ats != null) {
+            // the page is requested (PRI): the requester backs off and its retry translates again
+            notReady.increment();
+            destinationFaults.increment();
+            return SinkVerdict.RECEIVER_NOT_READY;
+        }
         if (lastAbsorbed) {
             // held back by a full access log: PCIe backpressure, the source retries; else the log took the data
             return activeUnit != null && activeUnit.stalled() ? SinkVerdict.RECEIVER_NOT_READY : SinkVerdict.ACCEPT;
@@ -217,6 +439,10 @@ public final class IommuDmaPath {
     void readRefused(QueuePair qp, MemoryRegion mr, Packet p, long messageAddress, long messageLength) {
         if (lastAbsorbed) {
             return; // a get held back by a full access log: not sent, the source's time-out asks again
+        }
+        if (ats != null) {
+            sourceFaults.increment();
+            return; // the page is requested (PRI); the source's time-out resends the packet
         }
         sourceFaults.increment();
         fifo.log(qp.qpn(), mr.pd().id(), p.messageId, p.block, messageAddress, messageLength, faultAddress, false,

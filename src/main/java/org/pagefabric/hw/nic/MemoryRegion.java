@@ -22,6 +22,8 @@ public final class MemoryRegion {
     private final boolean implicit;
     private final TranslationTable table;
     private boolean valid = true;
+    /** log2 of the 4 KiB pages one translation entry of this region covers: 0, or 9 for 2 MiB entries. */
+    private int entryShift;
 
     MemoryRegion(int index, ProtectionDomain pd, long address, long length, int access, int lkey, int rkey,
                  boolean implicit) {
@@ -36,6 +38,18 @@ public final class MemoryRegion {
         // The IOMMU walks the process page table: the NIC keeps no entries of its own for such a region.
         this.table = implicit ? new TranslationTable()
                 : new TranslationTable((access & AccessFlags.IOMMU) != 0 ? 1 : pageCount());
+    }
+
+    /**
+     * log2 of the 4 KiB pages one of this region's translation entries covers: 0 (an entry per
+     * page) or 9 (an entry per 2 MiB block, when huge pages back the whole region).
+     */
+    public int entryShift() {
+        return entryShift;
+    }
+
+    void setEntryShift(int shift) {
+        this.entryShift = shift;
     }
 
     /** Index in the NIC's key table. */

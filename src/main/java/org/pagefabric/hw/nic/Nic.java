@@ -95,6 +95,7 @@ public final class Nic extends Component {
 
     private final Counter prefetches;
     private final TranslationCache cache;
+    private final PhysicalMemory memory;
     private final DmaEngine dma;
     private final PageFaultUnit faults;
     private final AccessRefusals refusals;
@@ -140,6 +141,7 @@ public final class Nic extends Component {
                TransportEndpoint endpoint, TranslationCacheConfig cache, int keyTagBits) {
         super(sim, parent, localName);
         this.node = node;
+        this.memory = memory;
         this.costs = costs;
         this.endpoint = endpoint;
         this.keys = new KeyTable(random(), keyTagBits);
@@ -212,7 +214,34 @@ public final class Nic extends Component {
             throw new IllegalArgumentException(frames.length + " frames for a region of " + mr.pageCount() + " pages");
         }
         mapPages(mr, address & ~((1L << PhysicalMemory.PAGE_SHIFT) - 1), frames);
+        if (cache.hugeEntries() && backedByHugeBlocks(mr.firstPage(), frames, memory)) {
+            mr.setEntryShift(HUGE_ENTRY_SHIFT);
+        }
         return mr;
+    }
+
+    /** log2 of the 4 KiB pages in a 2 MiB translation entry. */
+    static final int HUGE_ENTRY_SHIFT = 9;
+
+    /**
+     * Whether every 2 MiB-aligned block of the pages from virtual page {@code firstPage} maps one
+     * 2 MiB page, equally aligned (4 KiB pages that happen to lie contiguous do not count: the
+     * model's frame allocator hands them out in order far more often than a real one does): then the driver describes the region
+     * with 2 MiB entries (ib_umem_find_best_pgsz, drivers/infiniband/core/umem.c, picks the
+     * largest page size the physical layout allows) and the NIC caches one entry per block.
+     */
+    static boolean backedByHugeBlocks(long firstPage, long[] frames, PhysicalMemory memory) {
+        long mask = (1L << HUGE_ENTRY_SHIFT) - 1;
+        for (int i = 0; i < frames.length; i++) {
+            long vpage = firstPage + i;
+            if ((frames[i] & mask) != (vpage & mask) || !memory.inHugePage(frames[i])) {
+                return false;
+            }
+            if (i > 0 && (vpage & mask) != 0 && frames[i] != frames[i - 1] + 1) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---------------------------------------------------------------- IOMMU path (PART)

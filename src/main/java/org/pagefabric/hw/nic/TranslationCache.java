@@ -25,11 +25,13 @@ public final class TranslationCache {
     private static final long PAGE_MASK = (1L << PAGE_BITS) - 1;
 
     private final IotlbLevel level;
+    private final boolean hugeEntries;
     private final Counter hits;
     private final Counter misses;
 
     TranslationCache(TranslationCacheConfig config, RandomStream random, Counter hits, Counter misses) {
         this.level = config == null ? null : new IotlbLevel(config.level(), random);
+        this.hugeEntries = config != null && config.hugeEntries();
         this.hits = hits;
         this.misses = misses;
     }
@@ -37,6 +39,11 @@ public final class TranslationCache {
     /** Whether a cache is modelled (misses cost time); false if translation is free. */
     public boolean modelled() {
         return level != null;
+    }
+
+    /** Whether a region backed by 2 MiB blocks gets one entry per block. */
+    boolean hugeEntries() {
+        return hugeEntries;
     }
 
     /** Lookups that found their entry cached. */
@@ -54,8 +61,11 @@ public final class TranslationCache {
         return level == null ? 0 : level.size();
     }
 
+    /** The cache key of the entry translating page {@code page} (relative to the region's first page). */
     private static long key(MemoryRegion mr, long page) {
-        return (long) mr.index() << PAGE_BITS | page;
+        int shift = mr.entryShift();
+        long entry = shift == 0 ? page : ((mr.firstPage() + page) >>> shift) - (mr.firstPage() >>> shift);
+        return (long) mr.index() << PAGE_BITS | entry;
     }
 
     /** The entry for page {@code page} (relative to the region's first page), through the cache. */
@@ -67,7 +77,9 @@ public final class TranslationCache {
         int slot = level.lookup(key);
         if (slot >= 0) {
             hits.increment();
-            return level.value(slot);
+            // A 2 MiB entry covers the block: the page's frame is its offset in the block, which
+            // the region's table (kept coherent with the cache) holds.
+            return mr.entryShift() == 0 ? level.value(slot) : mr.table().get(page);
         }
         misses.increment();
         long e = mr.table().get(page);
@@ -84,7 +96,7 @@ public final class TranslationCache {
         }
         long key = key(mr, page);
         if (level.find(key) >= 0) {
-            if ((entry & Pte.PRESENT) != 0) {
+            if ((entry & Pte.PRESENT) != 0 && mr.entryShift() == 0) {
                 level.insert(key, entry);
             } else {
                 level.invalidate(key);
@@ -100,7 +112,7 @@ public final class TranslationCache {
         if (level == null) {
             return;
         }
-        if (count > level.config().entries()) {
+        if (count > level.config().entries() || mr.entryShift() != 0) {
             invalidateRegion(mr);
             return;
         }

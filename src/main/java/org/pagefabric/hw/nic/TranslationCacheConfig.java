@@ -8,11 +8,18 @@ import org.pagefabric.hw.iommu.ReplacementPolicy;
  * A hit costs nothing beyond the work-request processing it is part of; a miss costs
  * {@link NicCosts#translationMissPs()} (a PCIe read of the entry).
  *
- * @param entries translation entries (one per 4 KiB page), at least 1
+ * @param entries translation entries, at least 1
  * @param ways    entries per set; must divide {@code entries} ({@code entries} is fully associative)
  * @param policy  which way of a full set is evicted
+ * @param hugeEntries whether a region backed by 2 MiB pages is translated (and cached) with one
+ *                entry per 2 MiB block instead of one per 4 KiB page
  */
-public record TranslationCacheConfig(int entries, int ways, ReplacementPolicy policy) {
+public record TranslationCacheConfig(int entries, int ways, ReplacementPolicy policy, boolean hugeEntries) {
+    /** A cache with an entry per 4 KiB page whatever backs the region. */
+    public TranslationCacheConfig(int entries, int ways, ReplacementPolicy policy) {
+        this(entries, ways, policy, false);
+    }
+
     /** Validates the shape. */
     public TranslationCacheConfig {
         if (entries <= 0) {

@@ -33,4 +33,9 @@ final class TranslationStage {
         lastReady = Math.max(translated, lastReady);
         return lastReady;
     }
+
+    /** When the last access admitted reaches memory or is available: no access in flight is ready later. */
+    long lastReady() {
+        return lastReady;
+    }
 }

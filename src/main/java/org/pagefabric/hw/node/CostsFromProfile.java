@@ -25,6 +25,7 @@ import org.pagefabric.hw.nic.KeyTable;
 import org.pagefabric.hw.nic.NicCosts;
 import org.pagefabric.hw.nic.TranslationCacheConfig;
 import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.ForkPinnedPages;
 import org.pagefabric.hw.os.KernelConfig;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.ThpMode;
@@ -172,14 +173,16 @@ public final class CostsFromProfile {
                 p.time(OsParameters.TLB_SHOOTDOWN));
     }
 
-    /** The Linux layout with the profile's transparent-huge-page mode. */
+    /** The Linux layout with the profile's transparent-huge-page mode and fork behaviour. */
     public static KernelConfig kernelConfig(Profile p) {
         ThpMode thp = switch (p.choice(OsParameters.THP)) {
             case "never" -> ThpMode.NEVER;
             case "always" -> ThpMode.ALWAYS;
             default -> ThpMode.MADVISE;
         };
-        return KernelConfig.linux(thp);
+        ForkPinnedPages fork = "shared-cow".equals(p.choice(OsParameters.FORK_PINNED_PAGES))
+                ? ForkPinnedPages.SHARED_COW : ForkPinnedPages.EARLY_COPY;
+        return KernelConfig.linux(thp, p.intCount(OsParameters.MAX_MAP_COUNT), fork);
     }
 
     /**
@@ -221,7 +224,8 @@ public final class CostsFromProfile {
         int entries = p.intCount(NicParameters.TRANSLATION_CACHE_ENTRIES);
         int ways = p.intCount(NicParameters.TRANSLATION_CACHE_WAYS);
         try {
-            return new TranslationCacheConfig(entries, ways, ReplacementPolicy.LRU);
+            return new TranslationCacheConfig(entries, ways, ReplacementPolicy.LRU,
+                    p.flag(NicParameters.TRANSLATION_CACHE_HUGE_ENTRIES));
         } catch (IllegalArgumentException e) {
             throw ProfileValues.invalid(p, NicParameters.TRANSLATION_CACHE_WAYS, e.getMessage());
         }

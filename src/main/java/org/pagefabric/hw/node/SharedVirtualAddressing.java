@@ -2,6 +2,7 @@ package org.pagefabric.hw.node;
 
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.iommu.ProcessPageTable;
+import org.pagefabric.hw.nic.IommuDmaPath;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.PageTable;
 
@@ -27,6 +28,26 @@ public final class SharedVirtualAddressing implements ProcessPageTable {
         iommu.bind(pdid, table);
         process.subscribe(0, PageTable.USER_TOP,
                 (sub, start, end, reason, seq) -> iommu.invalidateRange(pdid, start, end - start));
+        return table;
+    }
+
+    /**
+     * As {@link #bind(Iommu, int, AddressSpace)}, for a device that caches translations through
+     * ATS: the notifier also sends the device an Invalidate Request for the range after the
+     * IOMMU's own invalidation, and the mapping change waits for its completion (Linux's SVA
+     * notifier flushes the IOTLB and the device TLB, drivers/iommu/iommu-sva.c, and the IOMMU
+     * driver waits for the device's Invalidation Completion).
+     *
+     * @param pasid the PASID the device tags its requests with: the domain bound here
+     */
+    public static SharedVirtualAddressing bindWithDeviceTlb(Iommu iommu, int pasid, AddressSpace process,
+                                                            IommuDmaPath device) {
+        SharedVirtualAddressing table = new SharedVirtualAddressing(process);
+        iommu.bind(pasid, table);
+        process.subscribe(0, PageTable.USER_TOP, (sub, start, end, reason, seq) -> {
+            iommu.invalidateRange(pasid, start, end - start);
+            process.kernel().chargeNotifierWait(device.invalidateDevice(pasid, start, end - start));
+        });
         return table;
     }
 

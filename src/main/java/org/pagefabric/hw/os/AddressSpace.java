@@ -20,6 +20,7 @@ public final class AddressSpace {
     long memlockLimitPages;
     boolean capIpcLock;
     boolean alive = true;
+    private DontforkRanges dontfork;
 
     /** Resident 4 KiB pages mapped (a 2 MiB page counts 512). */
     long residentPages;
@@ -53,6 +54,14 @@ public final class AddressSpace {
     /** Process-unique id (the PASID/PDID a device uses to find this page table). */
     public int id() {
         return id;
+    }
+
+    /** libibverbs' fork protection of this process's registrations (one per process, shared by its users). */
+    public DontforkRanges dontforkRanges() {
+        if (dontfork == null) {
+            dontfork = new DontforkRanges(kernel, this);
+        }
+        return dontfork;
     }
 
     /** Whether the process is still alive (not exited). */

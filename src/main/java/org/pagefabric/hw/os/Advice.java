@@ -7,5 +7,13 @@ public enum Advice {
     /** MADV_HUGEPAGE: allow transparent huge pages in "madvise" mode. */
     HUGEPAGE,
     /** MADV_NOHUGEPAGE: never transparent huge pages here. */
-    NOHUGEPAGE
+    NOHUGEPAGE,
+    /**
+     * MADV_DONTFORK: a child created by fork has no mapping here (it faults), and the parent's
+     * pages are not made copy-on-write; what libibverbs' ibv_fork_init has ibv_reg_mr do to
+     * every registered range.
+     */
+    DONTFORK,
+    /** MADV_DOFORK: undoes {@link #DONTFORK}. */
+    DOFORK
 }

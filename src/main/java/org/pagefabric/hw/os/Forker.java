@@ -10,9 +10,13 @@ import java.util.Arrays;
  *
  * <p>Pages pinned at fork time are copied for the child at once and stay writable in the parent,
  * as Linux does since 5.9 (page_needs_cow_for_dma): otherwise the parent's next write would move
- * it off the page the device is still using. A pinned huge page is split first.
+ * it off the page the device is still using. A pinned huge page is split first. Under
+ * {@link ForkPinnedPages#SHARED_COW} pinned pages are shared copy-on-write like the rest, as
+ * before 5.9. A VMA marked {@link Vma#DONTCOPY} (MADV_DONTFORK) is left out of the child and its
+ * pages keep their entries in the parent.
  */
 final class Forker {
+    private static final long[] NONE = {};
     private final Kernel k;
 
     Forker(Kernel kernel) {
@@ -28,12 +32,18 @@ final class Forker {
         child.brk = parent.brk;
         long[] entries = {0};
         long copies = 0;
+        boolean earlyCopy = k.config.forkPinned() == ForkPinnedPages.EARLY_COPY;
         for (Vma v : parent.vmas.all()) {
+            if (v.has(Vma.DONTCOPY)) {
+                continue;
+            }
             Vma cv = v.copy();
             cv.setFlags(cv.flags() & ~Vma.LOCKED);
             child.vmas.insert(cv);
-            splitPinnedHugePages(parent, v);
-            long[] pinnedVas = pinnedPages(parent, v);
+            if (earlyCopy) {
+                splitPinnedHugePages(parent, v);
+            }
+            long[] pinnedVas = earlyCopy ? pinnedPages(parent, v) : NONE;
             long[] copyFrames = new long[pinnedVas.length];
             for (int i = 0; i < pinnedVas.length; i++) {
                 long copy = k.allocateAnon();

@@ -51,6 +51,7 @@ public final class Kernel {
     final Migration migration;
     final HugePages hugePages;
     final Forker forker;
+    final DeviceMemoryMove deviceMoves;
 
     /** Running sum of every cost charged; an operation's cost is the difference across it. */
     long spent;
@@ -81,6 +82,7 @@ public final class Kernel {
         this.migration = new Migration(this);
         this.hugePages = new HugePages(this);
         this.forker = new Forker(this);
+        this.deviceMoves = new DeviceMemoryMove(this);
     }
 
     /** The RAM. */
@@ -179,6 +181,12 @@ public final class Kernel {
             throw new OsException(Errno.EAGAIN, "MAP_LOCKED of " + len / PAGE_SIZE + " pages over RLIMIT_MEMLOCK "
                     + as.memlockLimitPages, spent - mark);
         }
+        if (as.vmas.size() > config.maxMapCount()) {
+            // do_mmap refuses a new mapping once map_count exceeds the limit (mm/mmap.c); a fixed
+            // mapping that replaced others may have freed room, hence the check after the unmap
+            throw new OsException(Errno.ENOMEM, "mmap: the process has " + as.vmas.size()
+                    + " VMAs, vm.max_map_count is " + config.maxMapCount(), spent - mark);
+        }
         Vma v = new Vma(start, start + len, prot, locked ? Vma.LOCKED : 0);
         as.vmas.insert(v);
         if (locked) {
@@ -261,6 +269,7 @@ public final class Kernel {
         if (!as.vmas.covers(addr, end)) {
             throw new OsException(Errno.ENOMEM, "mprotect of a range with unmapped holes", spent - mark);
         }
+        checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
         splitHugeAt(as, addr);
         splitHugeAt(as, end);
         as.vmas.splitAt(addr);
@@ -288,7 +297,7 @@ public final class Kernel {
     /**
      * madvise. DONTNEED drops the pages of a range (it reads as zeros afterwards), as an
      * allocator does to give memory back without unmapping; HUGEPAGE and NOHUGEPAGE set the THP
-     * policy of the range.
+     * policy of the range; DONTFORK and DOFORK whether fork copies it into the child.
      *
      * @throws OsException EINVAL (unaligned; DONTNEED on mlocked memory), ENOMEM (range not fully mapped)
      */
@@ -316,6 +325,7 @@ public final class Kernel {
                 freeTables(as, addr, end);
             }
             case HUGEPAGE, NOHUGEPAGE -> {
+                checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
                 as.vmas.splitAt(addr);
                 as.vmas.splitAt(end);
                 int set = advice == Advice.HUGEPAGE ? Vma.HUGEPAGE : Vma.NOHUGEPAGE;
@@ -324,12 +334,42 @@ public final class Kernel {
                     v.setFlags((v.flags() | set) & ~clear);
                 }
             }
+            case DONTFORK, DOFORK -> {
+                checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
+                as.vmas.splitAt(addr);
+                as.vmas.splitAt(end);
+                for (Vma v : as.vmas.overlapping(addr, end)) {
+                    v.setFlags(advice == Advice.DONTFORK ? v.flags() | Vma.DONTCOPY : v.flags() & ~Vma.DONTCOPY);
+                }
+                // madvise_update_vma merges the changed VMAs with agreeing neighbours, so DOFORK heals
+                // the splits its DONTFORK made (mm/madvise.c, vma_modify_flags).
+                as.vmas.mergeAround(addr, end);
+            }
             default -> throw new IllegalStateException("unhandled advice " + advice);
         }
         return spent - mark;
     }
 
-    /** fork: a child sharing every private page copy-on-write. */
+    /**
+     * ENOMEM if {@code splits} more VMAs would take the process past vm.max_map_count: each split
+     * is refused once map_count has reached the limit (mm/vma.c, split_vma).
+     */
+    private void checkMapCount(AddressSpace as, int splits, long mark) {
+        if (splits > 0 && as.vmas.size() + splits - 1 >= config.maxMapCount()) {
+            throw new OsException(Errno.ENOMEM, "splitting a VMA: the process has " + as.vmas.size()
+                    + " VMAs, vm.max_map_count is " + config.maxMapCount(), spent - mark);
+        }
+    }
+
+    /** VMAs of a process: the lines of /proc/PID/maps that vm.max_map_count bounds. */
+    public int mapCount(AddressSpace as) {
+        return as.vmas.size();
+    }
+
+    /**
+     * fork: a child sharing every private page copy-on-write, except ranges marked
+     * {@link Advice#DONTFORK}; pinned pages as {@link KernelConfig#forkPinned()} says.
+     */
     public ForkResult fork(AddressSpace parent) {
         checkAlive(parent);
         return forker.fork(parent);
@@ -630,6 +670,19 @@ public final class Kernel {
         return migration.migrateFrame(frame);
     }
 
+    /**
+     * An exporter moving the device-memory buffer at {@code [addr, addr+length)} (dma-buf
+     * eviction or migration): every present page to a new frame under one invalidation of the
+     * whole range, or nothing (EBUSY) if any page is pinned, as a static attachment pins it.
+     */
+    public PageOpResult moveDeviceBuffer(AddressSpace as, long addr, long length) {
+        checkAlive(as);
+        if ((addr & (PAGE_SIZE - 1)) != 0 || length <= 0) {
+            throw new OsException(Errno.EINVAL, "device buffer [" + Long.toHexString(addr) + ", +" + length + ")", 0);
+        }
+        return deviceMoves.move(as, addr, addr + pageUp(length));
+    }
+
     /** khugepaged: collapses the 2 MiB-aligned block containing {@code va} into one huge page. */
     public PageOpResult collapseHuge(AddressSpace as, long va) {
         return hugePages.collapse(as, va);
@@ -638,6 +691,18 @@ public final class Kernel {
     /** Splits the huge page mapped at {@code va} into 512 small pages (in every process mapping it). */
     public PageOpResult splitHuge(AddressSpace as, long va) {
         return hugePages.split(as, va);
+    }
+
+    /**
+     * Adds the time an MMU-notifier callback waited for a device to the mapping change that
+     * called it (an ATS Invalidation Completion the IOMMU driver waits for before the change
+     * goes on): the munmap, madvise or migration that invalidated returns it in its cost.
+     */
+    public void chargeNotifierWait(long ps) {
+        if (ps < 0) {
+            throw new IllegalArgumentException("a notifier wait must not be negative, got " + ps);
+        }
+        charge(ps);
     }
 
     // ---------------------------------------------------------------- shared internals

@@ -14,6 +14,8 @@ public final class Vma {
     public static final int NOHUGEPAGE = 1 << 2;
     /** The brk heap. */
     public static final int HEAP = 1 << 3;
+    /** VM_DONTCOPY, set by madvise(MADV_DONTFORK): a child of fork gets no mapping here. */
+    public static final int DONTCOPY = 1 << 4;
 
     private long start;
     private long end;

@@ -60,6 +60,41 @@ final class VmaSet {
         byStart.put(va, right);
     }
 
+    /**
+     * Merges neighbouring VMAs of {@code [start, end)} and those just outside it that touch and
+     * agree in protection and flags, as Linux's vma_merge does after madvise changes flags.
+     */
+    void mergeAround(long start, long end) {
+        int i = Math.max(0, byStart.floorIndex(Math.max(0, start - 1)));
+        while (i + 1 < byStart.size()) {
+            Vma a = byStart.value(i);
+            if (a.start() >= end + 1) {
+                break;
+            }
+            Vma b = byStart.value(i + 1);
+            if (a.end() == b.start() && a.prot() == b.prot() && a.flags() == b.flags() && b.start() <= end) {
+                a.setEnd(b.end());
+                byStart.remove(b.start());
+            } else {
+                i++;
+            }
+        }
+    }
+
+    /** How many VMA boundaries {@code [start, end)} lacks: splits a change of that range needs. */
+    int splitsNeeded(long start, long end) {
+        int n = 0;
+        Vma s = find(start);
+        if (s != null && s.start() != start) {
+            n++;
+        }
+        Vma e = find(end);
+        if (e != null && e.start() != end) {
+            n++;
+        }
+        return n;
+    }
+
     void insert(Vma v) {
         byStart.put(v.start(), v);
     }

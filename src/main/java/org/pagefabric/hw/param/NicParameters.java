@@ -23,6 +23,18 @@ public final class NicParameters {
     public static final Parameter REGISTER_PER_PAGE = Parameter.time("nic.register.per_page",
             "Cost per page of registering a region with the NIC, pinning included.");
     /** Fixed cost of deregistering memory. */
+    /** Whether huge-page-backed regions get 2 MiB translation entries. */
+    public static final Parameter TRANSLATION_CACHE_HUGE_ENTRIES = Parameter.flag("nic.translation_cache.huge_entries",
+            "Whether a pinned region backed by 2 MiB pages is translated with one entry per 2 MiB block (one cache"
+                    + " entry covers the block) instead of one per 4 KiB page.");
+    /** Whether registration marks the range MADV_DONTFORK. */
+    public static final Parameter REGISTER_DONTFORK = Parameter.flag("nic.register.dontfork",
+            "Whether registering pinned memory first marks its pages MADV_DONTFORK, as libibverbs does after ibv_fork_init"
+                    + " (each change of flag splits the VMA around the range).");
+    /** Whether deregistration undoes MADV_DONTFORK. */
+    public static final Parameter DEREGISTER_DOFORK = Parameter.flag("nic.deregister.dofork",
+            "Whether deregistration marks pages no registration holds any more MADV_DOFORK again, healing the VMA"
+                    + " splits (ibv_dereg_mr does; a runtime that skips it leaks a split per registration).");
     public static final Parameter DEREGISTER_BASE = Parameter.time("nic.deregister.base",
             "Fixed cost of deregistering a region (NIC table synchronisation, unpinning included).");
     /** Per-page cost of deregistering memory. */

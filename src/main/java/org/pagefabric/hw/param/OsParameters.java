@@ -95,6 +95,11 @@ public final class OsParameters {
     /** Per-page cost of fork. */
     public static final Parameter FORK_PER_PAGE = Parameter.time("os.fork.per_page",
             "Cost per present page of fork: copying and write-protecting one page-table entry.");
+    /** What fork does to pinned pages: the kernel's behaviour, by era. */
+    public static final Parameter FORK_PINNED_PAGES = Parameter.choice("os.fork.pinned_pages",
+            "What fork does to a pinned page: early-copy (Linux 5.9+, the child gets a copy at fork) or shared-cow"
+                    + " (older kernels: copy-on-write like any page, so a parent's write leaves its registration"
+                    + " on the child's page).", "early-copy", "shared-cow");
     /** Flushing a changed range from the CPU TLBs. */
     public static final Parameter TLB_SHOOTDOWN = Parameter.time("os.tlb_shootdown",
             "Flushing a changed range from every CPU TLB that may hold it, inter-processor interrupts included.");
@@ -104,6 +109,9 @@ public final class OsParameters {
     /** RLIMIT_MEMLOCK of a process. */
     public static final Parameter MEMLOCK_LIMIT = Parameter.size("os.memlock_limit",
             "RLIMIT_MEMLOCK of a process: bytes it may lock or pin without CAP_IPC_LOCK.");
+    /** vm.max_map_count. */
+    public static final Parameter MAX_MAP_COUNT = Parameter.count("os.max_map_count",
+            "vm.max_map_count: VMAs a process may have; an mmap, mprotect or madvise that needs more fails with ENOMEM.");
     /** Fixed cost of the mincore system call. */
     public static final Parameter MINCORE_BASE = Parameter.time("os.mincore.base",
             "Fixed cost of a mincore call (system call, mmap lock, VMA lookup).");

@@ -30,6 +30,8 @@ public final class NicRegistrar {
     private final long registerPerPagePs;
     private final long deregisterBasePs;
     private final long deregisterPerPagePs;
+    private final boolean dontfork;
+    private final boolean dofork;
 
     /**
      * A registrar for {@code process} on {@code nic}, with the NIC's costs from {@code profile}.
@@ -45,6 +47,8 @@ public final class NicRegistrar {
         this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
         this.deregisterBasePs = profile.time(NicParameters.DEREGISTER_BASE);
         this.deregisterPerPagePs = profile.time(NicParameters.DEREGISTER_PER_PAGE);
+        this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
+        this.dofork = profile.flag(NicParameters.DEREGISTER_DOFORK);
     }
 
     /**
@@ -70,20 +74,21 @@ public final class NicRegistrar {
             throw new IllegalArgumentException("cannot register [" + Long.toHexString(start) + ", +" + length
                     + "): whole pages only");
         }
+        long forkPs = dontfork ? process.dontforkRanges().dontfork(start, length) : 0;
         PinResult pin = kernel.getUserPages(process, start, (int) pages, true);
         if (!pin.complete()) {
-            long cost = pin.costPs() + unpin(pin.frames(), pin.pinned());
+            long cost = forkPs + undoDontfork(start, length) + pin.costPs() + unpin(pin.frames(), pin.pinned());
             throw new OsException(pin.error(), "pinning " + pages + " pages at " + Long.toHexString(start)
                     + " stopped after " + pin.pinned(), cost);
         }
         try {
             kernel.chargePinned(process, pages);
         } catch (OsException e) {
-            long cost = pin.costPs() + unpin(pin.frames(), pin.pinned());
-            throw new OsException(Errno.ENOMEM, "pinned memory over the limit: " + e.getMessage(), cost);
+            long cost = forkPs + undoDontfork(start, length) + pin.costPs() + unpin(pin.frames(), pin.pinned());
+            throw new OsException(Errno.ENOMEM, e.getMessage(), cost);
         }
         MemoryRegion mr = nic.registerPinned(pd, start, length, ACCESS, pin.frames());
-        return new Registration(mr, pin.frames(), pin.costPs() + registerBasePs + pages * registerPerPagePs);
+        return new Registration(mr, pin.frames(), forkPs + pin.costPs() + registerBasePs + pages * registerPerPagePs);
     }
 
     /** Deregisters and unpins; returns what it cost, picoseconds. */
@@ -92,7 +97,12 @@ public final class NicRegistrar {
         long pages = r.frames().length;
         long cost = deregisterBasePs + pages * deregisterPerPagePs + unpin(r.frames(), r.frames().length);
         kernel.unchargePinned(process, pages);
-        return cost;
+        return cost + undoDontfork(r.region().address(), r.region().length());
+    }
+
+    /** ibv_dofork_range on deregistration, when the runtime does it (see {@link NicParameters#DEREGISTER_DOFORK}). */
+    private long undoDontfork(long start, long length) {
+        return dontfork && dofork ? process.dontforkRanges().dofork(start, length) : 0;
     }
 
     private long unpin(long[] frames, int count) {

@@ -27,11 +27,13 @@ public final class PinEverything implements RegistrationPolicy {
 
     private final long registerBasePs;
     private final long registerPerPagePs;
+    private final boolean dontfork;
 
     /** The policy with registration costs from {@code profile}. */
     public PinEverything(Profile profile) {
         this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
         this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
+        this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
     }
 
     @Override
@@ -46,6 +48,8 @@ public final class PinEverything implements RegistrationPolicy {
             throw new IllegalArgumentException("segment of " + rank.segmentLength() + " B is too large to pin at once");
         }
         var kernel = rank.node().kernel();
+        // the segment is registered for the whole run: its fork protection is never undone
+        long forkPs = dontfork ? rank.process().dontforkRanges().dontfork(rank.segment(), rank.segmentLength()) : 0;
         PinResult pin = kernel.getUserPages(rank.process(), rank.segment(), (int) pages, true);
         if (!pin.complete()) {
             Errno e = pin.error() == null ? Errno.ENOMEM : pin.error();
@@ -56,7 +60,7 @@ public final class PinEverything implements RegistrationPolicy {
         MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS,
                 pin.frames());
         rank.setSegmentRegion(mr);
-        return pin.costPs() + registerBasePs + pages * registerPerPagePs;
+        return forkPs + pin.costPs() + registerBasePs + pages * registerPerPagePs;
     }
 
     @Override

@@ -31,6 +31,8 @@ public final class RangePinner {
     private final long registerPerPagePs;
     private final long deregisterBasePs;
     private final long deregisterPerPagePs;
+    private final boolean dontfork;
+    private final boolean dofork;
 
     /** A pinner for {@code rank} with registration costs from {@code profile}. */
     public RangePinner(Profile profile, Endpoint rank) {
@@ -39,6 +41,8 @@ public final class RangePinner {
         this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
         this.deregisterBasePs = profile.time(NicParameters.DEREGISTER_BASE);
         this.deregisterPerPagePs = profile.time(NicParameters.DEREGISTER_PER_PAGE);
+        this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
+        this.dofork = profile.flag(NicParameters.DEREGISTER_DOFORK);
     }
 
     /** A range just pinned and the time pinning and registering it took, in picoseconds. */
@@ -59,22 +63,37 @@ public final class RangePinner {
             throw new IllegalArgumentException(length + " B is too large to pin at once");
         }
         Kernel kernel = rank.node().kernel();
+        long forkPs = dontfork ? rank.process().dontforkRanges().dontfork(start, end - start) : 0;
         PinResult pin = kernel.getUserPages(rank.process(), start, (int) pages, true);
         if (!pin.complete()) {
             for (int i = 0; i < pin.pinned(); i++) {
                 kernel.putPage(pin.frames()[i]);
             }
+            undoDontfork(start, end - start);
             Errno e = pin.error() == null ? Errno.ENOMEM : pin.error();
             throw new OsException(e, "pinning " + pages + " pages at 0x" + Long.toHexString(start) + " of rank "
                     + rank.id() + " failed after " + pin.pinned() + " pages", pin.costPs());
         }
-        kernel.chargePinned(rank.process(), pages);
+        try {
+            kernel.chargePinned(rank.process(), pages);
+        } catch (OsException e) {
+            long cost = forkPs + undoDontfork(start, end - start) + pin.costPs();
+            for (int i = 0; i < pin.pinned(); i++) {
+                cost += kernel.putPage(pin.frames()[i]);
+            }
+            throw new OsException(e.errno(), e.getMessage(), cost);
+        }
         MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), start, end - start, ACCESS, pin.frames());
         for (long page = start / Kernel.PAGE_SIZE; page < end / Kernel.PAGE_SIZE; page++) {
             holders.put(page, holders.get(page) + 1);
         }
-        return new Pinned(new PinnedRange(start, pages, mr, pin.frames()), pin.costPs() + registerBasePs
+        return new Pinned(new PinnedRange(start, pages, mr, pin.frames()), forkPs + pin.costPs() + registerBasePs
                 + pages * registerPerPagePs);
+    }
+
+    /** ibv_dofork_range on deregistration, when the runtime does it (see {@link NicParameters#DEREGISTER_DOFORK}). */
+    private long undoDontfork(long start, long length) {
+        return dontfork && dofork ? rank.process().dontforkRanges().dofork(start, length) : 0;
     }
 
     /**
@@ -97,7 +116,7 @@ public final class RangePinner {
                 holders.put(page, left);
             }
         }
-        return deregisterBasePs + range.pages() * deregisterPerPagePs;
+        return deregisterBasePs + range.pages() * deregisterPerPagePs + undoDontfork(range.start(), range.end() - range.start());
     }
 
     /** The rank. */

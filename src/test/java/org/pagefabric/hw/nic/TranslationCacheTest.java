@@ -1,5 +1,7 @@
 package org.pagefabric.hw.nic;
 
+import org.pagefabric.hw.mem.PhysicalMemory;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,6 +31,36 @@ class TranslationCacheTest {
             mr.table().set(i, Pte.withFrame(Pte.PRESENT | Pte.READABLE, 100 + i));
         }
         return mr;
+    }
+
+    @Test
+    void aRegionOfTwoMegabyteEntriesMissesOncePerBlockAndReadsEachPagesFrame() {
+        TranslationCache c = new TranslationCache(new TranslationCacheConfig(4, 4, ReplacementPolicy.LRU, true),
+                new RandomStream(1), new Counter("h", "lookups", ""), new Counter("m", "lookups", ""));
+        MemoryRegion mr = region(new KeyTable(new RandomStream(2)), 1024);
+        mr.setEntryShift(Nic.HUGE_ENTRY_SHIFT);
+        for (int i = 0; i < 1024; i++) {
+            assertEquals(100 + i, Pte.frame(c.entry(mr, i)), "page " + i + " reads its own frame through the block entry");
+        }
+        assertEquals((mr.firstPage() & 511) == 0 ? 2 : 3, c.misses(), "one miss per 2 MiB block the pages span");
+        mr.table().set(5, 0);
+        c.update(mr, 5, 0);
+        assertEquals(0, c.entry(mr, 5), "a zapped page drops its block's entry");
+    }
+
+    @Test
+    void onlyPagesOfHugePagesGetBlockEntries() {
+        PhysicalMemory memory = new PhysicalMemory(4096L * PAGE);
+        long head = memory.allocateHuge(0);
+        long[] huge = new long[512];
+        long[] small = new long[512];
+        for (int i = 0; i < 512; i++) {
+            huge[i] = head + i;
+            small[i] = memory.allocate(0);
+        }
+        assertTrue(Nic.backedByHugeBlocks(head, huge, memory));
+        assertFalse(Nic.backedByHugeBlocks(head + 1, huge, memory), "misaligned against the virtual pages");
+        assertFalse(Nic.backedByHugeBlocks(small[0], small, memory), "4 KiB frames, contiguous or not, get one entry each");
     }
 
     @Test

@@ -1,0 +1,156 @@
+package org.pagefabric.workload;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.PageOpResult;
+import org.pagefabric.reg.Capability;
+import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * Device memory exported as a dma-buf and registered for RDMA (ibv_reg_dmabuf_mr), whose exporter
+ * moves it. Rank 0's buffer stands for the device memory; before every {@code move_every}-th
+ * transfer its exporter moves the whole buffer to new frames (eviction or migration), then new
+ * content is written into it and rank 0 writes it into rank 1's, checked end to end.
+ *
+ * <p>A registration that pins the buffer is a static attachment (dma_buf_pin,
+ * ib_umem_dmabuf_get_pinned): the exporter may not move it, and the move is refused
+ * ({@code moves_blocked}). A registration that pins nothing is a dynamic attachment (on mlx5,
+ * only with ODP): the move invalidates the NIC's mapping of the whole buffer at once (move_notify)
+ * and the next access faults it back in (ib_umem_dmabuf_map_pages), a cost on the transfer that
+ * follows each move.
+ */
+public final class DmaBufMovesWorkload extends AbstractWorkload {
+    /** Column of the move trace: a move before every n-th transfer (0: never). */
+    public static final String MOVE_EVERY = "move_every";
+    /** Column of the moves the exporter made. */
+    public static final String MOVES = "moves";
+    /** Column of the moves refused because the buffer was pinned. */
+    public static final String MOVES_BLOCKED = "moves_blocked";
+    /** Column of the mean kernel time of one move, the importer's invalidation included. */
+    public static final String MOVE_US = "move_us";
+
+    private static final long KIB = 1024;
+    private static final long TAG = 0xD3AB0F00L;
+
+    private static final List<WorkloadParameter> PARAMETERS = List.of(
+            StandardParameters.size(64 * KIB),
+            StandardParameters.iterations(),
+            WorkloadParameter.integer(MOVE_EVERY, 1, "transfers",
+                    "the exporter moves the buffer before every n-th transfer (0: never)", 0, 1L << 30));
+
+    private static final List<String> METRICS;
+
+    static {
+        List<String> m = new ArrayList<>(PointRun.METRICS);
+        int at = m.indexOf("verified") + 1;
+        m.add(at, MOVE_US);
+        m.add(at, MOVES_BLOCKED);
+        m.add(at, MOVES);
+        METRICS = List.copyOf(m);
+    }
+
+    /** The workload with its declared metadata. */
+    public DmaBufMovesWorkload() {
+        super("dmabuf-moves", "device memory registered as a dma-buf whose exporter moves it between transfers:"
+                + " refused under a pinning registration, an invalidation and a re-map under an on-demand one", 2,
+                PARAMETERS, "latency_us", false);
+    }
+
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return StandardParameters.size(params);
+    }
+
+    @Override
+    public List<String> metrics() {
+        return METRICS;
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        long size = StandardParameters.size(params);
+        int iterations = StandardParameters.iterations(params);
+        long every = (Long) params.get(MOVE_EVERY);
+        Rank owner = job.rank(0);
+        Rank peer = job.rank(1);
+        Kernel k = owner.node().kernel();
+        AddressSpace as = owner.process();
+        long buf = owner.segment();
+        long[] counts = new long[5]; // failed, corrupted, moves, blocked, move ps
+        CompletionStatus[] firstFailure = new CompletionStatus[1];
+        long[] timed = new long[1];
+        new SimProcess(job.simulator(), owner.node(), "rank0", ctx -> {
+            ctx.sleep(k.writeTag(as, buf, size, TAG, 0));
+            owner.write(ctx, peer, 0, 0, size, -1);
+            owner.awaitSend(ctx);
+            for (int i = 0; i < iterations; i++) {
+                if (every > 0 && i % every == 0) {
+                    // the exporter's work, on its own engine: not the application's time
+                    PageOpResult move = k.moveDeviceBuffer(as, buf, size);
+                    counts[move.done() ? 2 : 3]++;
+                    counts[4] += move.costPs();
+                }
+                ctx.sleep(k.writeTag(as, buf, size, TAG + 1 + i, 0));
+                long t0 = ctx.now();
+                owner.write(ctx, peer, 0, 0, size, i);
+                WorkCompletion wc = owner.awaitSend(ctx);
+                long took = ctx.now() - t0;
+                latencies.record(took);
+                timed[0] += took;
+                if (wc.status() != CompletionStatus.SUCCESS) {
+                    if (counts[0]++ == 0) {
+                        firstFailure[0] = wc.status();
+                    }
+                } else if (!k.sameBytes(as, buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
+                    counts[1]++;
+                }
+            }
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                return timed[0] == 0 ? 0 : (double) size * iterations / (timed[0] / (double) Time.S);
+            }
+
+            @Override
+            public boolean verified() {
+                return counts[0] == 0 && counts[1] == 0;
+            }
+
+            @Override
+            public String failure() {
+                if (counts[0] > 0) {
+                    return counts[0] + " of " + iterations + " transfers completed with " + firstFailure[0];
+                }
+                return counts[1] > 0 ? counts[1] + " of " + iterations
+                        + " transfers after a move delivered wrong bytes (the NIC kept the buffer's old frames)" : null;
+            }
+
+            @Override
+            public Map<String, Object> extraMetrics() {
+                // insertion order: Map.of iterates in an order that changes from one JVM to the next
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put(MOVES, counts[2]);
+                m.put(MOVES_BLOCKED, counts[3]);
+                m.put(MOVE_US, counts[2] == 0 ? 0.0 : counts[4] / (double) counts[2] / Time.US);
+                return m;
+            }
+        };
+    }
+
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
+    }
+}

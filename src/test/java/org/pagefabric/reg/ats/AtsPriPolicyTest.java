@@ -1,0 +1,162 @@
+package org.pagefabric.reg.ats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.config.Profile;
+import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.nic.IommuDmaPath;
+import org.pagefabric.hw.os.Advice;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.PolicyRefusal;
+import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.process.SimProcess;
+
+/** The ATC's hits and misses, the Page Request path and the invalidation wait of ats-pri. */
+class AtsPriPolicyTest {
+    static final Profile PROFILE = ProfileRegistry.resolve("default").withOverrides(Map.of("nic.iommu", "true"), "test");
+    private static final long SEGMENT = 1 << 21;
+    private static final long DST = SEGMENT / 2;
+
+    /** A two-rank job under ats-pri on {@code profile}; {@code body} runs as rank 0's process. */
+    static Job run(Profile profile, BiConsumer<ProcessContext, Job> body) {
+        Simulator sim = new Simulator(1);
+        Job job = new Job(sim, profile, 2, SEGMENT, new AtsPriPolicy(profile));
+        new SimProcess(sim, job.rank(0).node(), "test", ctx -> body.accept(ctx, job)).start();
+        sim.run();
+        SimProcess.checkNoDeadlock(sim);
+        return job;
+    }
+
+    static void fill(Rank r, long offset, long length, long tag) {
+        r.node().kernel().writeTag(r.process(), r.segment() + offset, length, tag, 0);
+    }
+
+    static boolean same(Rank a, long aOffset, Rank b, long bOffset, long length) {
+        return a.node().kernel().digest(a.process(), a.segment() + aOffset, length)
+                == b.node().kernel().digest(b.process(), b.segment() + bOffset, length);
+    }
+
+    static void put(ProcessContext ctx, Job job, long from, long to, long length) {
+        Rank a = job.rank(0);
+        a.write(ctx, job.rank(1), from, to, length, 1);
+        assertEquals(CompletionStatus.SUCCESS, a.awaitSend(ctx).status());
+    }
+
+    static IommuDmaPath path(Rank r) {
+        return r.node().nic().iommuPath();
+    }
+
+    @Test
+    void aSecondPutOfTheSamePagesIsServedByTheAtc() {
+        long length = 16 << 10;
+        long[] after = new long[4];
+        run(PROFILE, (ctx, job) -> {
+            fill(job.rank(0), 0, length, 5);
+            fill(job.rank(1), DST, length, 6);
+            put(ctx, job, 0, DST, length);
+            after[0] = path(job.rank(1)).atcMisses();
+            after[1] = path(job.rank(1)).atcHits();
+            put(ctx, job, 0, DST, length);
+            after[2] = path(job.rank(1)).atcMisses();
+            after[3] = path(job.rank(1)).atcHits();
+            assertTrue(same(job.rank(0), 0, job.rank(1), DST, length));
+        });
+        assertEquals(4, after[0], "the first put's four destination pages each sent a Translation Request");
+        assertEquals(after[0], after[2], "the second put missed nothing");
+        assertTrue(after[3] >= after[1] + 4, "the second put's pages hit: " + after[1] + " -> " + after[3]);
+    }
+
+    @Test
+    void pagesThatAreNotPresentAreAskedForAndFaultedInWithoutPinning() {
+        long length = 64 << 10;
+        Job job = run(PROFILE, (ctx, j) -> {
+            fill(j.rank(0), 0, length, 7);
+            Rank b = j.rank(1);
+            b.node().kernel().madvise(b.process(), b.segment() + DST, length, Advice.DONTNEED);
+            put(ctx, j, 0, DST, length);
+            assertTrue(same(j.rank(0), 0, b, DST, length), "the destination holds the source's bytes");
+        });
+        Rank b = job.rank(1);
+        assertEquals(16, path(b).pageRequestsSent(), "one Page Request per destination page (all 16 in one group)");
+        assertEquals(0, b.node().kernel().memory().frames().pinCount(
+                org.pagefabric.hw.os.Pte.frame(b.process().translate(b.segment() + DST))));
+        assertEquals(0, job.policy().pinnedBytes(b.endpoint()));
+    }
+
+    @Test
+    void theOutstandingAllocationBoundsEachPageRequestGroup() {
+        long length = 64 << 10;
+        Profile one = PROFILE.withOverrides(Map.of("ats.pri.outstanding", "1"), "test");
+        long[] time = new long[2];
+        int i = 0;
+        for (Profile p : new Profile[] {PROFILE, one}) {
+            int k = i++;
+            run(p, (ctx, j) -> {
+                fill(j.rank(0), 0, length, 9);
+                Rank b = j.rank(1);
+                b.node().kernel().madvise(b.process(), b.segment() + DST, length, Advice.DONTNEED);
+                long start = ctx.now();
+                put(ctx, j, 0, DST, length);
+                time[k] = ctx.now() - start;
+                assertTrue(same(j.rank(0), 0, b, DST, length));
+            });
+        }
+        long rnr = PROFILE.time(org.pagefabric.hw.param.TransportParameters.RNR_DELAY);
+        assertTrue(time[1] - time[0] > 10 * rnr, "one page a group costs an RNR back-off per page: "
+                + time[0] + " ps with 32, " + time[1] + " ps with 1");
+    }
+
+    @Test
+    void anUnmapWaitsForTheDevicesInvalidationCompletion() {
+        long length = 16 << 10;
+        long[] cost = new long[2];
+        run(PROFILE, (ctx, job) -> {
+            Rank b = job.rank(1);
+            Kernel k = b.node().kernel();
+            fill(job.rank(0), 0, length, 3);
+            // No ATC entry yet: nothing to wait for beyond the messages.
+            cost[0] = k.madvise(b.process(), b.segment() + DST + length, length, Advice.DONTNEED);
+            put(ctx, job, 0, DST, length);
+            int pasid = b.pd().id();
+            assertTrue(path(b).cachedFrame(pasid, b.segment() + DST) >= 0, "the put left its translation in the ATC");
+            cost[1] = k.madvise(b.process(), b.segment() + DST, length, Advice.DONTNEED);
+            for (long va = b.segment() + DST; va < b.segment() + DST + length; va += Kernel.PAGE_SIZE) {
+                assertEquals(-1, path(b).cachedFrame(pasid, va), "the invalidation cleared the ATC");
+            }
+        });
+        long messages = PROFILE.time(AtsParameters.INVALIDATION_REQUEST) + PROFILE.time(AtsParameters.INVALIDATION_COMPLETION);
+        assertTrue(cost[0] >= messages && cost[1] >= messages,
+                "every invalidation waits for the device's completion: " + cost[0] + ", " + cost[1] + " ps");
+    }
+
+    @Test
+    void theHitRateItPublishesIsTheAtcsAndResetsOnRequest() {
+        long length = 8 << 10;
+        Job job = run(PROFILE, (ctx, j) -> {
+            fill(j.rank(0), 0, length, 1);
+            put(ctx, j, 0, DST, length);
+            j.policy().reset(Metric.HITS);
+            j.policy().reset(Metric.MISSES);
+            put(ctx, j, 0, DST, length);
+        });
+        assertEquals(0, job.policy().count(Metric.MISSES));
+        assertTrue(job.policy().count(Metric.HITS) >= 4, "source and destination pages hit on both NICs");
+    }
+
+    @Test
+    void aProfileWithoutTheIommuOnTheNicsPathIsRefused() {
+        Profile plain = ProfileRegistry.resolve("default");
+        Simulator sim = new Simulator(1);
+        assertThrows(PolicyRefusal.class, () -> new Job(sim, plain, 2, SEGMENT, new AtsPriPolicy(plain)));
+    }
+}
