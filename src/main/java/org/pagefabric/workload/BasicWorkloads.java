@@ -10,6 +10,7 @@ public final class BasicWorkloads implements WorkloadProvider {
                 new AllocReuseWorkload(), new ForkReuseWorkload(), new DmaBufMovesWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
                 new SendFaultWorkload(), new InteropLatencyWorkload(), new TitaniumAppWorkload(), new PinCostWorkload(),
                 new MultiPingPongWorkload(), new MpiAppWorkload(), new FaultLatencyWorkload(), new LammpsWorkload(),
-                new NetperfWorkload(), new PktGenWorkload(), new OdpPressureWorkload());
+                new NetperfWorkload(), new PktGenWorkload(), new OdpPressureWorkload(), new MultiJobWorkload(),
+                new GasReadWorkload());
     }
 }

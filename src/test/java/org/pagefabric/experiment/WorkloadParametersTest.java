@@ -22,7 +22,8 @@ class WorkloadParametersTest {
             if (w.parameter("size_B") == null) {
                 // Applications have no message size: `pagefabric run` runs them once per policy at their parameters.
                 assertEquals(true, List.of("pin-cost", "mpi-app", "titanium-app", "lammps",
-                        "access-counter", "logged-gets", "coral-sort", "trace").contains(w.name()), w.name());
+                        "access-counter", "logged-gets", "coral-sort", "trace", "multi-job",
+                        "gas-read").contains(w.name()), w.name());
                 continue;
             }
             if (w.name().equals("netperf")) {

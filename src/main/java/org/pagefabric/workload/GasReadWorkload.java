@@ -1,0 +1,184 @@
+package org.pagefabric.workload;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.Fault;
+import org.pagefabric.hw.os.FaultKind;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.Prot;
+import org.pagefabric.hw.param.OsParameters;
+import org.pagefabric.reg.Capability;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+
+/**
+ * Reads of a remote array through a paged global address space (002 §6.2, Fig. 10: a virtual
+ * global address space whose remote pages are marked invalid and brought in on access) against
+ * explicit RMA gets. Rank 1 is the home of an {@code array_KiB} array; rank 0 reads one 8-byte word
+ * every {@code stride_B} bytes of it, {@code iterations} times over (repeated reads: the
+ * locality a paged space exploits).
+ *
+ * <p>{@code access: get} reads each word with its own 8-byte RDMA read. {@code access: page}
+ * reads it from rank 0's local view of the array, whose pages start invalid (no access in the
+ * page table): the first access to a page faults, the handler fetches the whole page from its
+ * home with one RDMA read into a staging page and maps it there, and later accesses to it are
+ * local memory reads. The
+ * handler's round trip is charged as a userfaultfd fault resolved by UFFDIO_COPY
+ * ({@code os.userfaultfd.fault.copy}), the mechanism Linux offers user-level paging today.
+ */
+public final class GasReadWorkload extends AbstractWorkload {
+    static final String ACCESS = "access";
+    static final String STRIDE = "stride_B";
+    static final String ARRAY = "array_KiB";
+    static final String GET = "get";
+    static final String PAGE = "page";
+    private static final long TAG = 0x6A5_0000_0000_0000L;
+    private static final long WORD = 8;
+
+    private static final List<WorkloadParameter> PARAMETERS = List.of(
+            WorkloadParameter.integer(ARRAY, 64, "KiB", "size of the remote array", 4, 1L << 18),
+            WorkloadParameter.integer(StandardParameters.ITERATIONS, 4, "", "passes over the array", 1, 1 << 16),
+            WorkloadParameter.integer(STRIDE, 64, "B", "bytes between two words read in a pass (8: every word;"
+                    + " 4096: one per page)", WORD, Kernel.PAGE_SIZE),
+            WorkloadParameter.choice(ACCESS, PAGE, "get: an 8-byte RDMA read per word; page: reads of a local view"
+                    + " whose invalid pages are fetched whole from their home on first access", List.of(GET, PAGE)));
+
+    /** The workload with its declared metadata. */
+    public GasReadWorkload() {
+        super("gas-read", "repeated reads of a remote array, by explicit gets or through a paged global address"
+                + " space that fetches a page on its first access: latency per read", 2, PARAMETERS, "latency_us",
+                false);
+    }
+
+    @Override
+    public Map<String, Object> resolve(Map<String, ?> given) {
+        Map<String, Object> values = super.resolve(given);
+        long stride = (Long) values.get(STRIDE);
+        if ((Long) values.get(ARRAY) * 1024 % Kernel.PAGE_SIZE != 0) {
+            throw new IllegalArgumentException(ARRAY + " " + values.get(ARRAY) + " is not a whole number of "
+                    + Kernel.PAGE_SIZE / 1024 + " KiB pages");
+        }
+        if (stride % WORD != 0 || Kernel.PAGE_SIZE % stride != 0) {
+            throw new IllegalArgumentException(STRIDE + " " + stride + " must be a multiple of 8 that divides "
+                    + Kernel.PAGE_SIZE);
+        }
+        return values;
+    }
+
+    /** The array (home) or its local view (reader), and a staging page where gets land. */
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return (Long) params.get(ARRAY) * 1024 + Kernel.PAGE_SIZE;
+    }
+
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.GET);
+    }
+
+    @Override
+    public List<String> metrics() {
+        List<String> m = new java.util.ArrayList<>(PointRun.METRICS);
+        m.addAll(List.of("reads", "remote_reads", "fetched_KiB"));
+        return m;
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        Rank reader = job.rank(0);
+        Rank home = job.rank(1);
+        long size = (Long) params.get(ARRAY) * 1024;
+        long stride = (Long) params.get(STRIDE);
+        int passes = StandardParameters.iterations(params);
+        boolean paged = PAGE.equals(params.get(ACCESS));
+        long handlerPs = job.cluster().profile().time(OsParameters.USERFAULTFD_FAULT_COPY);
+        long localReadPs = job.cluster().profile().time(OsParameters.TOUCH_PRESENT);
+        DataCheck.fill(home, 0, size, TAG);
+        Kernel k = reader.node().kernel();
+        AddressSpace as = reader.process();
+        long view = reader.segment();
+        if (paged) {
+            // every remote page starts invalid in the reader's page table
+            k.mprotect(as, view, size, Prot.NONE);
+        }
+        long[] counts = new long[3];
+        byte[] buffer = new byte[(int) Kernel.PAGE_SIZE];
+        boolean[] ok = {true};
+        new SimProcess(job.simulator(), reader.node(), "reader", ctx -> {
+            long wr = 0;
+            for (int pass = 0; pass < passes && ok[0]; pass++) {
+                for (long off = 0; off < size && ok[0]; off += stride) {
+                    long t0 = ctx.now();
+                    counts[0]++;
+                    if (!paged) {
+                        reader.read(ctx, home, off, size, WORD, wr++);
+                        ok[0] &= done(reader.awaitSend(ctx))
+                                && k.verifyTag(as, view + size, WORD, TAG, off);
+                        counts[1]++;
+                    } else {
+                        Fault f = k.touch(as, view + off, false);
+                        if (f.kind() == FaultKind.SEGV_ACCERR) {
+                            long page = off & ~(Kernel.PAGE_SIZE - 1);
+                            ctx.sleep(handlerPs);
+                            reader.read(ctx, home, page, size, Kernel.PAGE_SIZE, wr++);
+                            ok[0] &= done(reader.awaitSend(ctx));
+                            map(k, as, view + size, view + page, buffer);
+                            f = k.touch(as, view + off, false);
+                            counts[1]++;
+                            counts[2] += Kernel.PAGE_SIZE;
+                        }
+                        ok[0] &= f.resolved();
+                        // a read that hits the mapped page: a TLB walk and a line from DRAM at most
+                        ctx.sleep(f.costPs() + localReadPs);
+                    }
+                    latencies.record(ctx.now() - t0);
+                }
+            }
+        }).start();
+        return new Run() {
+            @Override
+            public double bytesPerSecond() {
+                return 0;
+            }
+
+            @Override
+            public boolean verified() {
+                long expected = (long) passes * (size / stride);
+                return ok[0] && counts[0] == expected && (!paged || k.verifyTag(as, view, size, TAG, 0));
+            }
+
+            @Override
+            public Map<String, Object> extraMetrics() {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("reads", counts[0]);
+                m.put("remote_reads", counts[1]);
+                m.put("fetched_KiB", counts[2] / 1024);
+                return m;
+            }
+        };
+    }
+
+    /**
+     * Maps a fetched page as UFFDIO_COPY does: copies it from the handler's staging page into the
+     * faulting page and makes that page readable. The copy and the mapping are part of the
+     * handler's round trip ({@code os.userfaultfd.fault.copy}), so their kernel time is not
+     * charged again.
+     */
+    private static void map(Kernel k, AddressSpace as, long staging, long page, byte[] buffer) {
+        k.read(as, staging, buffer, 0, buffer.length);
+        k.mprotect(as, page, Kernel.PAGE_SIZE, Prot.READ_WRITE);
+        k.write(as, page, buffer, 0, buffer.length);
+        k.mprotect(as, page, Kernel.PAGE_SIZE, Prot.READ);
+    }
+
+    private static boolean done(WorkCompletion wc) {
+        return wc.status() == CompletionStatus.SUCCESS;
+    }
+}
