@@ -12,7 +12,6 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.UserAllocator;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.SimulationException;
-import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
@@ -96,10 +95,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
             ready[i] = new Completion("alloc-reuse.ready" + i);
             checked[i] = new Completion("alloc-reuse.checked" + i);
         }
-        int[] failed = new int[1];
-        CompletionStatus[] firstFailure = new CompletionStatus[1];
-        int[] corrupted = new int[1];
-        long[] timed = new long[1];
+        CheckedTransfers transfers = new CheckedTransfers(size, iterations, "delivered wrong bytes");
         new SimProcess(job.simulator(), peer.node(), "rank1", ctx -> {
             for (int i = 0; i < iterations; i++) {
                 long buf = malloc(ctx, peer, peerHeap, size);
@@ -128,13 +124,9 @@ public final class AllocReuseWorkload extends AbstractWorkload {
                 WorkCompletion wc = initiator.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
-                timed[0] += took;
-                if (wc.status() != CompletionStatus.SUCCESS) {
-                    if (failed[0]++ == 0) {
-                        firstFailure[0] = wc.status();
-                    }
-                } else if (!sameBytes(initiator, buf, peer, remote, size)) {
-                    corrupted[0]++;
+                transfers.timed(took, wc.status());
+                if (wc.status() == CompletionStatus.SUCCESS && !sameBytes(initiator, buf, peer, remote, size)) {
+                    transfers.corrupted();
                 }
                 checked[i].complete();
                 ctx.sleep(initiatorHeap.free(buf));
@@ -143,31 +135,22 @@ public final class AllocReuseWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                return timed[0] == 0 ? 0 : (double) size * iterations / (timed[0] / (double) Time.S);
+                return transfers.bytesPerSecond();
             }
 
             @Override
             public boolean verified() {
-                return failed[0] == 0 && corrupted[0] == 0;
+                return transfers.verified();
             }
 
             @Override
             public String failure() {
-                if (failed[0] > 0) {
-                    // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
-                    String why = switch (firstFailure[0]) {
-                        case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
-                        case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
-                        default -> "";
-                    };
-                    return failed[0] + " of " + iterations + " transfers completed with " + firstFailure[0] + why;
-                }
-                return corrupted[0] > 0 ? corrupted[0] + " of " + iterations + " transfers delivered wrong bytes" : null;
+                return transfers.failure();
             }
 
             @Override
             public Map<String, Object> extraMetrics() {
-                return Map.of(CORRUPTED, (long) corrupted[0]);
+                return Map.of(CORRUPTED, transfers.corruptedCount());
             }
         };
     }

@@ -87,9 +87,9 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
         Kernel k = owner.node().kernel();
         AddressSpace as = owner.process();
         long buf = owner.segment();
-        long[] counts = new long[5]; // failed, corrupted, moves, blocked, move ps
-        CompletionStatus[] firstFailure = new CompletionStatus[1];
-        long[] timed = new long[1];
+        long[] counts = new long[3]; // moves, blocked, move ps
+        CheckedTransfers transfers = new CheckedTransfers(size, iterations,
+                "after a move delivered wrong bytes (the NIC kept the buffer's old frames)");
         new SimProcess(job.simulator(), owner.node(), "rank0", ctx -> {
             ctx.sleep(k.writeTag(as, buf, size, TAG, 0));
             owner.write(ctx, peer, 0, 0, size, -1);
@@ -98,8 +98,8 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
                 if (every > 0 && i % every == 0) {
                     // the exporter's work, on its own engine: not the application's time
                     PageOpResult move = k.moveDeviceBuffer(as, buf, size);
-                    counts[move.done() ? 2 : 3]++;
-                    counts[4] += move.costPs();
+                    counts[move.done() ? 0 : 1]++;
+                    counts[2] += move.costPs();
                 }
                 ctx.sleep(k.writeTag(as, buf, size, TAG + 1 + i, 0));
                 long t0 = ctx.now();
@@ -107,43 +107,36 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
                 WorkCompletion wc = owner.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
-                timed[0] += took;
-                if (wc.status() != CompletionStatus.SUCCESS) {
-                    if (counts[0]++ == 0) {
-                        firstFailure[0] = wc.status();
-                    }
-                } else if (!k.sameBytes(as, buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
-                    counts[1]++;
+                transfers.timed(took, wc.status());
+                if (wc.status() == CompletionStatus.SUCCESS
+                        && !k.sameBytes(as, buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
+                    transfers.corrupted();
                 }
             }
         }).start();
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                return timed[0] == 0 ? 0 : (double) size * iterations / (timed[0] / (double) Time.S);
+                return transfers.bytesPerSecond();
             }
 
             @Override
             public boolean verified() {
-                return counts[0] == 0 && counts[1] == 0;
+                return transfers.verified();
             }
 
             @Override
             public String failure() {
-                if (counts[0] > 0) {
-                    return counts[0] + " of " + iterations + " transfers completed with " + firstFailure[0];
-                }
-                return counts[1] > 0 ? counts[1] + " of " + iterations
-                        + " transfers after a move delivered wrong bytes (the NIC kept the buffer's old frames)" : null;
+                return transfers.failure();
             }
 
             @Override
             public Map<String, Object> extraMetrics() {
                 // insertion order: Map.of iterates in an order that changes from one JVM to the next
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put(MOVES, counts[2]);
-                m.put(MOVES_BLOCKED, counts[3]);
-                m.put(MOVE_US, counts[2] == 0 ? 0.0 : counts[4] / (double) counts[2] / Time.US);
+                m.put(MOVES, counts[0]);
+                m.put(MOVES_BLOCKED, counts[1]);
+                m.put(MOVE_US, counts[0] == 0 ? 0.0 : counts[2] / (double) counts[0] / Time.US);
                 return m;
             }
         };

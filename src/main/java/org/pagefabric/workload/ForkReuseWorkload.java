@@ -103,9 +103,9 @@ public final class ForkReuseWorkload extends AbstractWorkload {
         };
         AddressSpace as = parent.process();
         long buf = parent.segment();
-        long[] counts = new long[4]; // failed, corrupted, child faults, fork ps
-        CompletionStatus[] firstFailure = new CompletionStatus[1];
-        long[] timed = new long[1];
+        long[] counts = new long[2]; // child faults, fork ps
+        CheckedTransfers transfers = new CheckedTransfers(size, iterations,
+                "after fork delivered wrong bytes (the registration kept pages the child owns)");
         new SimProcess(job.simulator(), parent.node(), "rank0", ctx -> {
             ctx.sleep(k.writeTag(as, buf, size, TAG, 0));
             parent.write(ctx, peer, 0, 0, size, -1);
@@ -116,12 +116,12 @@ public final class ForkReuseWorkload extends AbstractWorkload {
                 }
                 ForkResult fork = k.fork(as);
                 ctx.sleep(fork.costPs());
-                counts[3] += fork.costPs();
+                counts[1] += fork.costPs();
                 AddressSpace child = fork.child();
                 ctx.sleep(k.writeTag(as, buf, size, TAG + 1 + i, 0));
                 // the child runs on another core: its work is not the parent's time
                 if (k.touch(child, buf, true).kind() == FaultKind.SEGV_MAPERR) {
-                    counts[2]++;
+                    counts[0]++;
                 } else {
                     k.writeTag(child, buf, size, CHILD_TAG + i, 0);
                 }
@@ -130,13 +130,10 @@ public final class ForkReuseWorkload extends AbstractWorkload {
                 WorkCompletion wc = parent.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
-                timed[0] += took;
-                if (wc.status() != CompletionStatus.SUCCESS) {
-                    if (counts[0]++ == 0) {
-                        firstFailure[0] = wc.status();
-                    }
-                } else if (!k.sameBytes(as, buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
-                    counts[1]++;
+                transfers.timed(took, wc.status());
+                if (wc.status() == CompletionStatus.SUCCESS
+                        && !k.sameBytes(as, buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
+                    transfers.corrupted();
                 }
                 k.exit(child);
             }
@@ -144,30 +141,26 @@ public final class ForkReuseWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                return timed[0] == 0 ? 0 : (double) size * iterations / (timed[0] / (double) Time.S);
+                return transfers.bytesPerSecond();
             }
 
             @Override
             public boolean verified() {
-                return counts[0] == 0 && counts[1] == 0;
+                return transfers.verified();
             }
 
             @Override
             public String failure() {
-                if (counts[0] > 0) {
-                    return counts[0] + " of " + iterations + " transfers completed with " + firstFailure[0];
-                }
-                return counts[1] > 0 ? counts[1] + " of " + iterations
-                        + " transfers after fork delivered wrong bytes (the registration kept pages the child owns)" : null;
+                return transfers.failure();
             }
 
             @Override
             public Map<String, Object> extraMetrics() {
                 // insertion order: Map.of iterates in an order that changes from one JVM to the next
                 Map<String, Object> m = new LinkedHashMap<>();
-                m.put(CORRUPTED, counts[1]);
-                m.put(CHILD_FAULTS, counts[2]);
-                m.put(FORK_US, iterations == 0 ? 0.0 : counts[3] / (double) iterations / Time.US);
+                m.put(CORRUPTED, transfers.corruptedCount());
+                m.put(CHILD_FAULTS, counts[0]);
+                m.put(FORK_US, iterations == 0 ? 0.0 : counts[1] / (double) iterations / Time.US);
                 return m;
             }
         };

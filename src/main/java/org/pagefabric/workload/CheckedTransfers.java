@@ -1,0 +1,72 @@
+package org.pagefabric.workload;
+
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.sim.Time;
+
+/**
+ * What a workload's timed and checked transfers came to: how long they took, which completed
+ * with an error (and the first error), and which completed but delivered wrong bytes. The
+ * workloads that reuse, fork or move a registered buffer between transfers report through it,
+ * so their rows say alike why they failed.
+ */
+public final class CheckedTransfers {
+    private final long size;
+    private final int iterations;
+    private final String wrongBytesMeaning;
+    private long timedPs;
+    private long failed;
+    private long corrupted;
+    private CompletionStatus firstFailure;
+
+    /**
+     * Transfers of {@code size} bytes, {@code iterations} of them; {@code wrongBytesMeaning} says,
+     * after "N of M transfers", what a transfer that delivered wrong bytes means in this workload.
+     */
+    public CheckedTransfers(long size, int iterations, String wrongBytesMeaning) {
+        this.size = size;
+        this.iterations = iterations;
+        this.wrongBytesMeaning = wrongBytesMeaning;
+    }
+
+    /** One transfer took {@code ps}; it completed with {@code status}. */
+    public void timed(long ps, CompletionStatus status) {
+        timedPs += ps;
+        if (status != CompletionStatus.SUCCESS && failed++ == 0) {
+            firstFailure = status;
+        }
+    }
+
+    /** One transfer completed but the destination does not hold what the source held. */
+    public void corrupted() {
+        corrupted++;
+    }
+
+    /** Transfers that delivered wrong bytes. */
+    public long corruptedCount() {
+        return corrupted;
+    }
+
+    /** Payload bytes per second of the timed transfers. */
+    public double bytesPerSecond() {
+        return timedPs == 0 ? 0 : (double) size * iterations / (timedPs / (double) Time.S);
+    }
+
+    /** Whether every transfer completed and delivered the right bytes. */
+    public boolean verified() {
+        return failed == 0 && corrupted == 0;
+    }
+
+    /** Why the transfers did not verify, or {@code null}. */
+    public String failure() {
+        if (failed > 0) {
+            // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
+            String why = switch (firstFailure) {
+                case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
+                case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
+                default -> "";
+            };
+            return failed + " of " + iterations + " transfers completed with " + firstFailure + why;
+        }
+        return corrupted > 0 ? corrupted + " of " + iterations + " transfers " + wrongBytesMeaning : null;
+    }
+}

@@ -1,0 +1,43 @@
+package org.pagefabric.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.sim.Time;
+
+class CheckedTransfersTest {
+    @Test
+    void cleanTransfersVerifyAndGiveTheirRate() {
+        CheckedTransfers t = new CheckedTransfers(1000, 2, "delivered wrong bytes");
+        t.timed(Time.US, CompletionStatus.SUCCESS);
+        t.timed(Time.US, CompletionStatus.SUCCESS);
+        assertTrue(t.verified());
+        assertNull(t.failure());
+        assertEquals(1e9, t.bytesPerSecond(), 1e-3, "2000 B in 2 us");
+    }
+
+    @Test
+    void theFirstErrorIsNamedAndExplainedBeforeAnyCorruption() {
+        CheckedTransfers t = new CheckedTransfers(64, 3, "delivered wrong bytes");
+        t.timed(10, CompletionStatus.SUCCESS);
+        t.corrupted();
+        t.timed(10, CompletionStatus.LOCAL_PROTECTION_ERROR);
+        t.timed(10, CompletionStatus.RETRY_EXCEEDED);
+        assertFalse(t.verified());
+        assertEquals("2 of 3 transfers completed with LOCAL_PROTECTION_ERROR: the NIC refused the local buffer,"
+                + " not in memory the policy registered", t.failure());
+    }
+
+    @Test
+    void corruptionAloneSaysWhatItMeansInTheWorkload() {
+        CheckedTransfers t = new CheckedTransfers(64, 4, "after fork delivered wrong bytes");
+        t.timed(10, CompletionStatus.SUCCESS);
+        t.corrupted();
+        assertEquals(1, t.corruptedCount());
+        assertEquals("1 of 4 transfers after fork delivered wrong bytes", t.failure());
+    }
+}
