@@ -57,11 +57,16 @@ final class AccessRefusals {
      * An access met a non-present entry at {@code address}, with the access reaching to
      * {@code end}: raises a fault for an on-demand region, counts a model bug for a pinned one.
      *
-     * @return whether the region is on-demand (so the access is to be retried, not refused)
+     * The retry of an access whose fault the driver could not resolve is refused instead.
+     *
+     * @return whether the access is to be retried, not refused
      */
     boolean unmapped(PageFaultKind kind, QueuePair qp, MemoryRegion mr, long address, long end, boolean write) {
         if (!mr.onDemand()) {
             unmappedPinned.increment();
+            return false;
+        }
+        if (faults.consumeFailed(kind, qp, mr, address)) {
             return false;
         }
         faults.raise(kind, qp, mr, address, end - address, write);

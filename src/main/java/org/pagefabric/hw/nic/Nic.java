@@ -392,6 +392,24 @@ public final class Nic extends Component {
         return true;
     }
 
+    /**
+     * Ends the QP side suspended on {@code fault} with an error, as mlx5 resumes a fault whose
+     * pages could not be mapped (PAGE_FAULT_RESUME with the error bit): the retried access is
+     * refused once, a responder's with a remote access error to the requester, instead of
+     * faulting again for ever.
+     *
+     * @return false if {@code fault} is not outstanding
+     */
+    public boolean fail(PageFault fault) {
+        if (!faults.fail(fault)) {
+            return false;
+        }
+        if (fault.kind() == PageFaultKind.REQUESTER) {
+            schedule(costs.wqeProcessingPs(), RESUMED, fault.qp().qpn());
+        }
+        return true;
+    }
+
     /** Resumes every outstanding fault of {@code qp}; returns how many. */
     public int resume(QueuePair qp) {
         int n = 0;

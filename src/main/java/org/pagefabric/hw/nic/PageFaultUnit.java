@@ -21,6 +21,7 @@ final class PageFaultUnit extends Component {
     private final Counter[] faults = new Counter[PageFaultKind.values().length];
     private final Counter[] suspendedPs = new Counter[PageFaultKind.values().length];
     private final Counter unhandled;
+    private final Counter failed;
 
     PageFaultUnit(Nic nic) {
         super(nic.simulator(), nic, "odp");
@@ -32,6 +33,7 @@ final class PageFaultUnit extends Component {
                     "time queue pairs spent suspended on resolved " + k + " faults");
         }
         unhandled = counter("unhandled_faults", "faults", "faults raised while no page-fault handler was installed");
+        failed = counter("failed_faults", "faults", "faults the driver could not resolve: the retried access is refused");
     }
 
     void setHandler(PageFaultHandler handler) {
@@ -82,6 +84,34 @@ final class PageFaultUnit extends Component {
         long waited = sim.now() - f.raisedPs();
         suspendedPs[f.kind().ordinal()].add(waited);
         qp.addSuspended(f.kind(), waited);
+        return true;
+    }
+
+    /**
+     * Clears {@code f} as resolved, but marks it failed: the retried access it suspended is
+     * refused once instead of faulting again.
+     *
+     * @return false if {@code f} is not outstanding
+     */
+    boolean fail(PageFault f) {
+        if (!resolve(f)) {
+            return false;
+        }
+        f.qp().setFailedFault(f.kind(), f);
+        failed.increment();
+        return true;
+    }
+
+    /**
+     * Whether the access of {@code kind} on {@code qp} at {@code address} is the retry of a fault
+     * the driver failed; the mark is consumed, so a later access faults afresh.
+     */
+    boolean consumeFailed(PageFaultKind kind, QueuePair qp, MemoryRegion mr, long address) {
+        PageFault f = qp.failedFault(kind);
+        if (f == null || f.region() != mr || (f.address() >>> 12) != (address >>> 12)) {
+            return false;
+        }
+        qp.setFailedFault(kind, null);
         return true;
     }
 

@@ -60,6 +60,8 @@ public final class QueuePair {
     org.pagefabric.hw.net.Packet translating;
     private PageFault requesterFault;
     private PageFault responderFault;
+    private PageFault requesterFailed;
+    private PageFault responderFailed;
     private long requesterSuspendedPs;
     private long responderSuspendedPs;
 
@@ -188,6 +190,19 @@ public final class QueuePair {
             requesterFault = f;
         } else {
             responderFault = f;
+        }
+    }
+
+    /** The fault of that kind the driver could not resolve and the next access refuses, or null. */
+    PageFault failedFault(PageFaultKind kind) {
+        return kind == PageFaultKind.REQUESTER ? requesterFailed : responderFailed;
+    }
+
+    void setFailedFault(PageFaultKind kind, PageFault f) {
+        if (kind == PageFaultKind.REQUESTER) {
+            requesterFailed = f;
+        } else {
+            responderFailed = f;
         }
     }
 

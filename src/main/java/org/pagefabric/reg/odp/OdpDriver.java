@@ -70,8 +70,10 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * and dirty bits in the region's entries and the notifier's clear-young reports and clears them,
  * so reclaim's clock spares the pages the NIC uses as it spares those the CPU uses.
  *
- * <p>A fault that cannot be resolved (the address is not mapped in the process at all) is counted
- * ({@code unresolvable}) and the QP stays suspended: resuming it would only fault again.
+ * <p>A fault that cannot be resolved (the address is not mapped in the process, or not with the
+ * access the region needs) is counted ({@code unresolvable}) and resumed with an error, as mlx5
+ * does: the retried access is refused, so the transfer completes with an access error instead
+ * of faulting for ever.
  */
 public final class OdpDriver extends Component implements PageFaultHandler, OnDemandPaging {
     private static final int IRQ_DONE = 1;
@@ -124,7 +126,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         faults = counter("faults", "faults", "page-fault events the driver received");
         resolved = counter("resolved", "faults", "faults resolved and resumed (with or without new translations)");
         races = counter("races", "faults", "page-ins that lost a race with an invalidation: resumed without mapping");
-        unresolvable = counter("unresolvable", "faults", "faults on addresses the process does not map: QP left suspended");
+        unresolvable = counter("unresolvable", "faults", "faults on addresses the process does not map: resumed with an error");
         foreign = counter("foreign_faults", "faults", "faults on regions this driver did not register");
         pagesIn = counter("pages_in", "pages", "pages paged in and mapped into the NIC");
         invalidations = counter("invalidations", "calls", "MMU-notifier invalidations that zapped NIC translations");
@@ -341,6 +343,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
                 long cost = pageIn(w, va, pages);
                 if (w.frames == null) {
                     unresolvable.increment();
+                    nic.fail(w.fault);
                     release(w);
                     return;
                 }

@@ -22,7 +22,7 @@ public final class OdpProvider implements PolicyProvider, ParameterSet {
                 new Statistic("<node>.odp.faults", "faults", "page-fault events the driver received"),
                 new Statistic("<node>.odp.resolved", "faults", "faults resolved and resumed (with or without new translations)"),
                 new Statistic("<node>.odp.races", "faults", "page-ins that lost a race with an invalidation: resumed without mapping"),
-                new Statistic("<node>.odp.unresolvable", "faults", "faults on addresses the process does not map: QP left suspended"),
+                new Statistic("<node>.odp.unresolvable", "faults", "faults on addresses the process does not map: resumed with an error"),
                 new Statistic("<node>.odp.foreign_faults", "faults", "faults on regions this driver did not register"),
                 new Statistic("<node>.odp.pages_in", "pages", "pages paged in and mapped into the NIC"),
                 new Statistic("<node>.odp.invalidations", "calls", "MMU-notifier invalidations that zapped NIC translations"),

@@ -101,6 +101,17 @@ class OdpDriverTest {
     }
 
     @Test
+    void aWriteIntoAPageTheProcessMapsWithNoAccessEndsInARemoteAccessErrorNotASuspendedQueuePair() {
+        OdpBed bed = new OdpBed(1, 2, 4 * PAGE, OdpPolicy.EXPLICIT,
+                Map.of("transport.rnr_retry_limit", "7", "transport.rnr_delay", "1us"));
+        Rank b = bed.rank(1);
+        b.node().kernel().mprotect(b.process(), b.segment(), PAGE, org.pagefabric.hw.os.Prot.NONE);
+        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, writeOnce(bed, 64)[0]);
+        assertEquals(1, bed.driver(1).unresolvable(), "the driver could not map the page");
+        assertTrue(SimProcess.waiting(bed.sim).isEmpty(), "nothing left waiting");
+    }
+
+    @Test
     void generousRnrRetriesRideOutTheSameFault() {
         OdpBed bed = new OdpBed(1, 2, 4 * PAGE, OdpPolicy.EXPLICIT,
                 Map.of("transport.rnr_retry_limit", "1000", "transport.rnr_delay", "1us"));
