@@ -132,27 +132,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
                 ctx.sleep(initiatorHeap.free(buf));
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return transfers.bytesPerSecond();
-            }
-
-            @Override
-            public boolean verified() {
-                return transfers.verified();
-            }
-
-            @Override
-            public String failure() {
-                return transfers.failure();
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                return Map.of(CORRUPTED, transfers.corruptedCount());
-            }
-        };
+        return transfers.run(() -> Map.of(CORRUPTED, transfers.corruptedCount()));
     }
 
     private static UserAllocator allocator(Rank r, UserAllocator.Config config) {

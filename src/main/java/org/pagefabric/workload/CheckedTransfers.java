@@ -1,7 +1,13 @@
 package org.pagefabric.workload;
 
+import java.util.Map;
+import java.util.function.Supplier;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
  * What a workload's timed and checked transfers came to: how long they took, which completed
@@ -33,6 +39,24 @@ public final class CheckedTransfers {
         timedPs += ps;
         if (status != CompletionStatus.SUCCESS && failed++ == 0) {
             firstFailure = status;
+        }
+    }
+
+    /**
+     * Writes {@code length} bytes from the start of {@code from}'s segment to the start of
+     * {@code to}'s, timed into {@code latencies}, and checks that they arrived.
+     */
+    public void writeSegment(ProcessContext ctx, Rank from, Rank to, long length, long wrId,
+                             LatencyHistogram latencies) {
+        long t0 = ctx.now();
+        from.write(ctx, to, 0, 0, length, wrId);
+        WorkCompletion wc = from.awaitSend(ctx);
+        long took = ctx.now() - t0;
+        latencies.record(took);
+        timed(took, wc.status());
+        if (wc.status() == CompletionStatus.SUCCESS && !from.node().kernel().sameBytes(from.process(), from.segment(),
+                to.node().kernel(), to.process(), to.segment(), length)) {
+            corrupted();
         }
     }
 
@@ -68,5 +92,33 @@ public final class CheckedTransfers {
             return failed + " of " + iterations + " transfers completed with " + firstFailure + why;
         }
         return corrupted > 0 ? corrupted + " of " + iterations + " transfers " + wrongBytesMeaning : null;
+    }
+
+    /**
+     * The workload's report: rate, verdict and reason from these transfers, and the workload's
+     * own metrics, read from {@code extraMetrics} when the row is written.
+     */
+    public Workload.Run run(Supplier<Map<String, Object>> extraMetrics) {
+        return new Workload.Run() {
+            @Override
+            public double bytesPerSecond() {
+                return CheckedTransfers.this.bytesPerSecond();
+            }
+
+            @Override
+            public boolean verified() {
+                return CheckedTransfers.this.verified();
+            }
+
+            @Override
+            public String failure() {
+                return CheckedTransfers.this.failure();
+            }
+
+            @Override
+            public Map<String, Object> extraMetrics() {
+                return extraMetrics.get();
+            }
+        };
     }
 }

@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PageOpResult;
@@ -102,44 +100,17 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
                     counts[2] += move.costPs();
                 }
                 ctx.sleep(k.writeTag(as, buf, size, TAG + 1 + i, 0));
-                long t0 = ctx.now();
-                owner.write(ctx, peer, 0, 0, size, i);
-                WorkCompletion wc = owner.awaitSend(ctx);
-                long took = ctx.now() - t0;
-                latencies.record(took);
-                transfers.timed(took, wc.status());
-                if (wc.status() == CompletionStatus.SUCCESS
-                        && !k.sameBytes(as, buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
-                    transfers.corrupted();
-                }
+                transfers.writeSegment(ctx, owner, peer, size, i, latencies);
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return transfers.bytesPerSecond();
-            }
-
-            @Override
-            public boolean verified() {
-                return transfers.verified();
-            }
-
-            @Override
-            public String failure() {
-                return transfers.failure();
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                // insertion order: Map.of iterates in an order that changes from one JVM to the next
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put(MOVES, counts[0]);
-                m.put(MOVES_BLOCKED, counts[1]);
-                m.put(MOVE_US, counts[0] == 0 ? 0.0 : counts[2] / (double) counts[0] / Time.US);
-                return m;
-            }
-        };
+        return transfers.run(() -> {
+            // insertion order: Map.of iterates in an order that changes from one JVM to the next
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put(MOVES, counts[0]);
+            m.put(MOVES_BLOCKED, counts[1]);
+            m.put(MOVE_US, counts[0] == 0 ? 0.0 : counts[2] / (double) counts[0] / Time.US);
+            return m;
+        });
     }
 
     @Override

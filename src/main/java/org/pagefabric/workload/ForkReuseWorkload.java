@@ -7,8 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.FaultKind;
@@ -125,45 +123,18 @@ public final class ForkReuseWorkload extends AbstractWorkload {
                 } else {
                     k.writeTag(child, buf, size, CHILD_TAG + i, 0);
                 }
-                long t0 = ctx.now();
-                parent.write(ctx, peer, 0, 0, size, i);
-                WorkCompletion wc = parent.awaitSend(ctx);
-                long took = ctx.now() - t0;
-                latencies.record(took);
-                transfers.timed(took, wc.status());
-                if (wc.status() == CompletionStatus.SUCCESS
-                        && !k.sameBytes(as, buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
-                    transfers.corrupted();
-                }
+                transfers.writeSegment(ctx, parent, peer, size, i, latencies);
                 k.exit(child);
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return transfers.bytesPerSecond();
-            }
-
-            @Override
-            public boolean verified() {
-                return transfers.verified();
-            }
-
-            @Override
-            public String failure() {
-                return transfers.failure();
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                // insertion order: Map.of iterates in an order that changes from one JVM to the next
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put(CORRUPTED, transfers.corruptedCount());
-                m.put(CHILD_FAULTS, counts[0]);
-                m.put(FORK_US, iterations == 0 ? 0.0 : counts[1] / (double) iterations / Time.US);
-                return m;
-            }
-        };
+        return transfers.run(() -> {
+            // insertion order: Map.of iterates in an order that changes from one JVM to the next
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put(CORRUPTED, transfers.corruptedCount());
+            m.put(CHILD_FAULTS, counts[0]);
+            m.put(FORK_US, iterations == 0 ? 0.0 : counts[1] / (double) iterations / Time.US);
+            return m;
+        });
     }
 
     /**
