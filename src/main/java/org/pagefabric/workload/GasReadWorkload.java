@@ -142,27 +142,14 @@ public final class GasReadWorkload extends AbstractWorkload {
                 }
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                long expected = (long) passes * (size / stride);
-                return ok[0] && counts[0] == expected && (!paged || k.verifyTag(as, view, size, TAG, 0));
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("reads", counts[0]);
-                m.put("remote_reads", counts[1]);
-                m.put("fetched_KiB", counts[2] / 1024);
-                return m;
-            }
-        };
+        long expected = (long) passes * (size / stride);
+        return Run.of(() -> ok[0] && counts[0] == expected && (!paged || k.verifyTag(as, view, size, TAG, 0)), () -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("reads", counts[0]);
+            m.put("remote_reads", counts[1]);
+            m.put("fetched_KiB", counts[2] / 1024);
+            return m;
+        });
     }
 
     /**

@@ -22,11 +22,6 @@ public final class StallWatch {
         progressAt = nowPs;
     }
 
-    /** When something was last handled, picoseconds. */
-    public long progressAt() {
-        return progressAt;
-    }
-
     /**
      * Whether what a process waiting since {@code waitingSincePs} still waits for will never come:
      * nothing was handled for {@link #LOST_AFTER_PS} since the later of the last progress and the
