@@ -21,6 +21,11 @@ final class HandlerTable {
     private final EventHandler[] cachedHandler = new EventHandler[CACHE];
     private final int[] cachedId = new int[CACHE];
 
+    /** The id the next {@link #assign} gives. */
+    int nextId() {
+        return next;
+    }
+
     /** Assigns the next id to a handler that has none yet. */
     int assign(EventHandler h) {
         if (next > EventSlab.MAX_HANDLER_ID) {

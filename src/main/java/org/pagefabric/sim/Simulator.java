@@ -1,6 +1,7 @@
 package org.pagefabric.sim;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,13 +39,16 @@ public final class Simulator {
     private static final int SLOT_BITS = EventSlab.SLOT_BITS;
     private static final long SLOT_MASK = EventSlab.SLOT_MASK;
     private static final int SEQ_BITS = 34;
-    private static final long SEQ_LIMIT = 1L << SEQ_BITS;
+    private static final long SEQ_MASK = ((1L << SEQ_BITS) - 1) << SLOT_BITS;
     private static final int BAND_SHIFT = SLOT_BITS + SEQ_BITS;
     private static final int COMPACT_MIN = 4096;
     /** Pending heap entries from which the slab outgrows the L1 cache and the runner-up is touched early. */
     static final int PREFETCH_MIN = 4096;
 
     private final long masterSeed;
+    /** Sequence numbers given out before they are renumbered; below 2^34 only in tests. */
+    private final long seqLimit;
+    private final List<EventLane> lanes = new ArrayList<>();
     private final FutureEventSet heap;
     private final EventSlab slab;
     private final HandlerTable handlers = new HandlerTable();
@@ -82,6 +86,15 @@ public final class Simulator {
 
     /** A simulator over a given (empty) future event set implementation. */
     public Simulator(long masterSeed, FutureEventSet futureEventSet, int expectedPending) {
+        this(masterSeed, futureEventSet, expectedPending, 1L << SEQ_BITS);
+    }
+
+    /** A simulator that renumbers its events after {@code seqLimit} sequence numbers. */
+    Simulator(long masterSeed, FutureEventSet futureEventSet, int expectedPending, long seqLimit) {
+        if (seqLimit < 1 || seqLimit > 1L << SEQ_BITS) {
+            throw new IllegalArgumentException("sequence limit " + seqLimit + " is not in 1..2^" + SEQ_BITS);
+        }
+        this.seqLimit = seqLimit;
         this.masterSeed = masterSeed;
         this.heap = futureEventSet;
         this.slab = new EventSlab(expectedPending);
@@ -157,7 +170,7 @@ public final class Simulator {
             fifo[band].addInt(slot);
             fifoMask |= 1 << band;
         } else {
-            if (seq == SEQ_LIMIT) {
+            if (seq == seqLimit) {
                 renumber();
             }
             long key = ((long) band << BAND_SHIFT) | (seq++ << SLOT_BITS) | slot;
@@ -172,8 +185,62 @@ public final class Simulator {
     }
 
     /**
-     * Gives the pending heap entries fresh sequence numbers 0..n-1 in their current order, once
-     * every 2^34 heap insertions, so that the sequence fits its bits without changing any order.
+     * A lane for {@code target}'s events in {@code band}: see {@link EventLane} for when one
+     * pays and why it keeps the event order.
+     */
+    public EventLane lane(EventHandler target, int band) {
+        if (band < 0 || band >= Band.COUNT) {
+            throw new IllegalArgumentException("band " + band + " is not in 0.." + (Band.COUNT - 1));
+        }
+        if (target == null) {
+            throw new IllegalArgumentException("null handler");
+        }
+        EventLane lane = new EventLane(this, target, band, handlers.nextId());
+        handlers.assign(lane);
+        lanes.add(lane);
+        return lane;
+    }
+
+    /** Schedules an event of {@code lane}'s target at {@code time}, through the lane when it can. */
+    void laneInsert(EventLane lane, long time, int type, long arg) {
+        if (time < 0) {
+            throw new ClockOverflowException(now);
+        }
+        if (time == now || !lane.accepts(time)) {
+            insert(time, lane.band(), lane.target(), type, arg);
+            return;
+        }
+        if (seq == seqLimit) {
+            renumber();
+        }
+        long key = ((long) lane.band() << BAND_SHIFT) | (seq++ << SLOT_BITS);
+        live++;
+        boolean first = lane.isEmpty();
+        lane.push(time, key, type, arg);
+        if (first) {
+            laneEnterHeap(lane, time, key, type, arg);
+        }
+    }
+
+    /**
+     * Puts a lane's head into the heap under the key it was given when scheduled; while the
+     * previous head runs, it takes that entry's place.
+     */
+    void laneEnterHeap(EventLane lane, long time, long key, int type, long arg) {
+        int slot = slab.allocate();
+        slab.set(slot, lane.handlerId, type, arg, true);
+        if (topPending) {
+            topPending = false;
+            heap.replaceMin(time, key | slot);
+        } else {
+            heap.add(time, key | slot);
+        }
+    }
+
+    /**
+     * Gives the pending events, in the heap and waiting in lanes, fresh sequence numbers 0..n-1 in
+     * their current order, once every 2^34 insertions, so that the sequence fits its bits without
+     * changing any order.
      */
     private void renumber() {
         if (topPending) {
@@ -181,18 +248,50 @@ public final class Simulator {
             heap.removeMin();
         }
         int n = heap.size();
-        long[] times = new long[n];
-        long[] keys = new long[n];
+        int m = n;
+        for (EventLane l : lanes) {
+            m += Math.max(0, l.size() - 1);
+        }
+        long[] times = new long[m];
+        long[] keys = new long[m];
+        int[] laneOf = new int[m];
+        int[] posInLane = new int[m];
         for (int i = 0; i < n; i++) {
             times[i] = heap.minTime();
             keys[i] = heap.minKey();
+            laneOf[i] = -1;
             heap.removeMin();
         }
-        for (int i = 0; i < n; i++) {
-            long k = keys[i];
-            heap.add(times[i], (k & ~(((1L << SEQ_BITS) - 1) << SLOT_BITS)) | ((long) i << SLOT_BITS));
+        int j = n;
+        for (int li = 0; li < lanes.size(); li++) {
+            EventLane l = lanes.get(li);
+            // The head waits in the heap already; the others keep their keys in the lane.
+            for (int i = 1; i < l.size(); i++) {
+                times[j] = l.timeAt(i);
+                keys[j] = l.keyAt(i);
+                laneOf[j] = li;
+                posInLane[j] = i;
+                j++;
+            }
         }
-        seq = n;
+        Integer[] order = new Integer[m];
+        for (int i = 0; i < m; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> {
+            int c = Long.compare(times[a], times[b]);
+            return c != 0 ? c : Long.compare(keys[a] & ~SLOT_MASK, keys[b] & ~SLOT_MASK);
+        });
+        for (int r = 0; r < m; r++) {
+            int e = order[r];
+            long k = (keys[e] & ~SEQ_MASK) | ((long) r << SLOT_BITS);
+            if (laneOf[e] < 0) {
+                heap.add(times[e], k);
+            } else {
+                lanes.get(laneOf[e]).setKeyAt(posInLane[e], k);
+            }
+        }
+        seq = m;
     }
 
     /**
@@ -336,7 +435,7 @@ public final class Simulator {
         live--;
         executed++;
         if (tracer != null) {
-            tracer.onEvent(now, band, handler, type);
+            tracer.onEvent(now, band, handler instanceof EventLane l ? l.target() : handler, type);
         }
         try {
             handler.handle(type, arg);
@@ -349,6 +448,9 @@ public final class Simulator {
     }
 
     private static String describe(EventHandler h) {
+        if (h instanceof EventLane l) {
+            h = l.target();
+        }
         return h instanceof Component c ? c.name() : h.getClass().getName();
     }
 

@@ -1,6 +1,8 @@
 package org.pagefabric.hw.net;
 
+import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
+import org.pagefabric.sim.EventLane;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Accumulator;
 import org.pagefabric.sim.stat.Counter;
@@ -21,6 +23,8 @@ public final class Link extends Component {
 
     private final LinkParams params;
     private final PacketPool pool;
+    /** Arrivals leave in the order they were sent, so they wait in a lane, not in the heap. */
+    private final EventLane arrivals;
     private PacketReceiver downstream;
     private long busyUntil;
     private double lossProbability;
@@ -37,6 +41,7 @@ public final class Link extends Component {
     /** A link named {@code parent.localName}; connect its far end before sending. */
     public Link(Simulator sim, Component parent, String localName, LinkParams params, PacketPool pool) {
         super(sim, parent, localName);
+        arrivals = sim.lane(this, Band.HARDWARE);
         this.params = params;
         this.pool = pool;
         packets = counter("packets", "packets", "packets that started serializing on this link");
@@ -97,7 +102,7 @@ public final class Link extends Component {
             corrupted.increment();
             flipBit(p);
         }
-        sim.schedule(end + params.latencyPs() - now, this, ARRIVE, p.index());
+        arrivals.schedule(end + params.latencyPs() - now, ARRIVE, p.index());
         return end;
     }
 

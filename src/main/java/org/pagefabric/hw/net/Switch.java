@@ -1,6 +1,8 @@
 package org.pagefabric.hw.net;
 
+import org.pagefabric.sim.Band;
 import org.pagefabric.sim.Component;
+import org.pagefabric.sim.EventLane;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
 
@@ -17,6 +19,8 @@ public final class Switch extends Component implements PacketReceiver {
 
     private final long hopLatencyPs;
     private final PacketPool pool;
+    /** Forwards at one latency leave in the order packets came in, so they wait in a lane. */
+    private final EventLane forwards;
     private final Counter forwarded;
     private final Counter forwardedBytes;
     private final Forwarding forwarding;
@@ -33,6 +37,7 @@ public final class Switch extends Component implements PacketReceiver {
     public Switch(Simulator sim, Component parent, String localName, long hopLatencyPs, PacketPool pool,
                   Forwarding forwarding) {
         super(sim, parent, localName);
+        forwards = sim.lane(this, Band.HARDWARE);
         this.forwarding = forwarding;
         if (hopLatencyPs < 0) {
             throw new IllegalArgumentException("switch hop latency must be >= 0, got " + hopLatencyPs);
@@ -62,7 +67,7 @@ public final class Switch extends Component implements PacketReceiver {
         forwarded.increment();
         forwardedBytes.add(p.wireBytes);
         // Through an event even at zero latency: the output port must see offers in time order.
-        sim.schedule(hopLatencyPs, this, FORWARD, p.index());
+        forwards.schedule(hopLatencyPs, FORWARD, p.index());
     }
 
     @Override
