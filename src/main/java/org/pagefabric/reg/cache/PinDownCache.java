@@ -169,7 +169,7 @@ public final class PinDownCache implements RegistrationPolicy {
         if (s.cache.monitor() instanceof UffdMonitor uffd && uffd.pending() > 0) {
             sleep(ctx, cost);
             cost = 0;
-            String reader = "rank" + rank.id() + ".uffd-reader";
+            String reader = "rank" + rank.id() + "-uffd-reader";
             Completion read = new Completion("the UNMAP event of " + Long.toHexString(va) + "+" + length
                     + ", which munmap waits for " + reader + " to read");
             new SimProcess(rank.node().simulator(), rank.node(), reader, r -> {

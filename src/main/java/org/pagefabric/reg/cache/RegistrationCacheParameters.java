@@ -37,7 +37,7 @@ public final class RegistrationCacheParameters {
                     + "application thread makes while another thread is registering a region in the cache is lost "
                     + "(the updating thread writes back the region index it read before the removal), so the "
                     + "freed range keeps its registration; cache-hooks only.")
-            .withDefault("false", "assumed off: libfabric's ofi_intercept_handler takes mm_lock around "
+            .withDefault("false", "assumed: off; libfabric's ofi_intercept_handler takes mm_lock around "
                     + "ofi_monitor_notify (prov/util/src/util_mem_hooks.c); on stands for the hooks' documented "
                     + "thread-safety hazard (libfabric #10943, #7569, PR #11282, PR #11866)");
     /** Whether the cache frees memory while holding its lock, under the userfaultfd monitor. */
@@ -45,7 +45,7 @@ public final class RegistrationCacheParameters {
             "The library frees memory it drops from the cache while still holding the cache's lock; the unmap of "
                     + "a range the userfaultfd watches waits in the kernel until the monitor's reader thread has "
                     + "read the UNMAP event, and the reader needs that lock first; cache-uffd only.")
-            .withDefault("false", "assumed off: libfabric defers deregistration and frees out of the monitor "
+            .withDefault("false", "assumed: off; libfabric defers deregistration and frees out of the monitor "
                     + "lock (commit 3d01df77 \"Defer MR cleanup to flush operation\", after #5554); on is the "
                     + "behaviour #5554 reports");
 
