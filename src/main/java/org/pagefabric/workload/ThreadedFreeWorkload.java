@@ -61,7 +61,7 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
                     "who frees each buffer: the application thread, while the progress thread works on the next "
                             + "(app), or the progress thread through the library once the buffer is checked (library)",
                     List.of("app", "library")),
-            WorkloadParameter.integer(FREE_DELAY, 40, "us",
+            WorkloadParameter.integer(FREE_DELAY, 100, "us",
                     "the application thread frees a written buffer after a delay drawn uniformly from 0 to this "
                             + "(freed_by=app)", 0, 1_000_000));
 
