@@ -40,7 +40,7 @@ public final class RegistrationCache {
     private final ToLongFunction<CacheEntry> merged = this::merged;
     private final ToLongFunction<CacheEntry> invalidated = this::invalidated;
     private int nextId = 1;
-    /** The simulated time, picoseconds: when an invalidation arrives relative to an update. */
+    /** The simulated time, picoseconds (when an invalidation arrives relative to an update), or null: untimed. */
     private final LongSupplier clock;
     /** Until when the owner thread is inside a registration that rewrites the region index. */
     private long updatingUntilPs = Long.MIN_VALUE;
@@ -52,12 +52,13 @@ public final class RegistrationCache {
      * @param lookupPs the time of one lookup
      */
     public RegistrationCache(NicRegistrar registrar, InvalidationMonitor monitor, CacheLimits limits, long lookupPs) {
-        this(registrar, monitor, limits, lookupPs, () -> 0);
+        this(registrar, monitor, limits, lookupPs, null);
     }
 
     /**
      * A cache as above that reads the simulated time from {@code clock}, so that it knows when an
-     * invalidation arrives while its owner is still inside a registration (a race window).
+     * invalidation arrives while its owner is still inside a registration (a race window); with a
+     * null clock it never does.
      */
     public RegistrationCache(NicRegistrar registrar, InvalidationMonitor monitor, CacheLimits limits, long lookupPs,
                              LongSupplier clock) {
@@ -125,8 +126,10 @@ public final class RegistrationCache {
         registered.put(e.id(), e);
         regions.insert(e);
         monitor.watch(e);
-        // the caller charges the cost after this returns: the index is being rewritten until then
-        updatingUntilPs = clock.getAsLong() + cost;
+        if (clock != null) {
+            // the caller charges the cost after this returns: the index is being rewritten until then
+            updatingUntilPs = clock.getAsLong() + cost;
+        }
         return new Lookup(e, cost);
     }
 
@@ -174,7 +177,7 @@ public final class RegistrationCache {
 
     /** Whether the owner thread is inside a registration now (the index is being rewritten). */
     boolean updating() {
-        return clock.getAsLong() < updatingUntilPs;
+        return clock != null && clock.getAsLong() < updatingUntilPs;
     }
 
     /** The registered region with this id (valid or waiting for its last user), or null. */
