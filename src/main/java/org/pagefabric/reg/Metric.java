@@ -23,6 +23,10 @@ public enum Metric {
     OVERLAP_MISSES(Kind.COUNT, "packets", "incoming data dropped because its target page was not pinned yet"),
     /** Packets the policy's own messaging stack received and accepted. */
     PACKETS_RECEIVED(Kind.COUNT, "packets", "packets the policy's messaging stack accepted"),
+    /** Invalidations that reached a pin-down cache while another thread of the process was registering in it. */
+    RACE_WINDOWS(Kind.COUNT, "unmaps", "invalidations that arrived while another thread was registering in the cache"),
+    /** Invalidations of cached regions lost to a concurrent update of the cache (the regions stayed valid). */
+    LOST_INVALIDATIONS(Kind.COUNT, "unmaps", "invalidations of cached regions lost to a concurrent update of the cache"),
     /** Per miss, the requester's time from finding the miss to the last move reply. */
     MOVE_TIME(Kind.MEAN, "us", "per miss: requester time from the miss to the last move reply"),
     /** Per move request, its round trip: the active messages and the handler at the target. */

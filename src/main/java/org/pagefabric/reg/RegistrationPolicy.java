@@ -1,5 +1,6 @@
 package org.pagefabric.reg;
 
+import java.util.function.LongSupplier;
 import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.endpoint.JobLayout;
@@ -94,6 +95,18 @@ public interface RegistrationPolicy {
      * @param length   the length asked of {@link #local} (a receive's posted length)
      */
     default void completed(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long remoteVa, long length) {
+    }
+
+    /**
+     * The library frees a buffer whose ownership the application handed to it (a buffer freed on
+     * the transfer's completion, {@code MPI_Free_mem}): {@code free} makes the allocator's call
+     * and returns its time. The default just calls it; a policy with a lock of its own may take
+     * it around the call.
+     *
+     * @return the time it took, picoseconds (the caller charges it)
+     */
+    default long free(ProcessContext ctx, Endpoint rank, long va, long length, LongSupplier free) {
+        return free.getAsLong();
     }
 
     /** Pinned bytes this policy holds on {@code rank}'s node now. */

@@ -16,6 +16,7 @@ import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.SimLock;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -211,7 +212,9 @@ public final class PointRun {
          * deliver, or {@code null} when it did not: the reliable transport gave up on a connection
          * (a retry limit), or unreliable datagrams, which nothing resends, were lost or corrupted
          * on the way (a remote atomic's lost reply leaves its process waiting for ever, as it
-         * would on a real unreliable datagram service without a time-out). Any other wait with no
+         * would on a real unreliable datagram service without a time-out); or threads of the program
+         * wait on each other through a {@link SimLock} (the program's own deadlock, reported with
+         * what each waiter waits on). Any other wait with no
          * event pending is a deadlock.
          */
         public String stuckReason() {
@@ -229,6 +232,10 @@ public final class PointRun {
                 return garbled + " active message" + (garbled == 1 ? "" : "s") + " named no handler: the sender's"
                         + " message buffer held other bytes than it wrote, as when its registration kept a page the"
                         + " process no longer maps (fork on a kernel without the early copy), and the requester waits";
+            }
+            if (sum(sim, SimLock.WAITS) > 0) {
+                // threads of the program wait on each other through a lock: the program's own hang
+                return SimProcess.waitReport(sim);
             }
             long lost = sum(sim, LOST_DATAGRAMS) + sum(sim, CORRUPT_DATAGRAMS);
             if (lost > 0) {

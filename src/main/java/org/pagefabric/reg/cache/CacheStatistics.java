@@ -14,6 +14,8 @@ public final class CacheStatistics {
     long invalidations;
     long registrations;
     long deregistrations;
+    long raceWindows;
+    long lostInvalidations;
 
     /** Lookups (each local or remote key asked for). */
     public long gets() {
@@ -65,5 +67,18 @@ public final class CacheStatistics {
         return "gets=" + gets + " hits=" + hits + " misses=" + misses + " merges=" + merges + " puts=" + puts
                 + " evictions=" + evictions + " invalidations=" + invalidations + " registrations=" + registrations
                 + " deregistrations=" + deregistrations;
+    }
+
+    /**
+     * Invalidations delivered in the unmapping thread while the cache's owner thread was inside a
+     * registration: the windows in which an unsynchronised monitor can lose one.
+     */
+    public long raceWindows() {
+        return raceWindows;
+    }
+
+    /** Invalidations of cached regions lost to a concurrent update: those regions stayed valid. */
+    public long lostInvalidations() {
+        return lostInvalidations;
     }
 }

@@ -1,6 +1,6 @@
 package org.pagefabric.reg.cache;
 
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.reg.PolicyRefusal;
@@ -9,20 +9,20 @@ import org.pagefabric.reg.PolicyRefusal;
 public enum MonitorKind {
     /** No monitor. */
     NONE("cache-nomonitor", "pin-down cache (LRU, entry and byte limits) with no invalidation monitor: "
-            + "freed and reused memory keeps its stale registration", r -> new NoMonitor()),
+            + "freed and reused memory keeps its stale registration", (r, p) -> new NoMonitor()),
     /** Intercepted allocation calls. */
     HOOKS("cache-hooks", "pin-down cache invalidated by intercepted munmap/brk/madvise calls (UCX memory hooks); "
-            + "blind to statically linked and custom allocators", r -> new HookMonitor(r.hooks())),
+            + "blind to statically linked and custom allocators", (r, p) -> new HookMonitor(r.hooks(), p.flag(RegistrationCacheParameters.HOOKS_UNSYNCHRONISED))),
     /** Kernel MMU interval notifiers. */
     MMU("cache-mmu", "pin-down cache invalidated by kernel MMU interval notifiers on every cached region (003 §3.1)",
-            r -> new MmuMonitor(r.process())),
+            (r, p) -> new MmuMonitor(r.process())),
     /** userfaultfd events. */
     UFFD("cache-uffd", "pin-down cache invalidated by userfaultfd UNMAP/REMOVE events, read before each lookup "
-            + "(libfabric's uffd monitor)", r -> new UffdMonitor(r.process())),
+            + "(libfabric's uffd monitor)", (r, p) -> new UffdMonitor(r.process())),
     /** HPE's kdreg2 kernel module. */
     KDREG2("cache-kdreg2", "pin-down cache invalidated by the kdreg2 kernel module (MMU notifiers on every cached region, "
             + "events announced by a counter in shared memory that each lookup loads instead of a system call)",
-            r -> new Kdreg2Monitor(r.process())) {
+            (r, p) -> new Kdreg2Monitor(r.process())) {
         @Override
         public long lookupPs(Profile profile) {
             long lookup = profile.time(RegistrationCacheParameters.LOOKUP);
@@ -39,9 +39,9 @@ public enum MonitorKind {
 
     private final String policyName;
     private final String description;
-    private final Function<Endpoint, InvalidationMonitor> factory;
+    private final BiFunction<Endpoint, Profile, InvalidationMonitor> factory;
 
-    MonitorKind(String policyName, String description, Function<Endpoint, InvalidationMonitor> factory) {
+    MonitorKind(String policyName, String description, BiFunction<Endpoint, Profile, InvalidationMonitor> factory) {
         this.policyName = policyName;
         this.description = description;
         this.factory = factory;
@@ -65,8 +65,8 @@ public enum MonitorKind {
         return profile.time(RegistrationCacheParameters.LOOKUP);
     }
 
-    /** A new monitor watching {@code rank}'s process. */
-    public InvalidationMonitor create(Endpoint rank) {
-        return factory.apply(rank);
+    /** A new monitor watching {@code rank}'s process, configured by {@code profile}. */
+    public InvalidationMonitor create(Endpoint rank, Profile profile) {
+        return factory.apply(rank, profile);
     }
 }

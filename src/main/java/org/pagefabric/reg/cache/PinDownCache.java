@@ -2,15 +2,20 @@ package org.pagefabric.reg.cache;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.pinning.BufferHolds;
+import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.process.SimLock;
+import org.pagefabric.sim.process.SimProcess;
 
 /**
  * The pin-down cache as a registration policy: every rank keeps a {@link RegistrationCache} of
@@ -27,6 +32,13 @@ import org.pagefabric.sim.process.ProcessContext;
  *
  * <p>A receive's key is taken like any other, but {@link Endpoint} reports no receive completions to
  * the policy, so a receive buffer's entry stays referenced (never evicted) for the rest of the run.
+ *
+ * <p>A buffer the library frees for the application ({@link #free}) is freed outside the cache's
+ * lock. With {@code cache.uffd.free_under_lock} under userfaultfd, the library frees it holding
+ * the lock, as libfabric did before it deferred its cleanup (#5554): the unmap of a watched range
+ * waits in the kernel until the monitor's reader thread has read the UNMAP event
+ * ({@code userfaultfd_unmap_complete}), and the reader takes the cache's lock first, so the two
+ * threads wait on each other for ever.
  */
 public final class PinDownCache implements RegistrationPolicy {
     /** Active-message handler: look up (or register) a range and reply with rkey and entry id. */
@@ -38,19 +50,23 @@ public final class PinDownCache implements RegistrationPolicy {
     private final MonitorKind monitor;
     private final CacheLimits limits;
     private final long lookupPs;
+    private final boolean freeUnderLock;
     private final PerRank<State> states = new PerRank<>();
     private ActiveMessages am;
 
     /** One rank's cache and the references its operations in flight hold. */
     private static final class State {
         final RegistrationCache cache;
+        /** The cache's lock, as a library's threads share it. */
+        final SimLock lock;
         /** Local references, by the buffer the completion names. */
         final BufferHolds<CacheEntry> localHolds = new BufferHolds<>();
         final Map<RemoteHold, IntArrayQueue> remoteHolds = new HashMap<>();
         RemoteReleases releases;
 
-        State(RegistrationCache cache) {
+        State(RegistrationCache cache, SimLock lock) {
             this.cache = cache;
+            this.lock = lock;
         }
     }
 
@@ -65,6 +81,7 @@ public final class PinDownCache implements RegistrationPolicy {
         this.limits = new CacheLimits(profile.count(RegistrationCacheParameters.MAX_ENTRIES),
                 profile.size(RegistrationCacheParameters.MAX_BYTES));
         this.lookupPs = monitor.lookupPs(profile);
+        this.freeUnderLock = monitor == MonitorKind.UFFD && profile.flag(RegistrationCacheParameters.UFFD_FREE_UNDER_LOCK);
     }
 
     @Override
@@ -82,7 +99,9 @@ public final class PinDownCache implements RegistrationPolicy {
     public long setUp(Endpoint rank) {
         NicRegistrar registrar = new NicRegistrar(rank.node().kernel(), rank.process(), rank.node().nic(), rank.pd(),
                 profile);
-        states.put(rank, new State(new RegistrationCache(registrar, monitor.create(rank), limits, lookupPs)));
+        var sim = rank.node().simulator();
+        states.put(rank, new State(new RegistrationCache(registrar, monitor.create(rank, profile), limits, lookupPs,
+                sim::now), new SimLock(sim, rank.node().name() + ".rank" + rank.id() + ".mr-cache.lock")));
         return 0;
     }
 
@@ -137,6 +156,54 @@ public final class PinDownCache implements RegistrationPolicy {
                 s.releases.release(target, remote.removeInt());
             }
         }
+    }
+
+    @Override
+    public long free(ProcessContext ctx, Endpoint rank, long va, long length, LongSupplier free) {
+        if (!freeUnderLock) {
+            return free.getAsLong();
+        }
+        State s = state(rank);
+        s.lock.acquire(ctx);
+        long cost = free.getAsLong();
+        if (s.cache.monitor() instanceof UffdMonitor uffd && uffd.pending() > 0) {
+            sleep(ctx, cost);
+            cost = 0;
+            String reader = "rank" + rank.id() + "-uffd-reader";
+            Completion read = new Completion("the UNMAP event of " + Long.toHexString(va) + "+" + length
+                    + ", which munmap waits for " + reader + " to read");
+            new SimProcess(rank.node().simulator(), rank.node(), reader, r -> {
+                s.lock.acquire(r);
+                uffd.poll();
+                s.lock.release();
+                read.complete();
+            }).start();
+            ctx.await(read);
+        }
+        s.lock.release();
+        return cost;
+    }
+
+    @Override
+    public long count(Metric metric) {
+        if (metric != Metric.RACE_WINDOWS && metric != Metric.LOST_INVALIDATIONS) {
+            return NOT_COUNTED;
+        }
+        long[] n = {0};
+        states.forEach(s -> n[0] += count(metric, s.cache));
+        return n[0];
+    }
+
+    @Override
+    public long count(Metric metric, Endpoint rank) {
+        if (metric != Metric.RACE_WINDOWS && metric != Metric.LOST_INVALIDATIONS) {
+            return NOT_COUNTED;
+        }
+        return count(metric, state(rank).cache);
+    }
+
+    private static long count(Metric metric, RegistrationCache cache) {
+        return metric == Metric.RACE_WINDOWS ? cache.statistics().raceWindows() : cache.statistics().lostInvalidations();
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.pagefabric.reg.cache;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.pagefabric.hw.os.Kernel;
@@ -39,6 +40,10 @@ public final class RegistrationCache {
     private final ToLongFunction<CacheEntry> merged = this::merged;
     private final ToLongFunction<CacheEntry> invalidated = this::invalidated;
     private int nextId = 1;
+    /** The simulated time, picoseconds (when an invalidation arrives relative to an update), or null: untimed. */
+    private final LongSupplier clock;
+    /** Until when the owner thread is inside a registration that rewrites the region index. */
+    private long updatingUntilPs = Long.MIN_VALUE;
 
     /**
      * A cache that registers through {@code registrar}, learns of invalidations from
@@ -47,6 +52,17 @@ public final class RegistrationCache {
      * @param lookupPs the time of one lookup
      */
     public RegistrationCache(NicRegistrar registrar, InvalidationMonitor monitor, CacheLimits limits, long lookupPs) {
+        this(registrar, monitor, limits, lookupPs, null);
+    }
+
+    /**
+     * A cache as above that reads the simulated time from {@code clock}, so that it knows when an
+     * invalidation arrives while its owner is still inside a registration (a race window); with a
+     * null clock it never does.
+     */
+    public RegistrationCache(NicRegistrar registrar, InvalidationMonitor monitor, CacheLimits limits, long lookupPs,
+                             LongSupplier clock) {
+        this.clock = clock;
         this.registrar = registrar;
         this.monitor = monitor;
         this.lookupPs = lookupPs;
@@ -110,6 +126,10 @@ public final class RegistrationCache {
         registered.put(e.id(), e);
         regions.insert(e);
         monitor.watch(e);
+        if (clock != null) {
+            // the caller charges the cost after this returns: the index is being rewritten until then
+            updatingUntilPs = clock.getAsLong() + cost;
+        }
         return new Lookup(e, cost);
     }
 
@@ -138,7 +158,26 @@ public final class RegistrationCache {
      * the cache nothing here.
      */
     public void invalidate(long start, long end) {
+        if (updating()) {
+            stats.raceWindows++;
+        }
         regions.withdrawOverlapping(start, end, invalidated);
+    }
+
+    /**
+     * An invalidation of {@code [start, end)} that raced the owner's update of the index and was
+     * overwritten by it: the regions it names stay valid (a lost update), counted.
+     */
+    void lose(long start, long end) {
+        stats.raceWindows++;
+        if (regions.firstOverlapping(start, end) != null) {
+            stats.lostInvalidations++;
+        }
+    }
+
+    /** Whether the owner thread is inside a registration now (the index is being rewritten). */
+    boolean updating() {
+        return clock != null && clock.getAsLong() < updatingUntilPs;
     }
 
     /** The registered region with this id (valid or waiting for its last user), or null. */
@@ -170,6 +209,11 @@ public final class RegistrationCache {
     /** Bytes pinned now. */
     public long pinnedBytes() {
         return regions.heldBytes();
+    }
+
+    /** The monitor that reports to this cache. */
+    InvalidationMonitor monitor() {
+        return monitor;
     }
 
     /** The counters. */

@@ -31,6 +31,24 @@ public final class RegistrationCacheParameters {
             .withDefault("2 ns", "assumed: one load from a page the kernel writes only when a mapping changes, a "
                     + "cache hit on a current core while nothing changed (shs-kdreg2 include/kdreg2.h)");
 
+    /** Whether an intercepted unmap can update the cache while another thread of the process does. */
+    public static final Parameter HOOKS_UNSYNCHRONISED = Parameter.flag("cache.hooks.unsynchronised",
+            "Memory hooks whose invalidation is not serialised with the cache's own updates: an unmap that an "
+                    + "application thread makes while another thread is registering a region in the cache is lost "
+                    + "(the updating thread writes back the region index it read before the removal), so the "
+                    + "freed range keeps its registration; cache-hooks only.")
+            .withDefault("false", "assumed: off; libfabric's ofi_intercept_handler takes mm_lock around "
+                    + "ofi_monitor_notify (prov/util/src/util_mem_hooks.c); on stands for the hooks' documented "
+                    + "thread-safety hazard (libfabric #10943, #7569, PR #11282, PR #11866)");
+    /** Whether the cache frees memory while holding its lock, under the userfaultfd monitor. */
+    public static final Parameter UFFD_FREE_UNDER_LOCK = Parameter.flag("cache.uffd.free_under_lock",
+            "The library frees memory it drops from the cache while still holding the cache's lock; the unmap of "
+                    + "a range the userfaultfd watches waits in the kernel until the monitor's reader thread has "
+                    + "read the UNMAP event, and the reader needs that lock first; cache-uffd only.")
+            .withDefault("false", "assumed: off; libfabric defers deregistration and frees out of the monitor "
+                    + "lock (commit 3d01df77 \"Defer MR cleanup to flush operation\", after #5554); on is the "
+                    + "behaviour #5554 reports");
+
     private RegistrationCacheParameters() {
     }
 }

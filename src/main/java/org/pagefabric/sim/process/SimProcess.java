@@ -298,16 +298,28 @@ public final class SimProcess extends Component implements AutoCloseable {
         if (sim.pendingEvents() > 0) {
             return;
         }
-        List<SimProcess> stuck = waiting(sim);
-        if (!stuck.isEmpty()) {
-            StringBuilder sb = new StringBuilder("deadlock at ").append(Time.format(sim.now()))
-                    .append(": no event is pending, yet ").append(stuck.size()).append(" process(es) wait:");
-            for (SimProcess p : stuck) {
-                sb.append(' ').append(p.name()).append(" on ").append(p.waitingOn).append(';');
-            }
-            sb.setLength(sb.length() - 1);
-            throw new SimulationException(sb.toString());
+        String report = waitReport(sim);
+        if (report != null) {
+            throw new SimulationException(report);
         }
+    }
+
+    /**
+     * What the deadlocked processes of {@code sim} wait on: "deadlock at T: no event is pending,
+     * yet N process(es) wait: P on C; ...", or null when no process waits.
+     */
+    public static String waitReport(Simulator sim) {
+        List<SimProcess> stuck = waiting(sim);
+        if (stuck.isEmpty()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("deadlock at ").append(Time.format(sim.now()))
+                .append(": no event is pending, yet ").append(stuck.size()).append(" process(es) wait:");
+        for (SimProcess p : stuck) {
+            sb.append(' ').append(p.name()).append(" on ").append(p.waitingOn).append(';');
+        }
+        sb.setLength(sb.length() - 1);
+        return sb.toString();
     }
 
     /** {@linkplain #close() Closes} every process of {@code sim}. */

@@ -21,12 +21,14 @@ final class CacheBed {
     final AddressSpace process = kernel.createProcess(Long.MAX_VALUE, true);
     final AllocationHooks hooks = new AllocationHooks(kernel, process);
     final RegistrationCache cache;
+    /** The simulated time the cache reads, picoseconds; tests move it. */
+    long now;
 
     /** A bed whose cache runs the monitor {@code monitor} builds for it (from its process or hooks). */
     CacheBed(Function<CacheBed, InvalidationMonitor> monitor, CacheLimits limits) {
         NicRegistrar registrar = new NicRegistrar(kernel, process, cluster.node(0).nic(),
                 cluster.node(0).nic().allocatePd("test"), profile);
-        cache = new RegistrationCache(registrar, monitor.apply(this), limits, 100);
+        cache = new RegistrationCache(registrar, monitor.apply(this), limits, 100, () -> now);
     }
 
     CacheBed(CacheLimits limits) {

@@ -48,6 +48,40 @@ class InvalidationMonitorTest {
     }
 
     @Test
+    void serialisedHooksApplyAnUnmapThatArrivesWhileAnotherThreadRegisters() {
+        CacheBed bed = new CacheBed(b -> new HookMonitor(b.hooks, false), ROOMY);
+        long a = bed.map(1);
+        long b = bed.map(1);
+        CacheEntry ea = bed.touch(a, PAGE);
+        long registration = bed.cache.acquire(b, PAGE).costPs();
+        bed.now = registration / 2;
+        bed.hooks.munmap(a, PAGE);
+        assertFalse(ea.valid());
+        assertEquals(1, bed.cache.statistics().raceWindows());
+        assertEquals(0, bed.cache.statistics().lostInvalidations());
+    }
+
+    @Test
+    void unsynchronisedHooksLoseAnUnmapThatArrivesWhileAnotherThreadRegistersAndOnlyThen() {
+        CacheBed bed = new CacheBed(b -> new HookMonitor(b.hooks, true), ROOMY);
+        long a = bed.map(1);
+        long b = bed.map(1);
+        long c = bed.map(1);
+        CacheEntry ea = bed.touch(a, PAGE);
+        CacheEntry eb = bed.touch(b, PAGE);
+        long registration = bed.cache.acquire(c, PAGE).costPs();
+        bed.now = registration / 2;
+        bed.hooks.munmap(a, PAGE);
+        assertTrue(ea.valid(), "the registering thread wrote back the index without the removal");
+        assertSame(ea, bed.cache.acquire(a, PAGE).entry(), "and the stale registration is handed out");
+        assertEquals(1, bed.cache.statistics().lostInvalidations());
+        bed.now = registration;
+        bed.hooks.munmap(b, PAGE);
+        assertFalse(eb.valid(), "once the registration's time has passed, nothing races the hook");
+        assertEquals(1, bed.cache.statistics().raceWindows());
+    }
+
+    @Test
     void hooksSeeMadviseDontneedThroughTheLibrary() {
         CacheBed bed = new CacheBed(b -> new HookMonitor(b.hooks), ROOMY);
         long a = bed.map(2);

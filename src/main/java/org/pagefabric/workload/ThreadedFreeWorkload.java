@@ -1,0 +1,184 @@
+package org.pagefabric.workload;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.hw.nic.WorkCompletion;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.hw.os.UserAllocator;
+import org.pagefabric.reg.Capability;
+import org.pagefabric.reg.Metric;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.sim.SimulationException;
+import org.pagefabric.sim.process.Completion;
+import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.sim.Time;
+
+/**
+ * Two threads of one process share a registration cache, as an application thread and a
+ * communication library's progress thread do: rank 0's application thread mallocs a buffer
+ * (large enough to be mmap'd), fills it and hands it to the progress thread, which writes it into
+ * rank 1's segment, checks the bytes there and hands it back. Who frees it is the parameter
+ * {@code freed_by}:
+ * <ul>
+ * <li>{@code app}: the application thread frees each buffer once written, a random delay after
+ *   handing over the next one, while the progress thread may be registering that one: the
+ *   cache's monitor hears of the unmap in the middle of another thread's update (a race window,
+ *   counted). The next malloc gets the freed addresses back with new frames, so a registration
+ *   that outlived the free makes the next transfer send the old frames ({@code corrupted});</li>
+ * <li>{@code library}: the progress thread frees each buffer through the library
+ *   ({@link RegistrationPolicy#free}) once checked, as a library does with a buffer whose
+ *   ownership was handed to it.</li>
+ * </ul>
+ */
+public final class ThreadedFreeWorkload extends AbstractWorkload {
+    /** Column of who frees the buffers. */
+    public static final String FREED_BY = "freed_by";
+    /** Column of the bound of the application thread's delay before a free. */
+    public static final String FREE_DELAY = "free_delay_max_us";
+    /** Column of the count of transfers that delivered other bytes than the buffer held. */
+    public static final String CORRUPTED = "corrupted";
+    /** Column of the invalidations that arrived while another thread was registering. */
+    public static final String RACE_WINDOWS = "race_windows";
+    /** Column of the invalidations lost to a concurrent update of the cache. */
+    public static final String LOST = "lost_invalidations";
+
+    private static final long KIB = 1024;
+    private static final long TAG = 0x7F4EE000L;
+
+    private static final List<WorkloadParameter> PARAMETERS = List.of(
+            // 256 KiB: above glibc's default mmap threshold, so each buffer is a mapping of its own
+            StandardParameters.size(256 * KIB),
+            StandardParameters.iterations(),
+            WorkloadParameter.choice(FREED_BY, "app",
+                    "who frees each buffer: the application thread, while the progress thread works on the next "
+                            + "(app), or the progress thread through the library once the buffer is checked (library)",
+                    List.of("app", "library")),
+            WorkloadParameter.integer(FREE_DELAY, 100, "us",
+                    "the application thread frees a written buffer after a delay drawn uniformly from 0 to this "
+                            + "(freed_by=app)", 0, 1_000_000));
+
+    private static final List<String> METRICS;
+
+    static {
+        List<String> m = new ArrayList<>(PointRun.METRICS);
+        int at = m.indexOf("verified") + 1;
+        m.addAll(at, List.of(CORRUPTED, RACE_WINDOWS, LOST));
+        METRICS = List.copyOf(m);
+    }
+
+    /** The workload with its declared metadata. */
+    public ThreadedFreeWorkload() {
+        super("threaded-free", "an application thread frees buffers while a progress thread registers and writes the "
+                + "next ones through a shared registration cache (the race windows of a cache monitor)",
+                2, PARAMETERS, "latency_us", false);
+    }
+
+    /** Rank 1's segment receives each buffer. */
+    @Override
+    public long segmentBytes(Map<String, Object> params) {
+        return (StandardParameters.size(params) + Kernel.PAGE_SIZE - 1) / Kernel.PAGE_SIZE * Kernel.PAGE_SIZE;
+    }
+
+    @Override
+    public List<String> metrics() {
+        return METRICS;
+    }
+
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PUT);
+    }
+
+    @Override
+    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        long size = StandardParameters.size(params);
+        int iterations = StandardParameters.iterations(params);
+        boolean appFrees = "app".equals(params.get(FREED_BY));
+        long maxDelayPs = (Long) params.get(FREE_DELAY) * Time.US;
+        Rank initiator = job.rank(0);
+        Rank peer = job.rank(1);
+        // mmap threshold, trim, trim threshold, top pad: glibc's defaults
+        UserAllocator heap = new UserAllocator(initiator.node().kernel(), initiator.process(),
+                new UserAllocator.Config(128 * KIB, true, 128 * KIB, 128 * KIB, false, UserAllocator.Linkage.DYNAMIC),
+                initiator.hooks());
+        Completion[] handed = new Completion[iterations];
+        Completion[] written = new Completion[iterations];
+        for (int i = 0; i < iterations; i++) {
+            handed[i] = new Completion("threaded-free.handed" + i);
+            written[i] = new Completion("threaded-free.written" + i);
+        }
+        CheckedTransfers transfers = new CheckedTransfers(size, iterations, "sent other bytes than the buffer held");
+        new SimProcess(job.simulator(), initiator.node(), "rank0-app", ctx -> {
+            long previous = 0;
+            for (int i = 0; i < iterations; i++) {
+                if (!appFrees && i > 0) {
+                    ctx.await(written[i - 1]);
+                }
+                long buf = malloc(ctx, heap, size);
+                ctx.sleep(initiator.node().kernel().writeTag(initiator.process(), buf, size, TAG + i, 0));
+                handed[i].complete(buf);
+                if (appFrees && i > 0) {
+                    // the last free waits for the last transfer, so every lost invalidation meets a reuse
+                    ctx.await(written[i == iterations - 1 ? i : i - 1]);
+                    ctx.sleep(maxDelayPs == 0 ? 0 : ctx.random().nextLong(maxDelayPs + 1));
+                    ctx.sleep(heap.free(previous));
+                }
+                previous = buf;
+            }
+            if (appFrees) {
+                ctx.await(written[iterations - 1]);
+                ctx.sleep(heap.free(previous));
+            }
+        }).start();
+        new SimProcess(job.simulator(), initiator.node(), "rank0-progress", ctx -> {
+            RegistrationPolicy policy = initiator.policy();
+            for (int i = 0; i < iterations; i++) {
+                long buf = ctx.await(handed[i]);
+                long t0 = ctx.now();
+                initiator.write(ctx, peer, buf - initiator.segment(), 0, size, i);
+                WorkCompletion wc = initiator.awaitSend(ctx);
+                long took = ctx.now() - t0;
+                latencies.record(took);
+                transfers.timed(took, wc.status());
+                if (wc.status() == CompletionStatus.SUCCESS && !initiator.node().kernel().sameBytes(initiator.process(),
+                        buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
+                    transfers.corrupted();
+                }
+                if (!appFrees) {
+                    ctx.sleep(policy.free(ctx, initiator.endpoint(), buf, size, () -> heap.free(buf)));
+                }
+                written[i].complete();
+            }
+        }).start();
+        return transfers.run(() -> {
+            Map<String, Object> m = new HashMap<>();
+            m.put(CORRUPTED, transfers.corruptedCount());
+            m.put(RACE_WINDOWS, counted(initiator.policy(), Metric.RACE_WINDOWS, initiator));
+            m.put(LOST, counted(initiator.policy(), Metric.LOST_INVALIDATIONS, initiator));
+            return m;
+        });
+    }
+
+    /** What the policy counts on {@code rank}, or null (a blank cell) when it does not count it. */
+    private static Long counted(RegistrationPolicy policy, Metric metric, Rank rank) {
+        long n = policy.count(metric, rank.endpoint());
+        return n == RegistrationPolicy.NOT_COUNTED ? null : n;
+    }
+
+    private static long malloc(ProcessContext ctx, UserAllocator heap, long size) {
+        UserAllocator.Allocation a = heap.malloc(size);
+        ctx.sleep(a.costPs());
+        if (a.address() == 0) {
+            throw new SimulationException("rank 0: malloc(" + size + ") failed");
+        }
+        return a.address();
+    }
+}
