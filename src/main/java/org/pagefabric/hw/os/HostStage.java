@@ -220,6 +220,11 @@ public final class HostStage {
         return refusedPinned.value();
     }
 
+    /** Guest frames pinned in the host now. */
+    public int pinnedFrames() {
+        return pins.size();
+    }
+
     /** Host pins taken so far. */
     public long hostPins() {
         return pinnedPages.value();
