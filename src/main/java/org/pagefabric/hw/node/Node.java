@@ -6,6 +6,7 @@ import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.net.Network;
 import org.pagefabric.hw.net.TransportEndpoint;
 import org.pagefabric.hw.nic.Nic;
+import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.Swap;
 import org.pagefabric.hw.pcie.PcieLink;
@@ -31,6 +32,7 @@ public final class Node extends Component {
     private final Iommu iommu;
     private final TransportEndpoint endpoint;
     private final Nic nic;
+    private final HostStage hostStage;
 
     Node(Simulator sim, int id, NodeSpec spec, Network network) {
         super(sim, "node" + id);
@@ -50,6 +52,24 @@ public final class Node extends Component {
             // The NI's accesses with {PDID, VA} pass through the SMMU (000 §III-B); refused ones go to the NI FIFO.
             nic.attachIommu(iommu, spec.niFifoEntries());
         }
+        this.hostStage = spec.vm() == null ? null : runAsGuest(sim, spec.vm());
+    }
+
+    private HostStage runAsGuest(Simulator sim, VmSpec vm) {
+        HostStage stage = new HostStage(memory.capacityFrames(), vm.hostWalkLevels(), vm.hostCosts(),
+                vm.deviceNotifier(), sim.statistics(), name() + ".vm");
+        kernel.runOver(stage);
+        if (iommu != null) {
+            iommu.nest(stage);
+            // VT-d nested: a second-stage change flushes every combined (first- and second-stage) entry
+            stage.subscribeDevice(gfn -> iommu.invalidateAll());
+        }
+        return stage;
+    }
+
+    /** The hypervisor's second stage when the node runs as a virtual machine ({@code vm.nested}), else null. */
+    public HostStage hostStage() {
+        return hostStage;
     }
 
     /** The node's index in its cluster (its network address). */

@@ -27,10 +27,11 @@ import org.pagefabric.hw.pcie.PcieCosts;
  * @param iommuConfig   the IOMMU's structure, or {@code null} when the NIC uses none
  * @param iommuCosts    the IOMMU's costs, or {@code null} when the NIC uses none
  * @param niFifoEntries entries of the NI FIFO logging IOMMU-refused accesses (0 when the NIC uses no IOMMU)
+ * @param vm            the virtual machine every node runs as, or {@code null} on bare metal
  */
 record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCosts os, KernelConfig kernel,
         PcieCosts pcie, NicCosts nic, TranslationCacheConfig translationCache, int keyTagBits, IommuConfig iommuConfig,
-        IommuCosts iommuCosts, int niFifoEntries) {
+        IommuCosts iommuCosts, int niFifoEntries, VmSpec vm) {
 
     static NodeSpec of(Profile p) {
         boolean iommu = CostsFromProfile.nicUsesIommu(p);
@@ -39,6 +40,7 @@ record NodeSpec(int cores, CpuCosts cpu, long memoryBytes, long swapSlots, OsCos
                 CostsFromProfile.pcie(p), CostsFromProfile.nic(p), CostsFromProfile.nicTranslationCache(p),
                 CostsFromProfile.nicKeyTagBits(p),
                 iommu ? CostsFromProfile.iommuConfig(p) : null, iommu ? CostsFromProfile.iommu(p) : null,
-                iommu ? ProfileValues.intCount(p, org.pagefabric.hw.param.PartParameters.NACK_FIFO_ENTRIES) : 0);
+                iommu ? ProfileValues.intCount(p, org.pagefabric.hw.param.PartParameters.NACK_FIFO_ENTRIES) : 0,
+                VmSpec.of(p));
     }
 }

@@ -55,6 +55,8 @@ public final class Kernel {
 
     /** Running sum of every cost charged; an operation's cost is the difference across it. */
     long spent;
+    /** The hypervisor's second stage when this kernel runs in a virtual machine, else null. */
+    HostStage host;
 
     /**
      * A memory manager.
@@ -653,6 +655,56 @@ public final class Kernel {
     public long munlock(AddressSpace as, long addr, long length) {
         checkAlive(as);
         return mlock.unlock(as, addr, length);
+    }
+
+    /**
+     * Runs this kernel as a guest over the hypervisor's second stage {@code stage}: its frames are
+     * guest-physical, and each page it pins is pinned in the host too.
+     *
+     * @throws IllegalStateException if it already runs over one
+     */
+    public void runOver(HostStage stage) {
+        if (host != null) {
+            throw new IllegalStateException("this kernel already runs over a host stage");
+        }
+        host = stage;
+    }
+
+    /** The hypervisor's second stage this kernel runs over, or null on bare metal. */
+    public HostStage hostStage() {
+        return host;
+    }
+
+    /** Sees one virtual page mapping a frame. */
+    @FunctionalInterface
+    public interface MappingVisitor {
+        /** {@code as} maps the frame at {@code va}. */
+        void mapping(AddressSpace as, long va);
+    }
+
+    /**
+     * Calls {@code v} for every (address space, virtual page) mapping the 4 KiB frame
+     * {@code frame}, through the reverse map (a frame inside a 2 MiB page through its head's).
+     */
+    public void forEachMapping(long frame, MappingVisitor v) {
+        int n = rmap.count(frame);
+        if (n > 0) {
+            for (int i = 0; i < n; i++) {
+                long m = rmap.get(frame, i);
+                v.mapping(spaces.get(ReverseMap.asId(m)), ReverseMap.va(m));
+            }
+            return;
+        }
+        long head = frame & -HUGE_PAGES;
+        n = head == frame ? 0 : rmap.count(head);
+        for (int i = 0; i < n; i++) {
+            long m = rmap.get(head, i);
+            AddressSpace as = spaces.get(ReverseMap.asId(m));
+            long va = ReverseMap.va(m);
+            if ((as.pageTable.leaf(va) & Pte.HUGE) != 0) {
+                v.mapping(as, va + (frame - head) * PAGE_SIZE);
+            }
+        }
     }
 
     /** Reclaims up to {@code pages} pages to swap (kswapd's work, on demand). */

@@ -54,6 +54,10 @@ final class Pinning {
             }
             long frame = Kernel.frameOf(pte, at);
             k.frames.addPinCount(frame, 1);
+            if (k.host != null) {
+                // pinned in both stages: the host frame under a guest pin must not move either
+                k.charge(k.host.pin(frame));
+            }
             out[pinned] = frame;
         }
         k.charge(k.costs.gupPerPagePs() * pinned);
@@ -67,6 +71,9 @@ final class Pinning {
             throw new IllegalStateException("put_page on free frame " + frame);
         }
         k.frames.addPinCount(frame, -1);
+        if (k.host != null) {
+            k.host.unpin(frame);
+        }
         k.stats.unpins.increment();
         k.freeIfUnused(frame);
         k.charge(k.costs.putPagePerPagePs());

@@ -9,6 +9,6 @@ public final class HardwareParameters implements ParameterSet {
     public List<Class<?>> declaringClasses() {
         return List.of(LinkParameters.class, PcieParameters.class, CpuParameters.class, MemoryParameters.class,
                 OsParameters.class, NicParameters.class, IommuParameters.class, TransportParameters.class,
-                PartParameters.class, PowerParameters.class, StackParameters.class);
+                PartParameters.class, PowerParameters.class, StackParameters.class, VmParameters.class);
     }
 }

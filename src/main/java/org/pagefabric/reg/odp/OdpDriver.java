@@ -20,6 +20,7 @@ import org.pagefabric.hw.nic.ProtectionDomain;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.InvalidationReason;
+import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MmuIntervalNotifier;
 import org.pagefabric.hw.os.MmuInvalidationCallback;
@@ -112,6 +113,9 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
     private final Counter[] phasePs = new Counter[Phase.values().length];
     private final LatencyHistogram faultTime;
     private long invalidationPs;
+    /** Host invalidations that zapped NIC entries (in a virtual machine). */
+    private Counter hostInvalidations;
+    private final Kernel.MappingVisitor zapHostMapping = this::zapHostMapping;
 
     private OdpDriver(Node node, OdpCosts costs) {
         super(node.simulator(), node, "odp");
@@ -123,6 +127,11 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         this.irqs = node.cpu().interrupts();
         this.irq = irqs.register(node.name() + "_odp_eq", core, this::interruptHandler, this, IRQ_DONE);
         this.workQueue = node.cpu().thread(node.name() + ".odp_wq", core);
+        HostStage host = node.kernel().hostStage();
+        if (host != null && host.subscribeDevice(this::hostInvalidate)) {
+            hostInvalidations = counter("host_invalidations", "calls",
+                    "host (hypervisor) invalidations of a guest frame that zapped NIC entries");
+        }
         faults = counter("faults", "faults", "page-fault events the driver received");
         resolved = counter("resolved", "faults", "faults resolved and resumed (with or without new translations)");
         races = counter("races", "faults", "page-ins that lost a race with an invalidation: resumed without mapping");
@@ -240,6 +249,27 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
             invalidations.increment();
             invalidatedPages.add(zapped);
             invalidationPs += costs.invalidate(zapped);
+        }
+    }
+
+    /**
+     * The hypervisor takes guest frame {@code gfn}: the NIC's entries for it hold its machine
+     * frame, so every page mapping it in a region this driver registered is zapped, as a guest
+     * invalidation would; the next access faults and pages it in beneath the guest's fault.
+     */
+    private void hostInvalidate(long gfn) {
+        long before = invalidatedPages.value();
+        kernel.forEachMapping(gfn, zapHostMapping);
+        if (invalidatedPages.value() != before) {
+            hostInvalidations.increment();
+        }
+    }
+
+    private void zapHostMapping(AddressSpace as, long va) {
+        for (Umem u : umems.values()) {
+            if (u.process == as && va >= u.mr.address() && va - u.mr.address() < u.mr.length()) {
+                invalidate(u, va, va + Kernel.PAGE_SIZE, InvalidationReason.RECLAIM);
+            }
         }
     }
 
