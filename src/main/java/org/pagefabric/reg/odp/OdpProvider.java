@@ -48,6 +48,7 @@ public final class OdpProvider implements PolicyProvider, ParameterSet {
         List<Statistic> windowStats = new ArrayList<>(stats);
         windowStats.add(new Statistic("<node>.nic.mw.binds", "requests", "memory-window binds that took effect"));
         windowStats.add(new Statistic("<node>.nic.mw.invalidations", "requests", "memory-window revocations that took effect"));
+        windowStats.add(new Statistic("<node>.nic.mw.failed", "requests", "memory-window binds and revocations that failed"));
         windowStats.add(new Statistic("<node>.nic.mw.refused", "accesses", "remote accesses through a window's key refused"));
         all.add(new PolicyDescriptor(OdpWindowsPolicy.NAME, "On-Demand Paging (001 future work) with memory windows:"
                 + " one implicit region per rank, per (buffer, peer) a type-2 window bound on the peer's queue pair;"

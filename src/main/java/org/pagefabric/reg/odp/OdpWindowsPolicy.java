@@ -104,9 +104,10 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
         if (!s.mw.bound()) {
             Nic nic = target.node().nic();
             int key = nic.keys().nextWindowKey(s.mw);
-            post(ctx, target.qp(initiator.id()), WorkRequest.bindWindow(nextWrId++, key,
-                    regions.get(target.id()).lkey(), s.start, s.end - s.start, WINDOW_RIGHTS));
-            binds++;
+            if (post(ctx, target.qp(initiator.id()), WorkRequest.bindWindow(nextWrId++, key,
+                    regions.get(target.id()).lkey(), s.start, s.end - s.start, WINDOW_RIGHTS))) {
+                binds++;
+            }
         }
         return new Access(s.mw.rkey(), 0);
     }
@@ -122,15 +123,25 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
         if (s == null || !s.mw.bound() || ++s.uses % revokeEvery != 0) {
             return;
         }
-        post(ctx, s.mw.qp(), WorkRequest.localInvalidate(nextWrId++, s.mw.rkey()));
-        revocations++;
+        if (post(ctx, s.mw.qp(), WorkRequest.localInvalidate(nextWrId++, s.mw.rkey()))) {
+            revocations++;
+        }
     }
 
-    /** Posts a bind or invalidation on the target's QP and waits for it to take effect. */
-    private static void post(ProcessContext ctx, QueuePair qp, WorkRequest wr) {
+    /**
+     * Posts a bind or invalidation on the target's QP and waits for it to take effect. Nothing is
+     * posted on a QP in the error state: the request would be flushed with a completion the
+     * target's rank does not expect, and the window stays as it is (an unbound one's stale key is
+     * refused at the peer's access, which reports the error).
+     */
+    private static boolean post(ProcessContext ctx, QueuePair qp, WorkRequest wr) {
+        if (qp.inError()) {
+            return false;
+        }
         Completion done = new Completion("odp-windows." + wr.opcode());
         qp.postSend(wr, done);
         ctx.await(done);
+        return true;
     }
 
     private List<Slot> slots(Endpoint target, Endpoint initiator) {
@@ -150,7 +161,7 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
         return null;
     }
 
-    /** Window binds posted so far, over the whole job. */
+    /** Window binds posted so far, over the whole job (the NIC counts those that took effect). */
     public long binds() {
         return binds;
     }
