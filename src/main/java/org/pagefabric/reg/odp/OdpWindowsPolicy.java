@@ -28,6 +28,8 @@ import org.pagefabric.sim.process.ProcessContext;
  * runtime that hands out short-lived keys (one per RPC) does; 0 never revokes. A bind and an
  * invalidation are posted unsignaled on the target's queue pair and awaited by the rank that
  * asked, whose time they are charged to, as a rendezvous waits for the target's registration.
+ * The target NIC counts the binds and revocations that took effect and the accesses it refused
+ * through windows ({@code <node>.nic.mw.*}).
  */
 public final class OdpWindowsPolicy implements RegistrationPolicy {
     /** The policy's name. */
@@ -58,8 +60,6 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
     /** Windows by target rank, then by initiator rank. */
     private final List<List<List<Slot>>> windows = new ArrayList<>();
     private long nextWrId = 1;
-    private long binds;
-    private long revocations;
 
     /** The policy with costs and the revocation period from {@code profile}. */
     public OdpWindowsPolicy(Profile profile) {
@@ -104,10 +104,8 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
         if (!s.mw.bound()) {
             Nic nic = target.node().nic();
             int key = nic.keys().nextWindowKey(s.mw);
-            if (post(ctx, target.qp(initiator.id()), WorkRequest.bindWindow(nextWrId++, key,
-                    regions.get(target.id()).lkey(), s.start, s.end - s.start, WINDOW_RIGHTS))) {
-                binds++;
-            }
+            post(ctx, target.qp(initiator.id()), WorkRequest.bindWindow(nextWrId++, key,
+                    regions.get(target.id()).lkey(), s.start, s.end - s.start, WINDOW_RIGHTS));
         }
         return new Access(s.mw.rkey(), 0);
     }
@@ -123,9 +121,7 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
         if (s == null || !s.mw.bound() || ++s.uses % revokeEvery != 0) {
             return;
         }
-        if (post(ctx, s.mw.qp(), WorkRequest.localInvalidate(nextWrId++, s.mw.rkey()))) {
-            revocations++;
-        }
+        post(ctx, s.mw.qp(), WorkRequest.localInvalidate(nextWrId++, s.mw.rkey()));
     }
 
     /**
@@ -134,14 +130,13 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
      * target's rank does not expect, and the window stays as it is (an unbound one's stale key is
      * refused at the peer's access, which reports the error).
      */
-    private static boolean post(ProcessContext ctx, QueuePair qp, WorkRequest wr) {
+    private static void post(ProcessContext ctx, QueuePair qp, WorkRequest wr) {
         if (qp.inError()) {
-            return false;
+            return;
         }
         Completion done = new Completion("odp-windows." + wr.opcode());
         qp.postSend(wr, done);
         ctx.await(done);
-        return true;
     }
 
     private List<Slot> slots(Endpoint target, Endpoint initiator) {
@@ -159,16 +154,6 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
             }
         }
         return null;
-    }
-
-    /** Window binds posted so far, over the whole job (the NIC counts those that took effect). */
-    public long binds() {
-        return binds;
-    }
-
-    /** Window invalidations posted so far, over the whole job. */
-    public long revocations() {
-        return revocations;
     }
 
     /** The node's driver, which every ODP policy and workload on the node shares. */
