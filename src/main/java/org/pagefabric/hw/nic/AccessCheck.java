@@ -14,5 +14,7 @@ public enum AccessCheck {
     /** The access reaches outside the region. */
     OUT_OF_BOUNDS,
     /** The region's access flags do not allow this kind of access. */
-    ACCESS_DENIED
+    ACCESS_DENIED,
+    /** A type-2 memory window's key used through a queue pair other than the one it was bound on. */
+    WRONG_QUEUE_PAIR
 }

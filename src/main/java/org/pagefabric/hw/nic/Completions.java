@@ -22,6 +22,9 @@ final class Completions {
     /** Completions of timed placements, in order: their times never decrease (the translation stage keeps order). */
     private final ArrayDeque<WorkCompletion> landing = new ArrayDeque<>();
     private final ArrayDeque<CompletionQueue> landingCq = new ArrayDeque<>();
+    /** Waiters for the completion of requests posted with one ({@link QueuePair#postSend(WorkRequest, org.pagefabric.sim.process.Completion)}). */
+    private final ArrayDeque<org.pagefabric.sim.process.Completion> notifying = new ArrayDeque<>();
+    private final ArrayDeque<CompletionStatus> notifyingStatus = new ArrayDeque<>();
 
     Completions(Nic nic, NicCosts costs) {
         this.nic = nic;
@@ -57,6 +60,11 @@ final class Completions {
             }
             qp.sendQueue.pollFirst();
             qp.outgoing.remove(head.messageId);
+            if (head.notify != null) {
+                notifying.addLast(head.notify);
+                notifyingStatus.addLast(head.status);
+                nic.scheduleEvent(costs.completionPs(), Nic.NOTIFIED, 0);
+            }
             if (head.wr.signaled() || failed) {
                 long bytes = failed ? 0 : head.length;
                 complete(new WorkCompletion(head.wr.wrId(), head.wr.opcode(), head.status, bytes, qp.qpn(),
@@ -85,6 +93,11 @@ final class Completions {
     /** A {@link Nic#COMPLETE} event: the oldest written entry lands in its queue. */
     void written() {
         completingCq.pollFirst().push(completing.pollFirst());
+    }
+
+    /** A {@link Nic#NOTIFIED} event: the oldest waiter learns its request's status. */
+    void notified() {
+        notifying.pollFirst().complete(notifyingStatus.pollFirst().ordinal());
     }
 
     /** A {@link Nic#LANDED} event: the oldest timed placement's entry lands in its queue. */

@@ -21,6 +21,8 @@ public final class KeyTable {
     public static final int MIN_INDEX_BITS = 32 - MAX_TAG_BITS;
 
     private MemoryRegion[] regions = new MemoryRegion[64];
+    /** Memory windows by index: they share the index space with regions, as mlx5's mkeys do. */
+    private MemoryWindow[] windows = new MemoryWindow[64];
     private int[] freeIndices = new int[64];
     private int freeTop;
     private int next;
@@ -58,19 +60,77 @@ public final class KeyTable {
         if (length < 0 || (!implicit && address + length < address)) {
             throw new IllegalArgumentException("bad region [0x" + Long.toHexString(address) + ", +" + length + ")");
         }
-        int index = freeTop > 0 ? freeIndices[--freeTop] : next++;
-        if (index >= capacity) {
-            throw new IllegalStateException("more than " + capacity + " memory regions on one NIC ("
-                    + tagBits + " key tag bits leave " + (32 - tagBits) + " index bits)");
-        }
-        if (index >= regions.length) {
-            regions = Arrays.copyOf(regions, regions.length * 2);
-        }
+        int index = takeIndex();
         int lkey = (index << tagBits) | tag();
         int rkey = (index << tagBits) | tag();
         MemoryRegion mr = new MemoryRegion(index, pd, address, length, access, lkey, rkey, implicit);
         regions[index] = mr;
         return mr;
+    }
+
+    private int takeIndex() {
+        int index = freeTop > 0 ? freeIndices[--freeTop] : next++;
+        if (index >= capacity) {
+            throw new IllegalStateException("more than " + capacity + " memory regions and windows on one NIC ("
+                    + tagBits + " key tag bits leave " + (32 - tagBits) + " index bits)");
+        }
+        if (index >= regions.length) {
+            regions = Arrays.copyOf(regions, regions.length * 2);
+            windows = Arrays.copyOf(windows, windows.length * 2);
+        }
+        return index;
+    }
+
+    private void releaseIndex(int index) {
+        if (freeTop == freeIndices.length) {
+            freeIndices = Arrays.copyOf(freeIndices, freeIndices.length * 2);
+        }
+        freeIndices[freeTop++] = index;
+    }
+
+    /** Allocates an unbound memory window with a fresh rkey ({@code ibv_alloc_mw}). */
+    public MemoryWindow allocateWindow(ProtectionDomain pd) {
+        int index = takeIndex();
+        MemoryWindow mw = new MemoryWindow(index, pd, (index << tagBits) | tag());
+        windows[index] = mw;
+        return mw;
+    }
+
+    /** Returns a window ({@code ibv_dealloc_mw}): its key stops working at once. */
+    public void deallocateWindow(MemoryWindow mw) {
+        if (windows[mw.index()] != mw) {
+            throw new IllegalArgumentException(mw + " is not allocated here");
+        }
+        mw.deallocate();
+        windows[mw.index()] = null;
+        releaseIndex(mw.index());
+    }
+
+    /**
+     * The key the next bind of {@code mw} should carry: the same index with the tag advanced by
+     * one ({@code ibv_inc_rkey(3)}), skipping 0, so that a key from before the bind no longer
+     * names the window. Without tag bits the key cannot change.
+     */
+    public int nextWindowKey(MemoryWindow mw) {
+        if (tagBits == 0) {
+            return mw.rkey();
+        }
+        int mask = (1 << tagBits) - 1;
+        int t = (mw.rkey() & mask) + 1;
+        return (mw.index() << tagBits) | (t > mask ? 1 : t);
+    }
+
+    /** The allocated window a remote key names (bound or not), or {@code null}. */
+    public MemoryWindow windowByRkey(int rkey) {
+        int index = rkey >>> tagBits;
+        MemoryWindow mw = index < windows.length ? windows[index] : null;
+        return mw != null && mw.rkey() == rkey ? mw : null;
+    }
+
+    /** The allocated window at the index a key names, whatever its tag, or {@code null}. */
+    MemoryWindow windowAt(int key) {
+        int index = key >>> tagBits;
+        return index < windows.length ? windows[index] : null;
     }
 
     /** A fresh tag, never 0 (a zeroed key field never names a region); none without tag bits. */
@@ -85,10 +145,7 @@ public final class KeyTable {
         }
         mr.invalidate();
         regions[mr.index()] = null;
-        if (freeTop == freeIndices.length) {
-            freeIndices = Arrays.copyOf(freeIndices, freeIndices.length * 2);
-        }
-        freeIndices[freeTop++] = mr.index();
+        releaseIndex(mr.index());
     }
 
     /** The region a local key names, or {@code null}. */
@@ -126,5 +183,30 @@ public final class KeyTable {
             return AccessCheck.ACCESS_DENIED;
         }
         return AccessCheck.OK;
+    }
+
+    /**
+     * Checks a remote access through a memory window's key, before the region's own check: the
+     * window (bound, not revoked), its protection domain, the queue pair it was bound on (type
+     * 2), its bounds and rights; then the region it is bound to (still registered, same domain,
+     * bounds). {@code mw} is what the key matched, {@code null} if nothing.
+     */
+    public static AccessCheck checkWindow(MemoryWindow mw, QueuePair qp, long va, long len, int needed) {
+        if (mw == null || !mw.bound()) {
+            return AccessCheck.BAD_KEY;
+        }
+        if (mw.pd().id() != qp.pd().id()) {
+            return AccessCheck.WRONG_PROTECTION_DOMAIN;
+        }
+        if (mw.qp() != qp) {
+            return AccessCheck.WRONG_QUEUE_PAIR;
+        }
+        if (!mw.contains(va, len)) {
+            return AccessCheck.OUT_OF_BOUNDS;
+        }
+        if (!AccessFlags.allows(mw.access(), needed)) {
+            return AccessCheck.ACCESS_DENIED;
+        }
+        return check(mw.region(), qp.pd(), va, len, 0);
     }
 }

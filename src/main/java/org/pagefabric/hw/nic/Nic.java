@@ -85,6 +85,8 @@ public final class Nic extends Component {
     static final int DATAGRAM_READ = 7;
     /** A UD receive's IOMMU-translated placement has reached memory: its completion lands. */
     static final int LANDED = 8;
+    /** A request posted with a waiter has its completion written: the oldest waiter is told. */
+    static final int NOTIFIED = 9;
 
     private final int node;
     private final NicCosts costs;
@@ -102,6 +104,8 @@ public final class Nic extends Component {
     private final Completions completions;
     private final Requester requester;
     private final Responder responder;
+    private final WindowOps windows;
+    private final Counter windowRefused;
     /** DMA through the node's IOMMU (PART, Active Access), or null: see {@link #attachIommu}. */
     private IommuDmaPath iommuPath;
 
@@ -173,9 +177,17 @@ public final class Nic extends Component {
         this.faults = new PageFaultUnit(this);
         this.refusals = new AccessRefusals(refused, unmappedPinned, faults);
         this.completions = new Completions(this, costs);
-        this.requester = new Requester(this, costs, endpoint, keys, dma, faults, refusals, completions, messages);
+        this.windows = new WindowOps(keys, refusals,
+                counter("mw.binds", "requests", "memory-window binds (BIND_MW) that took effect"),
+                counter("mw.invalidations", "requests", "memory-window invalidations (LOCAL_INV) that took effect"),
+                counter("mw.failed", "requests", "BIND_MW and LOCAL_INV requests that failed"));
+        Counter windowRefused = counter("mw.refused", "accesses",
+                "remote accesses through a memory window's key refused (revoked, stale, out of bounds or rights)");
+        this.requester = new Requester(this, costs, endpoint, keys, dma, faults, refusals, completions, messages,
+                windows);
         this.responder = new Responder(this, costs, keys, dma, refusals, completions, udNoReceive, udNotPresent,
-                udReceived);
+                udReceived, windowRefused);
+        this.windowRefused = windowRefused;
     }
 
     /** The node this NIC sits in. */
@@ -242,6 +254,31 @@ public final class Nic extends Component {
             }
         }
         return true;
+    }
+
+    // ---------------------------------------------------------------- memory windows
+
+    /** Allocates an unbound type-2 memory window in {@code pd} ({@code ibv_alloc_mw}, {@code IBV_MW_TYPE_2}). */
+    public MemoryWindow allocateWindow(ProtectionDomain pd) {
+        return keys.allocateWindow(pd);
+    }
+
+    /** Returns a window ({@code ibv_dealloc_mw}); its key stops working at once. */
+    public void deallocateWindow(MemoryWindow mw) {
+        keys.deallocateWindow(mw);
+    }
+
+    /**
+     * Sets what a {@link Opcode#BIND_MW} and a {@link Opcode#LOCAL_INV} request cost the NIC
+     * beyond fetching the request ({@link NicCosts#wqeProcessingPs()}); 0 until set.
+     */
+    public void setWindowCosts(long bindPs, long invalidatePs) {
+        windows.setCosts(bindPs, invalidatePs);
+    }
+
+    /** Remote accesses through a memory window's key refused so far. */
+    public long windowRefusals() {
+        return windowRefused.value();
     }
 
     // ---------------------------------------------------------------- IOMMU path (PART)
@@ -540,8 +577,8 @@ public final class Nic extends Component {
     }
 
     /** QueuePair's postSend: the requester checks and queues the request. */
-    void postSend(QueuePair qp, WorkRequest wr, AddressHandle destination) {
-        requester.postSend(qp, wr, destination);
+    void postSend(QueuePair qp, WorkRequest wr, AddressHandle destination, Completion notify) {
+        requester.postSend(qp, wr, destination, notify);
     }
 
     /** Schedules one of the NIC's events for a part: every NIC event is dispatched by {@link #handle}. */
@@ -559,6 +596,7 @@ public final class Nic extends Component {
             case COMPLETE -> completions.written();
             case DATAGRAM_READ -> requester.datagramRead(qps.get((int) arg));
             case LANDED -> completions.landed();
+            case NOTIFIED -> completions.notified();
             default -> throw new IllegalArgumentException("unknown NIC event " + type);
         }
     }

@@ -87,6 +87,8 @@ public final class QueuePair {
         boolean answered;
         CompletionStatus status = CompletionStatus.SUCCESS;
         long value;
+        /** Completed with the status's ordinal when the entry's completion is written, or null. */
+        org.pagefabric.sim.process.Completion notify;
 
         Outgoing(long messageId, WorkRequest wr, int wireOp, long address, long length, MemoryRegion source,
                  long sourceAddress, long operand0, long operand1) {
@@ -246,7 +248,17 @@ public final class QueuePair {
 
     /** Posts a send-queue request (write, read, send, atomic) on an RC queue pair. */
     public void postSend(WorkRequest wr) {
-        nic.postSend(this, wr, null);
+        nic.postSend(this, wr, null, null);
+    }
+
+    /**
+     * Posts a send-queue request and completes {@code executed}, with the ordinal of its
+     * {@link org.pagefabric.hw.net.CompletionStatus}, when its completion is written, signaled or
+     * not: how a runtime that posts window binds and invalidations unsignaled, so that they never
+     * reach the completion queue the application reaps, learns that one took effect.
+     */
+    public void postSend(WorkRequest wr, org.pagefabric.sim.process.Completion executed) {
+        nic.postSend(this, wr, null, executed);
     }
 
     /**
@@ -256,7 +268,7 @@ public final class QueuePair {
      *                                  longer than {@link #mtu()}
      */
     public void postSend(WorkRequest wr, AddressHandle destination) {
-        nic.postSend(this, wr, destination);
+        nic.postSend(this, wr, destination, null);
     }
 
     /** Posts a receive buffer for the peer's sends (RC) or for one datagram (UD). */

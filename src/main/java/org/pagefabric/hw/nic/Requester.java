@@ -23,11 +23,13 @@ final class Requester {
     private final AccessRefusals refusals;
     private final Completions completions;
     private final Counter messages;
+    private final WindowOps windows;
     /** When the last RC payload read is available (its IOMMU translation done), or 0: see {@link #payload}. */
     private long payloadReadyAt;
 
     Requester(Nic nic, NicCosts costs, TransportEndpoint endpoint, KeyTable keys, DmaEngine dma, PageFaultUnit faults,
-              AccessRefusals refusals, Completions completions, Counter messages) {
+              AccessRefusals refusals, Completions completions, Counter messages, WindowOps windows) {
+        this.windows = windows;
         this.nic = nic;
         this.sim = nic.simulator();
         this.costs = costs;
@@ -40,7 +42,7 @@ final class Requester {
         this.messages = messages;
     }
 
-    void postSend(QueuePair qp, WorkRequest wr, AddressHandle destination) {
+    void postSend(QueuePair qp, WorkRequest wr, AddressHandle destination, org.pagefabric.sim.process.Completion notify) {
         if (wr.opcode() == Opcode.RECV) {
             throw new IllegalArgumentException("receives go to postRecv");
         }
@@ -62,6 +64,10 @@ final class Requester {
             if (qp.peerNode() < 0) {
                 throw new IllegalStateException(qp + " is not connected");
             }
+        }
+        if (wr.opcode().local()) {
+            postLocal(qp, wr, notify);
+            return;
         }
         int needed = wr.opcode() == Opcode.RDMA_READ || wr.opcode().atomic() ? AccessFlags.LOCAL_WRITE : 0;
         MemoryRegion local = keys.byLkey(wr.lkey());
@@ -90,6 +96,26 @@ final class Requester {
     }
 
     /**
+     * Queues a BIND_MW or LOCAL_INV request: fetched like any request plus its own processing, and
+     * executed by {@link #advance} when it reaches the head of the send queue.
+     */
+    private void postLocal(QueuePair qp, WorkRequest wr, org.pagefabric.sim.process.Completion notify) {
+        QueuePair.Outgoing out = new QueuePair.Outgoing(qp.nextMessageId++, wr, WireOp.NONE, 0, 0, null, 0, 0, 0);
+        out.notify = notify;
+        qp.sendQueue.addLast(out);
+        if (qp.error) {
+            out.status = CompletionStatus.FLUSHED;
+            out.transportDone = true;
+            completions.completeInOrder(qp);
+            return;
+        }
+        long fetch = costs.doorbellPs() + costs.wqeProcessingPs() + windows.processingPs(wr.opcode());
+        out.readyAt = sim.now() + fetch;
+        qp.pending.addLast(out);
+        nic.scheduleEvent(fetch, Nic.START, qp.qpn());
+    }
+
+    /**
      * Starts the send queue's ready messages in posting order, until one must wait: for its
      * translation misses, for a UD datagram to leave, or on a page fault.
      */
@@ -102,6 +128,15 @@ final class Requester {
             if (qp.error || (qp.sender != null && qp.sender.isFailed())) {
                 qp.pending.pollFirst();
                 finish(qp, out, CompletionStatus.FLUSHED);
+                continue;
+            }
+            if (out.wireOp == WireOp.NONE) {
+                qp.pending.pollFirst();
+                CompletionStatus status = windows.execute(qp, out.wr);
+                if (status != CompletionStatus.SUCCESS) {
+                    qp.error = true;
+                }
+                finish(qp, out, status);
                 continue;
             }
             // Checked on every attempt, also after the misses were fetched: a zap may have run meanwhile.

@@ -31,9 +31,13 @@ final class Responder {
     private final byte[] scratch = new byte[WireOp.REQUEST_BYTES];
     /** When the last RC packet placed reaches memory (its IOMMU translation done), or 0: see {@link #place}. */
     private long placedAt;
+    /** The region the last {@link #remoteCheck} reached (directly or through a window), or null. */
+    private MemoryRegion reached;
+    private final Counter windowRefused;
 
     Responder(Nic nic, NicCosts costs, KeyTable keys, DmaEngine dma, AccessRefusals refusals, Completions completions,
-              Counter udNoReceive, Counter udNotPresent, Counter udReceived) {
+              Counter udNoReceive, Counter udNotPresent, Counter udReceived, Counter windowRefused) {
+        this.windowRefused = windowRefused;
         this.nic = nic;
         this.sim = nic.simulator();
         this.costs = costs;
@@ -51,11 +55,11 @@ final class Responder {
         placedAt = 0;
         switch (p.opcode) {
             case WireOp.WRITE -> {
-                MemoryRegion mr = keys.byRkey(p.key);
-                AccessCheck c = KeyTable.check(mr, qp.pd(), p.address, p.messageLength, AccessFlags.REMOTE_WRITE);
+                AccessCheck c = remoteCheck(qp, p.key, p.address, p.messageLength, AccessFlags.REMOTE_WRITE);
                 if (c != AccessCheck.OK) {
                     return refuse(c);
                 }
+                MemoryRegion mr = reached;
                 if (qp.responderSuspended()) {
                     return SinkVerdict.RECEIVER_NOT_READY;
                 }
@@ -84,11 +88,11 @@ final class Responder {
             }
             case WireOp.READ_REQUEST -> {
                 long length = WireOp.getLong(p.bytes, 0);
-                MemoryRegion mr = keys.byRkey(p.key);
-                AccessCheck c = KeyTable.check(mr, qp.pd(), p.address, length, AccessFlags.REMOTE_READ);
+                AccessCheck c = remoteCheck(qp, p.key, p.address, length, AccessFlags.REMOTE_READ);
                 if (c != AccessCheck.OK) {
                     return refuse(c);
                 }
+                MemoryRegion mr = reached;
                 if (qp.responderSuspended()) {
                     return SinkVerdict.RECEIVER_NOT_READY;
                 }
@@ -122,18 +126,44 @@ final class Responder {
         }
     }
 
+    /**
+     * Checks a remote access through {@code key}: a region's key as before, or a memory window's
+     * ({@link KeyTable#checkWindow}: the window's checks, then its region's), and leaves the
+     * region the access reaches in {@link #reached}. An access refused through a key whose index
+     * holds a window (a revoked window, or a key from before its last bind) is also counted as a
+     * refused window access.
+     */
+    private AccessCheck remoteCheck(QueuePair qp, int key, long va, long len, int needed) {
+        MemoryRegion mr = keys.byRkey(key);
+        if (mr != null) {
+            reached = mr;
+            return KeyTable.check(mr, qp.pd(), va, len, needed);
+        }
+        MemoryWindow mw = keys.windowAt(key);
+        if (mw == null) {
+            reached = null;
+            return AccessCheck.BAD_KEY;
+        }
+        AccessCheck c = KeyTable.checkWindow(mw.rkey() == key ? mw : null, qp, va, len, needed);
+        reached = mw.region();
+        if (c != AccessCheck.OK) {
+            windowRefused.increment();
+        }
+        return c;
+    }
+
     /** When the last packet {@link #place} accepted reaches memory, or 0 if at once. */
     long placedAt() {
         return placedAt;
     }
 
     private SinkVerdict atomic(QueuePair qp, Packet p) {
-        MemoryRegion mr = keys.byRkey(p.key);
         AccessCheck c = (p.address & 7) != 0 ? AccessCheck.OUT_OF_BOUNDS
-                : KeyTable.check(mr, qp.pd(), p.address, 8, AccessFlags.REMOTE_ATOMIC);
+                : remoteCheck(qp, p.key, p.address, 8, AccessFlags.REMOTE_ATOMIC);
         if (c != AccessCheck.OK) {
             return refuse(c);
         }
+        MemoryRegion mr = reached;
         if (qp.responderSuspended()) {
             return SinkVerdict.RECEIVER_NOT_READY;
         }

@@ -6,6 +6,8 @@ import java.nio.ByteOrder;
 
 /** Opcodes of NIC messages on the wire (the transport carries them opaquely). */
 final class WireOp {
+    /** A request the NIC executes itself (a window bind or invalidation): nothing goes on the wire. */
+    static final int NONE = 0;
     static final int WRITE = 1;
     static final int SEND = 2;
     static final int READ_REQUEST = 3;
@@ -31,6 +33,7 @@ final class WireOp {
             case ATOMIC_CMP_AND_SWP -> CMP_AND_SWP;
             case ATOMIC_FETCH_AND_ADD -> FETCH_AND_ADD;
             case RECV -> throw new IllegalArgumentException("a receive is not sent");
+            case BIND_MW, LOCAL_INV -> throw new IllegalArgumentException(op + " is executed locally, not sent");
         };
     }
 

@@ -61,4 +61,19 @@ public record WorkRequest(long wrId, Opcode opcode, long localAddress, long leng
     public static WorkRequest fetchAndAdd(long wrId, long local, int lkey, long remote, int rkey, long add) {
         return new WorkRequest(wrId, Opcode.ATOMIC_FETCH_AND_ADD, local, 8, lkey, remote, rkey, add, 0, true);
     }
+
+    /**
+     * A type-2 window bind ({@code IBV_WR_BIND_MW}), unsignaled: {@code newRkey} is the window's
+     * key after the bind ({@code wr.bind_mw.rkey}; its index names the window), {@code lkey} the
+     * region's, {@code [address, address + length)} the range and {@code access} the remote
+     * rights ({@link AccessFlags}) it grants.
+     */
+    public static WorkRequest bindWindow(long wrId, int newRkey, int lkey, long address, long length, int access) {
+        return new WorkRequest(wrId, Opcode.BIND_MW, address, length, lkey, 0, newRkey, access, 0, false);
+    }
+
+    /** An invalidation of {@code rkey} ({@code IBV_WR_LOCAL_INV} with {@code invalidate_rkey}), unsignaled. */
+    public static WorkRequest localInvalidate(long wrId, int rkey) {
+        return new WorkRequest(wrId, Opcode.LOCAL_INV, 0, 0, 0, 0, rkey, 0, 0, false);
+    }
 }

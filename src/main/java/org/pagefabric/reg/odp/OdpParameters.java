@@ -46,6 +46,17 @@ public final class OdpParameters {
             "NIC accesses set the accessed (and dirty) bits of the region's translation entries, and the driver"
                     + " reports them to reclaim through the MMU notifier's clear-young, so pages the NIC uses stay resident.");
 
+    /** The NIC's processing of a memory-window bind, beyond fetching the work request. */
+    public static final Parameter MW_BIND = Parameter.time("odp.mw.bind",
+            "The NIC's processing of a BIND_MW work request (writing the window's key context), beyond fetching it.");
+    /** The NIC's processing of a memory-window invalidation, beyond fetching the work request. */
+    public static final Parameter MW_INVALIDATE = Parameter.time("odp.mw.invalidate",
+            "The NIC's processing of a LOCAL_INV work request on a window's key, beyond fetching it.");
+    /** Transfers through a window after which odp-windows revokes it (0: never). */
+    public static final Parameter MW_REVOKE_EVERY = Parameter.count("odp.mw.revoke_every",
+            "odp-windows revokes a peer's window (LOCAL_INV) after this many transfers through it and rebinds it under"
+                    + " a fresh key on the next; 0 never revokes.");
+
     private OdpParameters() {
     }
 }

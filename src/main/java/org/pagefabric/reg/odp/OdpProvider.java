@@ -45,6 +45,15 @@ public final class OdpProvider implements PolicyProvider, ParameterSet {
         all.add(new PolicyDescriptor(OdpPolicy.PREFETCH, "On-Demand Paging (001), explicit, every buffer prefetched"
                 + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.PREFETCH, p)));
+        List<Statistic> windowStats = new ArrayList<>(stats);
+        windowStats.add(new Statistic("<node>.nic.mw.binds", "requests", "memory-window binds that took effect"));
+        windowStats.add(new Statistic("<node>.nic.mw.invalidations", "requests", "memory-window revocations that took effect"));
+        windowStats.add(new Statistic("<node>.nic.mw.failed", "requests", "memory-window binds and revocations that failed"));
+        windowStats.add(new Statistic("<node>.nic.mw.refused", "accesses", "remote accesses through a window's key refused"));
+        all.add(new PolicyDescriptor(OdpWindowsPolicy.NAME, "On-Demand Paging (001 future work) with memory windows:"
+                + " one implicit region per rank, per (buffer, peer) a type-2 window bound on the peer's queue pair;"
+                + " revoking a peer invalidates its window instead of re-registering", caps, costs, windowStats,
+                OdpWindowsPolicy::new));
         return all;
     }
 
