@@ -83,15 +83,22 @@ public final class CheckedTransfers {
     /** Why the transfers did not verify, or {@code null}. */
     public String failure() {
         if (failed > 0) {
-            // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
-            String why = switch (firstFailure) {
-                case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
-                case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
-                default -> "";
-            };
-            return failed + " of " + iterations + " transfers completed with " + firstFailure + why;
+            return failed + " of " + iterations + " transfers completed with " + firstFailure + meaning(firstFailure);
         }
         return corrupted > 0 ? corrupted + " of " + iterations + " transfers " + wrongBytesMeaning : null;
+    }
+
+    /**
+     * What a failed completion's status means for a transfer, after its name (": the NIC refused
+     * ..."), or an empty string when the status speaks for itself.
+     */
+    public static String meaning(CompletionStatus status) {
+        // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
+        return switch (status) {
+            case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
+            case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
+            default -> "";
+        };
     }
 
     /**

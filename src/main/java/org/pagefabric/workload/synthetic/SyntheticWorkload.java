@@ -171,6 +171,11 @@ public final class SyntheticWorkload extends AbstractWorkload {
             }
 
             @Override
+            public String failure() {
+                return tally.failure(operations);
+            }
+
+            @Override
             public Map<String, Object> extraMetrics() {
                 return tally.metrics();
             }
@@ -230,7 +235,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             tally.operations++;
             tally.bytes += length;
             if (wc.status() != CompletionStatus.SUCCESS) {
-                tally.failed++;
+                tally.failed(wc.status());
             } else if (!intact) {
                 tally.corrupted++;
             }
@@ -259,7 +264,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             int j = (int) (wc.wrId() % RECEIVE_SLOTS);
             int m = from[s].nextReceived();
             if (wc.status() != CompletionStatus.SUCCESS) {
-                tally.failed++;
+                tally.failed(wc.status());
             } else if (j != m % RECEIVE_SLOTS || wc.bytes() != from[s].length(m)
                     || !k.verifyTag(me.process(), me.segment() + slot(n, zone, s, j), from[s].length(m), from[s].tag(m), 0)) {
                 tally.corrupted++;

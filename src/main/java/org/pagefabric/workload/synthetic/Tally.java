@@ -3,7 +3,9 @@ package org.pagefabric.workload.synthetic;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.sim.Time;
+import org.pagefabric.workload.CheckedTransfers;
 
 /** What the ranks of one run add up: operations that failed or delivered wrong bytes, bytes moved, the span of time, peak pinned memory and the registration path's time. */
 final class Tally {
@@ -12,6 +14,7 @@ final class Tally {
     private final long[] policyAtStart;
     long operations;
     long failed;
+    private CompletionStatus firstFailure;
     long corrupted;
     long bytes;
     long reallocations;
@@ -30,6 +33,25 @@ final class Tally {
     /** Samples the job's pinned memory; called after every operation, so the peak between frees is seen. */
     void samplePinned() {
         peakPinned = Math.max(peakPinned, job.pinnedBytes());
+    }
+
+    /** One operation completed with {@code status}, not a success. */
+    void failed(CompletionStatus status) {
+        if (failed++ == 0) {
+            firstFailure = status;
+        }
+    }
+
+    /** Why the run did not verify, for the row's reason, or {@code null} if it did. */
+    String failure(long expected) {
+        if (failed > 0) {
+            return failed + " of " + operations + " operations completed with " + firstFailure
+                    + CheckedTransfers.meaning(firstFailure);
+        }
+        if (corrupted > 0) {
+            return corrupted + " of " + operations + " operations delivered other bytes than the buffer held";
+        }
+        return operations != expected ? operations + " of " + expected + " operations ran" : null;
     }
 
     boolean verified(long expected) {

@@ -168,6 +168,19 @@ class SyntheticWorkloadTest {
         assertTrue((Double) row.get("bandwidth_MBps") > 0, row.toString());
     }
 
+    @Test
+    void aRowThatDoesNotVerifySaysWhichOperationsFailedAndWhy() {
+        // pin-all registers its segment only; the workload's buffers come from malloc.
+        Map<String, Object> p = new LinkedHashMap<>(Map.of("size_B", "4 KiB", "iterations", 16, "working_set_MiB", 1));
+        Map<String, Object> refused = PointRun.run(PROFILE, "pin-all", WORKLOAD, p, 1);
+        assertEquals(false, refused.get("verified"));
+        assertEquals("32 of 32 operations completed with LOCAL_PROTECTION_ERROR: the NIC refused the local buffer,"
+                + " not in memory the policy registered", refused.get("reason"));
+        Map<String, Object> stale = PointRun.run(PROFILE, "cache-hooks", WORKLOAD, churning("put_fraction", "custom"), 1);
+        assertTrue(((String) stale.get("reason")).matches("\\d+ of \\d+ operations delivered other bytes than the buffer held"),
+                stale.toString());
+    }
+
     /**
      * The hazard the workload exists to show: buffers above the mmap threshold freed and
      * reallocated. The glibc-like allocator goes through the memory hooks, so the hook-invalidated
