@@ -211,6 +211,11 @@ public final class IommuDmaPath {
         return pageRequests == null ? 0 : pageRequests.value();
     }
 
+    /** Payload reads that stalled their queue pair's send on a Page Request so far (0 while ATS is off). */
+    public long sendStalls() {
+        return sendStalls == null ? 0 : sendStalls.value();
+    }
+
     /**
      * The PRG Response for the page of {@code va} in {@code pasid} has reached the device: the
      * page may be requested again, and the next access sends a new Translation Request.
