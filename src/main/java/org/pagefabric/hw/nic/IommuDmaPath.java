@@ -49,9 +49,10 @@ import org.pagefabric.sim.stat.Counter;
  * refuses the access: a placement is answered
  * RECEIVER_NOT_READY, so the requester backs off and retries, and its retry sends a new
  * Translation Request; a payload read stalls its queue pair's send until the PRG Response for
- * the page arrives, and the read is then tried again with a new Translation Request (PCIe ATS
- * 10.4: a response of Success lets the function retry the translation; Linux
- * drivers/iommu/io-pgfault.c answers each group with iopf_group_response). A read that faults
+ * the page arrives, and the read is then tried again with a new Translation Request (PCIe Base
+ * Specification §10.4.2, Page Request Group Response Message: Success lets the function retry
+ * its translation; Linux drivers/iommu/iommu-sva.c, iommu_sva_handle_iopf, answers each group
+ * with iopf_group_response once iommu_sva_handle_mm has faulted its pages). A read that faults
  * again on the page its stall was just answered for (the OS could not make it present: an
  * Invalid Request response) is left to the source's time-out and retry limit instead. An
  * Invalidate Request ({@link #invalidateDevice}) clears the range from the ATC and completes
