@@ -55,8 +55,9 @@ public final class ForkReuseWorkload extends AbstractWorkload {
     private static final List<WorkloadParameter> PARAMETERS = List.of(
             StandardParameters.size(64 * KIB),
             StandardParameters.iterations(),
-            WorkloadParameter.choice(DONTFORK, "never", "whether every pinned registration is MADV_DONTFORK, as after"
-                    + " ibv_fork_init (on-demand ones never are): never, always, or auto (only when the kernel does"
+            WorkloadParameter.choice(DONTFORK, "never", "libibverbs' fork protection, which this sets as the profile's"
+                    + " nic.register.dontfork (the registrars then mark every pinned registration MADV_DONTFORK, as after"
+                    + " ibv_fork_init; on-demand ones never are): never, always, or auto (only when the kernel does"
                     + " not copy pinned pages at fork, as runtimes do on ibv_is_fork_initialized's IBV_FORK_UNNEEDED)",
                     List.of("never", "auto", "always")));
 
