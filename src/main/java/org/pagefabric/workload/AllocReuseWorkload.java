@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,9 +53,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.add(m.indexOf("verified") + 1, CORRUPTED);
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED));
     }
 
     /** The buffers come from the allocator, not the segment: one page is enough. */

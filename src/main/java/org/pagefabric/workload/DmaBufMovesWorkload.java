@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,12 +49,7 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        int at = m.indexOf("verified") + 1;
-        m.add(at, MOVE_US);
-        m.add(at, MOVES_BLOCKED);
-        m.add(at, MOVES);
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(MOVES, MOVES_BLOCKED, MOVE_US));
     }
 
     /** The workload with its declared metadata. */

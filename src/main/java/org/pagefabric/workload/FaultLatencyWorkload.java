@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +62,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
 
     @Override
     public List<String> metrics() {
-        List<String> all = new ArrayList<>(PointRun.METRICS);
-        all.addAll(all.indexOf("verified") + 1, EXTRA);
-        return all;
+        return PointRun.metricsAfterVerified(EXTRA);
     }
 
     @Override

@@ -34,9 +34,7 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
 
     @Override
     public List<String> metrics() {
-        List<String> m = new java.util.ArrayList<>(PointRun.METRICS);
-        m.addAll(WorkingSetPuts.EXTRA_METRICS);
-        return m;
+        return PointRun.metricsThen(WorkingSetPuts.EXTRA_METRICS);
     }
 
     @Override

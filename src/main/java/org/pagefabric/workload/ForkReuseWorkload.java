@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,12 +63,7 @@ public final class ForkReuseWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        int at = m.indexOf("verified") + 1;
-        m.add(at, FORK_US);
-        m.add(at, CHILD_FAULTS);
-        m.add(at, CORRUPTED);
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, CHILD_FAULTS, FORK_US));
     }
 
     /** The workload with its declared metadata. */

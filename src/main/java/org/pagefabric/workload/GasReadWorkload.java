@@ -85,9 +85,7 @@ public final class GasReadWorkload extends AbstractWorkload {
 
     @Override
     public List<String> metrics() {
-        List<String> m = new java.util.ArrayList<>(PointRun.METRICS);
-        m.addAll(List.of("reads", "remote_reads", "fetched_KiB"));
-        return m;
+        return PointRun.metricsThen(List.of("reads", "remote_reads", "fetched_KiB"));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,9 +78,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(m.indexOf("verified") + 1, List.of(FaultTally.FAULTS, BACKGROUND_OPS));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(FaultTally.FAULTS, BACKGROUND_OPS));
     }
 
     /** The workload with its declared metadata. */

@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,10 +85,8 @@ public final class LammpsWorkload extends AbstractWorkload {
 
     @Override
     public List<String> metrics() {
-        List<String> all = new ArrayList<>(PointRun.METRICS);
-        all.addAll(all.indexOf("verified") + 1, List.of("loop_time_s", "timesteps_per_s", "ghosts_per_process",
+        return PointRun.metricsAfterVerified(List.of("loop_time_s", "timesteps_per_s", "ghosts_per_process",
                 "step_compute_ms", "step_comm_ms"));
-        return all;
     }
 
     private static int processes(Map<String, Object> params) {

@@ -76,9 +76,7 @@ public final class MpiAppWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(m.indexOf("verified"), List.of("runtime_s", MESSAGES, "bytes_moved"));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsBeforeVerified(List.of("runtime_s", MESSAGES, "bytes_moved"));
     }
 
     /** The workload with its declared metadata. */

@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,9 +90,7 @@ public final class MultiJobWorkload extends AbstractWorkload {
     /** The common metrics, then job time, CPU fault time, and page faults per job. */
     @Override
     public List<String> metrics() {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(List.of("job_ms", "cpu_fault_ms", "major_faults", "net_fault_pages"));
-        return m;
+        return PointRun.metricsThen(List.of("job_ms", "cpu_fault_ms", "major_faults", "net_fault_pages"));
     }
 
     @Override

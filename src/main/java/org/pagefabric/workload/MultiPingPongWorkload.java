@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,10 +63,8 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        int at = m.indexOf("verified");
-        m.addAll(at, List.of("overlap_misses", "overlap_miss_fraction", "overlap_misses_per_msg", "handshake_rtt_us"));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsBeforeVerified(List.of("overlap_misses", "overlap_miss_fraction", "overlap_misses_per_msg",
+                "handshake_rtt_us"));
     }
 
     /** The workload with its declared metadata. */

@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +45,8 @@ public final class NetperfWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(m.indexOf("verified"), List.of("dropped_datagrams", "ring_drops", "messages_received",
+        METRICS = PointRun.metricsBeforeVerified(List.of("dropped_datagrams", "ring_drops", "messages_received",
                 "fast_retransmits", "iommu_translations", "iotlb_misses"));
-        METRICS = List.copyOf(m);
     }
 
     /** The workload with its declared metadata. */

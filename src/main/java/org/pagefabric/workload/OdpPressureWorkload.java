@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,9 +71,7 @@ public final class OdpPressureWorkload extends AbstractWorkload {
 
     @Override
     public List<String> metrics() {
-        List<String> all = new ArrayList<>(PointRun.METRICS);
-        all.addAll(all.indexOf("verified") + 1, EXTRA);
-        return all;
+        return PointRun.metricsAfterVerified(EXTRA);
     }
 
     @Override

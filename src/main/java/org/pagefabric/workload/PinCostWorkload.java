@@ -44,10 +44,7 @@ public final class PinCostWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        int at = m.indexOf("verified");
-        m.addAll(at, List.of("pin_us", "pin_base_us", "pin_per_page_ns", "pin_throughput_GBps"));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsBeforeVerified(List.of("pin_us", "pin_base_us", "pin_per_page_ns", "pin_throughput_GBps"));
     }
 
     /** The workload with its declared metadata. */

@@ -1,6 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
@@ -35,6 +36,33 @@ public final class PointRun {
     public static final List<String> METRICS = List.of("latency_us", "latency_p50_us", "latency_min_us",
             "latency_max_us", "bandwidth_MBps", "pinned_MiB", "hit_rate_pct", "setup_us", "registration_cpu_us", "packets", "retransmissions", "timeouts",
             "verified", "events", "simulated_us", "nic_energy_J", "router_energy_J", "nic_power_W", "router_power_W");
+
+    /**
+     * The common metrics with a workload's own columns right before {@code verified}: figures of
+     * the run, which a row that does not verify leaves blank.
+     */
+    public static List<String> metricsBeforeVerified(List<String> own) {
+        return metricsAt(METRICS.indexOf("verified"), own);
+    }
+
+    /**
+     * The common metrics with a workload's own columns right after {@code verified}: counts that
+     * explain a verdict (corrupted transfers, faults, refused moves).
+     */
+    public static List<String> metricsAfterVerified(List<String> own) {
+        return metricsAt(METRICS.indexOf("verified") + 1, own);
+    }
+
+    /** The common metrics, then a workload's own columns. */
+    public static List<String> metricsThen(List<String> own) {
+        return metricsAt(METRICS.size(), own);
+    }
+
+    private static List<String> metricsAt(int at, List<String> own) {
+        List<String> m = new ArrayList<>(METRICS);
+        m.addAll(at, own);
+        return List.copyOf(m);
+    }
 
     /** The column saying what failed the end-to-end check, present only in a row with {@code verified=false}. */
     public static final String REASON = "reason";

@@ -42,12 +42,9 @@ public final class SendFaultWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        int at = m.indexOf("verified") + 1;
         List<String> extra = new ArrayList<>(List.of(FaultTally.FAULT_US, FaultTally.FAULTS));
         extra.addAll(FaultTally.PHASE_COLUMNS);
-        m.addAll(at, extra);
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(extra);
     }
 
     /** The workload with its declared metadata. */

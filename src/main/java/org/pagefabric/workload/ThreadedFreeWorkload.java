@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,10 +67,7 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        int at = m.indexOf("verified") + 1;
-        m.addAll(at, List.of(CORRUPTED, RACE_WINDOWS, LOST));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, RACE_WINDOWS, LOST));
     }
 
     /** The workload with its declared metadata. */

@@ -1,6 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,9 +102,7 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
 
     @Override
     public List<String> metrics() {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(EXTRA);
-        return m;
+        return PointRun.metricsThen(EXTRA);
     }
 
     @Override

@@ -32,11 +32,9 @@ abstract class AppWorkload extends AbstractWorkload {
     AppWorkload(String name, String description, List<WorkloadParameter> own, String mainMetric,
                 boolean higherIsBetter, List<String> ownMetrics) {
         super(name, description, 2, withCommon(name, own), mainMetric, higherIsBetter);
-        List<String> m = new ArrayList<>(PointRun.METRICS);
         List<String> add = new ArrayList<>(ownMetrics);
         add.addAll(List.of(STALLS, BYTES, NIC_BYTES_MAX));
-        m.addAll(m.indexOf("verified") + 1, add);
-        this.metrics = List.copyOf(m);
+        this.metrics = PointRun.metricsAfterVerified(add);
     }
 
     private static List<WorkloadParameter> withCommon(String workload, List<WorkloadParameter> own) {

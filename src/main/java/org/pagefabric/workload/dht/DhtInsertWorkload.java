@@ -61,10 +61,8 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(m.indexOf("verified") + 1, List.of(INSERTS_PER_S, COLLISIONS_PCT, ACCESSES_PER_COLLIDING, INSERT_TIME,
-                ONLOAD_USED));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(INSERTS_PER_S, COLLISIONS_PCT, ACCESSES_PER_COLLIDING,
+                INSERT_TIME, ONLOAD_USED));
     }
 
     /** The workload with its declared parameters. */

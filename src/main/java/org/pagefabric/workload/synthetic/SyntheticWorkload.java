@@ -1,6 +1,5 @@
 package org.pagefabric.workload.synthetic;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -54,9 +53,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(m.indexOf("verified") + 1, List.of(CORRUPTED, FAILED, REALLOCATIONS, PINNED_PEAK, POLICY_SHARE));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, FAILED, REALLOCATIONS, PINNED_PEAK, POLICY_SHARE));
     }
 
     /** The workload with its declared parameters. */

@@ -3,7 +3,6 @@ package org.pagefabric.workload.trace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +36,7 @@ public final class TraceWorkload implements Workload {
     private static final List<String> METRICS;
 
     static {
-        List<String> m = new ArrayList<>(PointRun.METRICS);
-        m.addAll(m.indexOf("verified") + 1, List.of(CORRUPTED, RECORDS, COMPLETIONS, PINNED_PEAK));
-        METRICS = List.copyOf(m);
+        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, RECORDS, COMPLETIONS, PINNED_PEAK));
     }
 
     /** Traces read, by path, with the modification time they were read at. */
