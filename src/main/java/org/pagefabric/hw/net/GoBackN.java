@@ -34,6 +34,8 @@ final class GoBackN {
     int epoch = 1;
     private int retries;
     private int rnr;
+    /** Go-backs the receiver asked for explicitly since the last progress. */
+    private int errs;
     /** Stopped by an RNR or PAGE_FAULT NACK until its back-off ends or the receiver asks. */
     boolean paused;
     private long windowTimer = Simulator.NO_EVENT;
@@ -76,6 +78,7 @@ final class GoBackN {
         ackedPsn = psn;
         retries = 0;
         rnr = 0;
+        errs = 0;
         for (long b = win.base; b < win.high; b++) {
             int s = win.slot(b);
             if (win.firstPsn[s] + win.packets[s] > psn) {
@@ -125,16 +128,23 @@ final class GoBackN {
         }
     }
 
-    /** The receiver asks for block {@code b} again (PART's fault handler): resume from it. */
+    /**
+     * The receiver asks for block {@code b} again (PART's fault handler): resume from it. The
+     * go-back counts against the ERR retry limit, not the time-out one (see {@link SelectiveRepeat}).
+     */
     void onRetransmissionRequest(long b) {
         boolean wasPaused = paused;
+        boolean wanted = win.contains(b) && win.state[win.slot(b)] != ACKED;
+        if (!wanted && !wasPaused) {
+            return;
+        }
         cancelPauseTimer();
         paused = false;
-        if (win.contains(b) && win.state[win.slot(b)] != ACKED) {
-            goBack(win.firstPsn[win.slot(b)]);
-        } else if (wasPaused) {
-            goBack(ackedPsn);
+        if (cfg.errRetriesExhausted(++errs)) {
+            sender.fail(sender.oldestMsn(), CompletionStatus.RNR_RETRY_EXCEEDED);
+            return;
         }
+        goBack(wanted ? win.firstPsn[win.slot(b)] : ackedPsn);
     }
 
     /** The window's time-out fired. */

@@ -131,7 +131,7 @@ public final class ReliableSender extends Component {
         completed = counter("completed", "messages", "messages completed successfully");
         failedMessages = counter("failed", "messages", "messages completed with an error or flushed");
         retryLimitFailures = counter("retryLimitFailures", "connections",
-                "connections failed because a block exhausted its retry or RNR retry limit (the transport gave up)");
+                "connections failed because a block exhausted its retry, RNR retry or ERR retry limit (the transport gave up)");
         sel = selective ? new SelectiveRepeat(this, sim, cfg, win, timeouts) : null;
         gbn = selective ? null : new GoBackN(this, sim, cfg, win, timeouts);
     }
@@ -305,6 +305,7 @@ public final class ReliableSender extends Component {
         nextPsn += win.packets[s];
         win.retries[s] = 0;
         win.rnr[s] = 0;
+        win.errs[s] = 0;
         win.attempt[s] = 0;
         win.timer[s] = Simulator.NO_EVENT;
         win.state[s] = QUEUED;

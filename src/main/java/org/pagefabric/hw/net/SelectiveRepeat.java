@@ -15,7 +15,7 @@ import org.pagefabric.sim.stat.Counter;
 /**
  * Selective recovery of a {@link ReliableSender}: each block has its own time-out, transmission
  * attempt (carried in {@link Packet#attempt}, so a NACK about a superseded attempt is moot) and
- * retry and RNR counts; a lost, corrupt or refused block is queued alone for retransmission. A
+ * retry, RNR and explicit-request counts; a lost, corrupt or refused block is queued alone for retransmission. A
  * PAGE_FAULT NACK (PART) parks the block until the receiver asks for it again, or until the
  * fault-wait time-out if one is configured. With a {@link TransportConfig#reissuePs} a block to
  * be sent again first waits for the block issuer, which issues one block at a time.
@@ -117,7 +117,11 @@ final class SelectiveRepeat {
         }
     }
 
-    /** The receiver asks for block {@code b} again (PART's fault handler). */
+    /**
+     * The receiver asks for block {@code b} again (PART's fault handler). The retransmission counts
+     * against the ERR retry limit, not the time-out one: as with an RNR NAK, the receiver is alive
+     * and wants the block, and under memory pressure it may ask many times before a page stays in.
+     */
     void onRetransmissionRequest(long b) {
         if (!win.contains(b)) {
             return;
@@ -127,6 +131,10 @@ final class SelectiveRepeat {
             return;
         }
         win.cancelTimer(s);
+        if (cfg.errRetriesExhausted(++win.errs[s])) {
+            sender.fail(win.msn[s], CompletionStatus.RNR_RETRY_EXCEEDED);
+            return;
+        }
         sender.abandon(b);
         requeue(b);
     }

@@ -34,6 +34,8 @@ final class SenderWindow {
     final int[] block;
     final int[] retries;
     final int[] rnr;
+    /** Retransmissions the receiver asked for explicitly (PART's ERR), counted apart from time-outs. */
+    final int[] errs;
     final int[] attempt;
     final byte[] state;
     /** Oldest unacknowledged block; blocks [base, high) are in the window. */
@@ -53,6 +55,7 @@ final class SenderWindow {
         block = new int[size];
         retries = new int[size];
         rnr = new int[size];
+        errs = new int[size];
         attempt = new int[size];
         state = new byte[size];
     }

@@ -36,6 +36,14 @@ package org.pagefabric.hw.net;
  *                             PART's R5 co-processor issues blocks to the packet engine and
  *                             receives their ACKs and time-outs (000 §III-A), so a retransmission
  *                             passes through it
+ * @param errRetryLimit        retransmissions the receiver asked for with an explicit retransmission
+ *                             request (PART's ERR, sent once a faulting page is in) allowed for one
+ *                             block (selective) or without progress (go-back-N) before
+ *                             {@link CompletionStatus#RNR_RETRY_EXCEEDED}; encoded as verbs encodes
+ *                             {@code rnr_retry}, a 3-bit count where {@value #ERR_RETRY_INFINITE}
+ *                             means no limit. They are counted apart from {@code retryLimit}, as
+ *                             InfiniBand counts RNR NAKs apart from time-outs: the receiver said the
+ *                             block is wanted again, so the path is alive
  */
 public record TransportConfig(
         RetransmissionMode mode,
@@ -50,7 +58,19 @@ public record TransportConfig(
         boolean nackCorrupt,
         boolean nackOnGap,
         long faultWaitTimeoutPs,
-        long reissuePs) {
+        long reissuePs,
+        int errRetryLimit) {
+
+    /** The {@code errRetryLimit} that retries explicitly requested blocks without limit (verbs' {@code rnr_retry} 7). */
+    public static final int ERR_RETRY_INFINITE = 7;
+
+    /** A configuration whose explicitly requested retransmissions are not limited ({@link #ERR_RETRY_INFINITE}). */
+    public TransportConfig(RetransmissionMode mode, int blockBytes, int mtuBytes, int windowBlocks,
+            int ackEveryPackets, long retransmitTimeoutPs, int retryLimit, long rnrBackoffPs, int rnrRetryLimit,
+            boolean nackCorrupt, boolean nackOnGap, long faultWaitTimeoutPs, long reissuePs) {
+        this(mode, blockBytes, mtuBytes, windowBlocks, ackEveryPackets, retransmitTimeoutPs, retryLimit, rnrBackoffPs,
+                rnrRetryLimit, nackCorrupt, nackOnGap, faultWaitTimeoutPs, reissuePs, ERR_RETRY_INFINITE);
+    }
 
     /** A configuration whose retransmissions need no issuing time ({@code reissuePs} 0). */
     public TransportConfig(RetransmissionMode mode, int blockBytes, int mtuBytes, int windowBlocks,
@@ -84,9 +104,24 @@ public record TransportConfig(
         if (retryLimit < 0 || rnrRetryLimit < 0) {
             throw new IllegalArgumentException("retry limits must be >= 0, got " + retryLimit + " and " + rnrRetryLimit);
         }
+        if (errRetryLimit < 0 || errRetryLimit > ERR_RETRY_INFINITE) {
+            throw new IllegalArgumentException("errRetryLimit must be 0 to " + ERR_RETRY_INFINITE + " ("
+                    + ERR_RETRY_INFINITE + ": no limit), got " + errRetryLimit);
+        }
         if (rnrBackoffPs < 0 || faultWaitTimeoutPs < 0 || reissuePs < 0) {
             throw new IllegalArgumentException("rnrBackoffPs, faultWaitTimeoutPs and reissuePs must be >= 0");
         }
+    }
+
+    /** Whether one more explicitly requested retransmission, after {@code done} of them, exceeds the limit. */
+    public boolean errRetriesExhausted(int done) {
+        return errRetryLimit != ERR_RETRY_INFINITE && done > errRetryLimit;
+    }
+
+    /** The same configuration with another {@code errRetryLimit}. */
+    public TransportConfig withErrRetryLimit(int limit) {
+        return new TransportConfig(mode, blockBytes, mtuBytes, windowBlocks, ackEveryPackets, retransmitTimeoutPs,
+                retryLimit, rnrBackoffPs, rnrRetryLimit, nackCorrupt, nackOnGap, faultWaitTimeoutPs, reissuePs, limit);
     }
 
     /** Packets in a full block. */

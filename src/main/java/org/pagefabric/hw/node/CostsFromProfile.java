@@ -313,6 +313,7 @@ public final class CostsFromProfile {
                 p.flag(TransportParameters.NACK_CORRUPT),
                 p.flag(TransportParameters.NACK_ON_GAP),
                 p.time(TransportParameters.FAULT_WAIT_TIMEOUT),
-                p.time(TransportParameters.REISSUE));
+                p.time(TransportParameters.REISSUE),
+                ProfileValues.intCount(p, TransportParameters.ERR_RETRY_LIMIT));
     }
 }

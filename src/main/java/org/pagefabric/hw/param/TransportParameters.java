@@ -36,6 +36,12 @@ public final class TransportParameters {
     /** RNR retries before a connection fails. */
     public static final Parameter RNR_RETRY_LIMIT = Parameter.count("transport.rnr_retry_limit",
             "Receiver-not-ready retries of one block or without progress before the connection fails.");
+    /** Explicitly requested retransmissions before a connection fails. */
+    public static final Parameter ERR_RETRY_LIMIT = Parameter.count("transport.err_retry_limit",
+            "Retransmissions the receiver asked for with an explicit retransmission request (PART, after paging a"
+                    + " faulting page in) of one block or without progress before the connection fails; 0 to 6, or 7 for"
+                    + " no limit, as verbs' rnr_retry. Time-outs count against transport.retry_limit instead.")
+            .between("0", "7");
     /** Whether a corrupted packet is NACKed. */
     public static final Parameter NACK_CORRUPT = Parameter.flag("transport.nack_corrupt",
             "Whether a receiver NACKs a packet failing its checksum (true) or drops it and leaves recovery to the time-out.");
