@@ -19,6 +19,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Prot;
+import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
@@ -97,6 +98,10 @@ public final class ActiveMessages {
             long length = Math.ceilDiv(bytes, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
             base = k.mmap(rank.process(), 0, length, Prot.READ_WRITE, MapFlags.POPULATE).address();
             int pages = (int) (length / Kernel.PAGE_SIZE);
+            if (job.cluster().profile().flag(NicParameters.REGISTER_DONTFORK)) {
+                // the messaging layer registers its buffers through ibv_reg_mr like the application's
+                rank.process().dontforkRanges().dontfork(base, length);
+            }
             PinResult pin = k.getUserPages(rank.process(), base, pages, true);
             if (!pin.complete()) {
                 throw new SimulationException("rank " + rank.id() + ": cannot pin the active-message region");

@@ -7,13 +7,13 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.os.Advice;
+import org.pagefabric.config.Profile;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.FaultKind;
-import org.pagefabric.hw.os.ForkPinnedPages;
 import org.pagefabric.hw.os.ForkResult;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.hw.os.Vma;
+import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -30,7 +30,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * Linux 5.9 a pinned page is copy-on-write like any other, so the parent's write moves the
  * parent to a new page while the registration still names the old one, which the child then
  * owns and writes: the NIC sends the child's bytes ({@code corrupted}). With {@code dontfork}
- * every pinned registration is MADV_DONTFORK, as libibverbs' ibv_fork_init has ibv_reg_mr do:
+ * the registrars mark every pinned registration MADV_DONTFORK (see {@link #profile}), as
+ * libibverbs' ibv_fork_init has ibv_reg_mr do:
  * the parent is safe and the child has no buffer ({@code child_faults}); {@code auto} does so
  * only on a kernel without the early copy, as runtimes do when ibv_is_fork_initialized does not
  * answer IBV_FORK_UNNEEDED. Policies that pin nothing follow the page through MMU-notifier
@@ -54,8 +55,9 @@ public final class ForkReuseWorkload extends AbstractWorkload {
     private static final List<WorkloadParameter> PARAMETERS = List.of(
             StandardParameters.size(64 * KIB),
             StandardParameters.iterations(),
-            WorkloadParameter.choice(DONTFORK, "never", "whether every pinned registration is MADV_DONTFORK, as after"
-                    + " ibv_fork_init (on-demand ones never are): never, always, or auto (only when the kernel does"
+            WorkloadParameter.choice(DONTFORK, "never", "libibverbs' fork protection, which this sets as the profile's"
+                    + " nic.register.dontfork (the registrars then mark every pinned registration MADV_DONTFORK, as after"
+                    + " ibv_fork_init; on-demand ones never are): never, always, or auto (only when the kernel does"
                     + " not copy pinned pages at fork, as runtimes do on ibv_is_fork_initialized's IBV_FORK_UNNEEDED)",
                     List.of("never", "auto", "always")));
 
@@ -87,6 +89,27 @@ public final class ForkReuseWorkload extends AbstractWorkload {
         return METRICS;
     }
 
+    /**
+     * The point's profile with libibverbs' fork protection ({@code nic.register.dontfork}) as
+     * {@code dontfork} chooses it: the registrars then mark each pinned registration
+     * MADV_DONTFORK as ibv_reg_mr does after ibv_fork_init, reference-counted over overlapping
+     * registrations. {@code auto} turns it on only where the kernel shares pinned pages
+     * copy-on-write, as a runtime does that calls ibv_fork_init unless ibv_is_fork_initialized
+     * answers IBV_FORK_UNNEEDED (rdma-core libibverbs/memory.c: ibv_is_fork_initialized answers it
+     * when get_copy_on_fork() reports the kernel's copy, and ibv_fork_init then marks nothing).
+     */
+    @Override
+    public Profile profile(Map<String, Object> params, Profile profile) {
+        boolean protect = switch ((String) params.get(DONTFORK)) {
+            case "always" -> true;
+            // IBV_FORK_UNNEEDED: the kernel copies pinned pages into the child at fork
+            case "auto" -> !"early-copy".equals(profile.choice(OsParameters.FORK_PINNED_PAGES));
+            default -> false;
+        };
+        return profile.withOverrides(Map.of(NicParameters.REGISTER_DONTFORK.name(), Boolean.toString(protect)),
+                "fork-reuse dontfork=" + params.get(DONTFORK));
+    }
+
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
@@ -94,11 +117,6 @@ public final class ForkReuseWorkload extends AbstractWorkload {
         Rank parent = job.rank(0);
         Rank peer = job.rank(1);
         Kernel k = parent.node().kernel();
-        boolean dontFork = switch ((String) params.get(DONTFORK)) {
-            case "always" -> true;
-            case "auto" -> k.config().forkPinned() != ForkPinnedPages.EARLY_COPY;
-            default -> false;
-        };
         AddressSpace as = parent.process();
         long buf = parent.segment();
         long[] counts = new long[2]; // child faults, fork ps
@@ -109,9 +127,6 @@ public final class ForkReuseWorkload extends AbstractWorkload {
             parent.write(ctx, peer, 0, 0, size, -1);
             parent.awaitSend(ctx);
             for (int i = 0; i < iterations; i++) {
-                if (dontFork) {
-                    ctx.sleep(dontForkPinned(k, as));
-                }
                 ForkResult fork = k.fork(as);
                 ctx.sleep(fork.costPs());
                 counts[1] += fork.costPs();
@@ -135,35 +150,6 @@ public final class ForkReuseWorkload extends AbstractWorkload {
             m.put(FORK_US, iterations == 0 ? 0.0 : counts[1] / (double) iterations / Time.US);
             return m;
         });
-    }
-
-    /**
-     * MADV_DONTFORK on every run of pinned pages not yet marked: what ibv_fork_init has
-     * ibv_reg_mr do to each registration that is not on demand (rdma-core libibverbs/verbs.c,
-     * ibv_reg_mr_iova2: {@code if (!odp_mr && ibv_dontfork_range(addr, length))}), the
-     * policy's own buffers included, as providers mark their queues (ibv_dontfork_range).
-     * Charged before the fork rather than at each registration: the same calls, earlier.
-     *
-     * @return kernel time in picoseconds
-     */
-    private static long dontForkPinned(Kernel k, AddressSpace as) {
-        long cost = 0;
-        for (Vma v : List.copyOf(as.vmas())) {
-            if (v.has(Vma.DONTCOPY)) {
-                continue;
-            }
-            long run = -1;
-            for (long va = v.start(); va <= v.end(); va += Kernel.PAGE_SIZE) {
-                boolean pinned = va < v.end() && k.heldResident(as, va);
-                if (pinned && run < 0) {
-                    run = va;
-                } else if (!pinned && run >= 0) {
-                    cost += k.madvise(as, run, va - run, Advice.DONTFORK);
-                    run = -1;
-                }
-            }
-        }
-        return cost;
     }
 
     @Override

@@ -90,9 +90,10 @@ public final class PointRun {
      * that runs it in slices (a search that may stop a hopeless candidate), or to its end with
      * {@link Started#finish()}. Parameters as {@link #run(Profile, String, Workload, Map, long)}.
      */
-    public static Started start(Profile profile, String policyName, Workload workload, Map<String, ?> params,
+    public static Started start(Profile given, String policyName, Workload workload, Map<String, ?> params,
                                 long seed) {
         Map<String, Object> values = workload.resolve(params);
+        Profile profile = workload.profile(values, given);
         String refusal = PolicyRegistry.standard().descriptor(policyName).refusal(workload.requires(values), profile);
         if (refusal != null) {
             throw new PolicyRefusal(refusal + " (workload " + workload.name() + ")");

@@ -119,6 +119,19 @@ public interface Workload {
     }
 
     /**
+     * The profile a point with these (resolved) parameter values runs on: {@code profile}
+     * itself unless a parameter of the workload stands for a setting of the layers below it (a
+     * library's switch the application chooses, as fork-reuse's {@code dontfork} chooses
+     * libibverbs' fork protection). The policy and the job are built on what this returns.
+     *
+     * @param params the point's resolved parameters
+     * @param profile the profile the point was given
+     */
+    default Profile profile(Map<String, Object> params, Profile profile) {
+        return profile;
+    }
+
+    /**
      * Checks values whose valid range depends on the hardware a point runs on (what one packet
      * carries, a node's cores), so that a sweep refuses them before its first point runs rather
      * than failing half way; nothing by default.

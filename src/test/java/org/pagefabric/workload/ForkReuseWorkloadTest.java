@@ -7,6 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
+import org.pagefabric.hw.param.NicParameters;
 
 class ForkReuseWorkloadTest {
     private static final int ITERATIONS = 4;
@@ -53,6 +54,19 @@ class ForkReuseWorkloadTest {
     void autoMarksOnlyWhereTheKernelDoesNotCopy() {
         assertEquals(0L, run("pin-all", "early-copy", "auto").get(ForkReuseWorkload.CHILD_FAULTS));
         assertEquals((long) ITERATIONS, run("pin-all", "early-copy", "always").get(ForkReuseWorkload.CHILD_FAULTS));
+    }
+
+    @Test
+    void autoTurnsOnTheRegistrarsForkProtectionOnlyWhereTheKernelSharesPinnedPages() {
+        Workload w = WorkloadRegistry.standard().byName("fork-reuse");
+        for (String kernel : new String[] {"early-copy", "shared-cow"}) {
+            Profile p = ProfileRegistry.load("default").withOverrides(Map.of("os.fork.pinned_pages", kernel), "test");
+            for (String choice : new String[] {"never", "auto", "always"}) {
+                Profile chosen = w.profile(w.resolve(Map.of(ForkReuseWorkload.DONTFORK, choice)), p);
+                boolean expected = choice.equals("always") || choice.equals("auto") && kernel.equals("shared-cow");
+                assertEquals(expected, chosen.flag(NicParameters.REGISTER_DONTFORK), kernel + " " + choice);
+            }
+        }
     }
 
     @Test

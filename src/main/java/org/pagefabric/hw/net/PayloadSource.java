@@ -13,9 +13,18 @@ public interface PayloadSource {
      * byte payloads needs at least the MTU, one for tag-only traffic may have none.
      *
      * @return false if the read faulted: the packet is not sent, and the block's time-out
-     *         recovers it (PART's source-side faults, seed 000 §III)
+     *         recovers it (PART's source-side faults, seed 000 §III), unless {@link #stalls()}
      */
     boolean read(Packet p);
+
+    /**
+     * After {@link #read} returned false: whether the sender stalls on that packet until the
+     * source calls {@link ReliableSender#resume()} (a device that waits for the page it asked the
+     * OS for, PCIe PRI), rather than leaving it to the block's time-out. False by default.
+     */
+    default boolean stalls() {
+        return false;
+    }
 
     /**
      * After {@link #read} returned true: when the payload is available to leave (an IOMMU

@@ -80,6 +80,8 @@ public final class ReliableSender extends Component {
     private boolean pumpScheduled;
     /** A packet read but waiting for its payload to be available, or null. */
     private Packet held;
+    /** Whether transmission waits for the payload source to {@link #resume()} (a stalled read). */
+    private boolean stalled;
     private boolean failed;
     /** When the last explicit retransmission request arrived, or -1. */
     private long lastErrPs = -1;
@@ -188,6 +190,23 @@ public final class ReliableSender extends Component {
         return cfg;
     }
 
+    /**
+     * The payload source can read again after a stalled read ({@link PayloadSource#stalls()}):
+     * transmission goes on from the packet that stalled, whose block had no time-out armed
+     * meanwhile. Nothing happens when no read stalled.
+     */
+    public void resume() {
+        if (stalled) {
+            stalled = false;
+            kick();
+        }
+    }
+
+    /** Whether transmission waits for {@link #resume()}. */
+    public boolean isStalled() {
+        return stalled;
+    }
+
     void kick() {
         if (!pumpScheduled && !failed) {
             pumpScheduled = true;
@@ -216,10 +235,13 @@ public final class ReliableSender extends Component {
 
     /** Sends one packet and comes back when it has left, so the link never queues our own backlog. */
     private void pump() {
-        if (failed || !selectPacket()) {
+        if (failed || stalled || !selectPacket()) {
             return;
         }
         long end = sendPacket();
+        if (stalled) {
+            return; // resume() kicks the pump again
+        }
         pumpScheduled = true;
         sim.schedule(end - sim.now(), this, held != null ? PAYLOAD_READY : PUMP, 0);
     }
@@ -336,6 +358,11 @@ public final class ReliableSender extends Component {
         if (!source.read(p)) {
             sourceFaults.increment();
             pool.release(p);
+            if (source.stalls()) {
+                // The same packet is read again on resume(); no time-out runs for its block until it has left.
+                stalled = true;
+                return sim.now();
+            }
             end = sim.now();
         } else {
             Checksum.seal(p);
@@ -493,6 +520,7 @@ public final class ReliableSender extends Component {
     /** The connection fails: the message {@code msn} ends with {@code status}, every other outstanding one is flushed. */
     void fail(long msn, CompletionStatus status) {
         failed = true;
+        stalled = false;
         if (status == CompletionStatus.RETRY_EXCEEDED || status == CompletionStatus.RNR_RETRY_EXCEEDED) {
             retryLimitFailures.increment();
         }

@@ -48,7 +48,13 @@ import org.pagefabric.sim.stat.Counter;
  * page stays requested until the OS's PRG Response comes back, {@link #pageResponse}), and
  * refuses the access: a placement is answered
  * RECEIVER_NOT_READY, so the requester backs off and retries, and its retry sends a new
- * Translation Request; a payload read is not sent and the source's time-out resends it. An
+ * Translation Request; a payload read stalls its queue pair's send until the PRG Response for
+ * the page arrives, and the read is then tried again with a new Translation Request (PCIe Base
+ * Specification §10.4.2, Page Request Group Response Message: Success lets the function retry
+ * its translation; Linux drivers/iommu/iommu-sva.c, iommu_sva_handle_iopf, answers each group
+ * with iopf_group_response once iommu_sva_handle_mm has faulted its pages). A read that faults
+ * again on the page its stall was just answered for (the OS could not make it present: an
+ * Invalid Request response) is left to the source's time-out and retry limit instead. An
  * Invalidate Request ({@link #invalidateDevice}) clears the range from the ATC and completes
  * only once every access already admitted has reached memory.
  */
@@ -81,6 +87,11 @@ public final class IommuDmaPath {
     private Counter invalidateRequests;
     private Counter invalidatedEntries;
     private Counter invalidationWaitPs;
+    private Counter sendStalls;
+    /** Queue pairs whose send waits for a PRG Response: the page's IOTLB key and the QP number, {@code stalledCount} of each. */
+    private long[] stalledPage = new long[4];
+    private int[] stalledQpn = new int[4];
+    private int stalledCount;
     /** End of the message whose packet is being translated (see {@link #beginPacket}), or 0: how far a Page Request Group may reach. */
     private long messageEnd;
 
@@ -167,6 +178,8 @@ public final class IommuDmaPath {
         atcMisses = stats.counter(n + "atc_misses", "pages", "page translations that sent an ATS Translation Request");
         pageRequests = stats.counter(n + "page_requests", "requests", "Page Requests (PRI) sent for pages not present or not writable");
         pageRequestsLost = stats.counter(n + "page_requests_lost", "requests", "Page Requests not sent: the page-request queue was full");
+        sendStalls = stats.counter(n + "send_stalls", "packets",
+                "payload reads whose queue pair's send waited for a PRG Response");
         notReady = stats.counter(n + "not_ready", "packets", "placements answered RECEIVER_NOT_READY while their page was requested");
         invalidateRequests = stats.counter(n + "invalidate_requests", "requests", "ATS Invalidate Requests the device completed");
         invalidatedEntries = stats.counter(n + "invalidated_entries", "entries", "ATC entries the Invalidate Requests removed");
@@ -199,6 +212,11 @@ public final class IommuDmaPath {
         return pageRequests == null ? 0 : pageRequests.value();
     }
 
+    /** Payload reads that stalled their queue pair's send on a Page Request so far (0 while ATS is off). */
+    public long sendStalls() {
+        return sendStalls == null ? 0 : sendStalls.value();
+    }
+
     /**
      * The PRG Response for the page of {@code va} in {@code pasid} has reached the device: the
      * page may be requested again, and the next access sends a new Translation Request.
@@ -206,7 +224,32 @@ public final class IommuDmaPath {
      * @return whether a request for that page was outstanding
      */
     public boolean pageResponse(int pasid, long va) {
-        return pendingPages != null && pendingPages.remove(Iotlb.key(pasid, va & -PhysicalMemory.PAGE_SIZE, false));
+        if (pendingPages == null) {
+            return false;
+        }
+        long key = Iotlb.key(pasid, va & -PhysicalMemory.PAGE_SIZE, false);
+        for (int i = stalledCount - 1; i >= 0; i--) {
+            if (stalledPage[i] == key) {
+                QueuePair qp = nic.queuePair(stalledQpn[i]);
+                stalledCount--;
+                stalledPage[i] = stalledPage[stalledCount];
+                stalledQpn[i] = stalledQpn[stalledCount];
+                qp.atsResumedPage = key;
+                qp.sender.resume();
+            }
+        }
+        return pendingPages.remove(key);
+    }
+
+    /** Stalls {@code qp}'s send until the response for the page of {@code key}. */
+    private void stall(QueuePair qp, long key) {
+        if (stalledCount == stalledPage.length) {
+            stalledPage = java.util.Arrays.copyOf(stalledPage, stalledCount * 2);
+            stalledQpn = java.util.Arrays.copyOf(stalledQpn, stalledCount * 2);
+        }
+        stalledPage[stalledCount] = key;
+        stalledQpn[stalledCount++] = qp.qpn();
+        sendStalls.increment();
     }
 
     /**
@@ -435,17 +478,30 @@ public final class IommuDmaPath {
         return logged && nackOnFault ? SinkVerdict.PAGE_FAULT : SinkVerdict.DROP;
     }
 
-    /** A packet read of message {@code p.messageId} from a buffer at {@code messageAddress} was refused. */
-    void readRefused(QueuePair qp, MemoryRegion mr, Packet p, long messageAddress, long messageLength) {
+    /**
+     * A packet read of message {@code p.messageId} from a buffer at {@code messageAddress} was refused.
+     *
+     * @return whether {@code qp}'s send stalls until {@link #pageResponse} resumes it; otherwise
+     *         the source's time-out resends the packet
+     */
+    boolean readRefused(QueuePair qp, MemoryRegion mr, Packet p, long messageAddress, long messageLength) {
         if (lastAbsorbed) {
-            return; // a get held back by a full access log: not sent, the source's time-out asks again
-        }
-        if (ats != null) {
-            sourceFaults.increment();
-            return; // the page is requested (PRI); the source's time-out resends the packet
+            return false; // a get held back by a full access log: not sent, the source's time-out asks again
         }
         sourceFaults.increment();
+        if (ats != null) {
+            long key = Iotlb.key(mr.pd().id(), faultAddress & -PhysicalMemory.PAGE_SIZE, false);
+            boolean answeredInVain = qp.atsResumedPage == key;
+            qp.atsResumedPage = -1;
+            // Only a page with its request outstanding gets a response to wait for (a full queue sent none).
+            if (!answeredInVain && pendingPages.contains(key)) {
+                stall(qp, key);
+                return true;
+            }
+            return false;
+        }
         fifo.log(qp.qpn(), mr.pd().id(), p.messageId, p.block, messageAddress, messageLength, faultAddress, false,
                 nic.simulator().now());
+        return false;
     }
 }

@@ -562,6 +562,11 @@ public final class Nic extends Component {
             public long readyAt() {
                 return requester.payloadReadyAt();
             }
+
+            @Override
+            public boolean stalls() {
+                return requester.payloadStalls();
+            }
         }, (id, status) -> completions.transportDone(qp, id, status));
         qp.receiver = endpoint.openReceiver(qp.qpn(), peer.nic().node, peer.qpn(), transport, new PacketSink() {
             @Override

@@ -54,6 +54,11 @@ public final class QueuePair {
     final ArrayDeque<Outgoing> pending = new ArrayDeque<>();
     /** The head of {@link #pending} waits for translation misses, or a UD datagram is leaving. */
     boolean sendBusy;
+    /**
+     * The page (IOTLB key) whose PRG Response last resumed this queue pair's stalled send, or -1:
+     * a read that faults on it again is not stalled again (see {@link IommuDmaPath}).
+     */
+    long atsResumedPage = -1;
     /** The UD datagram on its way out, completed when its last bit has left. */
     Outgoing departing;
     /** A UD datagram read from memory whose IOMMU translation is not done yet, or null. */

@@ -26,6 +26,8 @@ final class Requester {
     private final WindowOps windows;
     /** When the last RC payload read is available (its IOMMU translation done), or 0: see {@link #payload}. */
     private long payloadReadyAt;
+    /** Whether the last refused payload read stalls the sender until a page response: see {@link #payload}. */
+    private boolean payloadStalls;
 
     Requester(Nic nic, NicCosts costs, TransportEndpoint endpoint, KeyTable keys, DmaEngine dma, PageFaultUnit faults,
               AccessRefusals refusals, Completions completions, Counter messages, WindowOps windows) {
@@ -245,6 +247,7 @@ final class Requester {
     /** The transport's DMA read: fills a packet of one of this QP's messages. */
     boolean payload(QueuePair qp, Packet p) {
         payloadReadyAt = 0;
+        payloadStalls = false;
         QueuePair.Outgoing out = qp.outgoing.get(p.messageId);
         if (out == null) {
             return false;
@@ -257,8 +260,9 @@ final class Requester {
                 }
                 if (!dma.readPacket(out.source, out.sourceAddress + p.offset, p)) {
                     if (out.source.iommuTranslated()) {
-                        iommuPath.readRefused(qp, out.source, p, out.sourceAddress, out.length);
-                        return false; // the source's time-out recovers the block (PART)
+                        // PART: the source's time-out recovers the block; ATS/PRI: the send waits for the page
+                        payloadStalls = iommuPath.readRefused(qp, out.source, p, out.sourceAddress, out.length);
+                        return false;
                     }
                     // Zapped after the message started: the transport resends the packet after its time-out.
                     PageFaultKind kind = out.wr == null ? PageFaultKind.RESPONDER : PageFaultKind.REQUESTER;
@@ -267,6 +271,7 @@ final class Requester {
                 }
                 if (out.source.iommuTranslated() && iommuPath != null) {
                     iommuPath.readDone(p);
+                    qp.atsResumedPage = -1;
                 }
                 // An IOMMU-translated payload leaves once translated: the transport holds the packet until then.
                 payloadReadyAt = dma.readyAt();
@@ -279,6 +284,14 @@ final class Requester {
         }
         p.hasBytes = true;
         return true;
+    }
+
+    /**
+     * After {@link #payload} refused a read: whether the sender waits for the NIC to resume it
+     * (a Page Request awaits its response) instead of its time-out.
+     */
+    boolean payloadStalls() {
+        return payloadStalls;
     }
 
     /** When the payload of the last packet {@link #payload} filled is available, or 0 if at once. */

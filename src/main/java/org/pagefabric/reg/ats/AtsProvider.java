@@ -27,6 +27,8 @@ public final class AtsProvider implements PolicyProvider, ParameterSet {
                 new Statistic("<node>.nic.ats.page_requests", "requests",
                         "Page Requests (PRI) sent for pages not present or not writable"),
                 new Statistic("<node>.nic.ats.page_requests_lost", "requests", "Page Requests not sent: the page-request queue was full"),
+                new Statistic("<node>.nic.ats.send_stalls", "packets",
+                        "payload reads whose queue pair's send waited for a PRG Response"),
                 new Statistic("<node>.nic.ats.not_ready", "packets",
                         "placements answered RECEIVER_NOT_READY while their page was requested"),
                 new Statistic("<node>.nic.ats.invalidate_requests", "requests", "ATS Invalidate Requests the device completed"),

@@ -30,12 +30,20 @@ final class BucketPins {
     private final int buckets;
     private final MemoryRegion region;
     private final PinCosts costs;
+    /** Whether each bucket's registration marks it MADV_DONTFORK (libibverbs after ibv_fork_init). */
+    private final boolean dontfork;
+    /** Whether unpinning a bucket marks it MADV_DOFORK again (ibv_dereg_mr). */
+    private final boolean dofork;
     /** Frame pinned under each page of the segment, or -1. */
     private final long[] frames;
     private long pinnedPages;
 
-    /** Registers the rank's segment with no translations and prepares its buckets of {@code bucketBytes}. */
-    BucketPins(Endpoint rank, long bucketBytes, PinCosts costs) {
+    /**
+     * Registers the rank's segment with no translations and prepares its buckets of
+     * {@code bucketBytes}; {@code dontfork} and {@code dofork} as the profile's
+     * nic.register.dontfork and nic.deregister.dofork.
+     */
+    BucketPins(Endpoint rank, long bucketBytes, PinCosts costs, boolean dontfork, boolean dofork) {
         if (bucketBytes < Kernel.PAGE_SIZE || bucketBytes % Kernel.PAGE_SIZE != 0) {
             throw new IllegalArgumentException("firehose.bucket_size " + bucketBytes + " B is not a whole number of "
                     + Kernel.PAGE_SIZE + " B pages");
@@ -48,6 +56,8 @@ final class BucketPins {
         this.bucketBytes = bucketBytes;
         this.buckets = (int) n;
         this.costs = costs;
+        this.dontfork = dontfork;
+        this.dofork = dofork;
         this.frames = new long[Math.toIntExact(rank.segmentLength() / Kernel.PAGE_SIZE)];
         Arrays.fill(frames, NO_FRAME);
         // A region of the pinned kind whose entries start absent: see the class comment.
@@ -105,20 +115,25 @@ final class BucketPins {
         int pages = pages(b);
         long va = rank.segment() + (long) first * Kernel.PAGE_SIZE;
         Kernel kernel = rank.node().kernel();
+        long bytes = (long) pages * Kernel.PAGE_SIZE;
+        long forkPs = dontfork ? rank.process().dontforkRanges().dontfork(va, bytes) : 0;
         PinResult pin = kernel.getUserPages(rank.process(), va, pages, true);
         if (!pin.complete()) {
+            if (dontfork) {
+                forkPs += rank.process().dontforkRanges().dofork(va, bytes);
+            }
             for (int i = 0; i < pin.pinned(); i++) {
                 kernel.putPage(pin.frames()[i]);
             }
             Errno e = pin.error() == null ? Errno.ENOMEM : pin.error();
             throw new OsException(e, "rank " + rank.id() + ": pinning firehose bucket " + b + " failed after "
-                    + pin.pinned() + " of " + pages + " pages", pin.costPs());
+                    + pin.pinned() + " of " + pages + " pages", forkPs + pin.costPs());
         }
         kernel.chargePinned(rank.process(), pages);
         System.arraycopy(pin.frames(), 0, frames, first, pages);
         rank.node().nic().mapPages(region, va, pin.frames());
         pinnedPages += pages;
-        return pin.costPs() + costs.register(pages);
+        return forkPs + pin.costPs() + costs.register(pages);
     }
 
     /**
@@ -144,6 +159,9 @@ final class BucketPins {
         }
         kernel.unchargePinned(rank.process(), pages);
         pinnedPages -= pages;
+        if (dontfork && dofork) {
+            ps += rank.process().dontforkRanges().dofork(va, (long) pages * Kernel.PAGE_SIZE);
+        }
         return ps + costs.deregister(pages);
     }
 }

@@ -6,6 +6,7 @@ import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Time;
@@ -54,6 +55,8 @@ public final class FirehosePolicy implements RegistrationPolicy {
     private final PinCosts pinCosts;
     private final long moveHandlerPs;
     private final long bookkeepingPs;
+    private final boolean dontfork;
+    private final boolean dofork;
     private final List<LocalBuckets> locals = new ArrayList<>();
     private final List<Initiator> initiators = new ArrayList<>();
     private FirehoseCounters counters;
@@ -64,6 +67,8 @@ public final class FirehosePolicy implements RegistrationPolicy {
         this.pinCosts = PinCosts.of(profile);
         this.moveHandlerPs = profile.time(FirehoseParameters.MOVE_HANDLER);
         this.bookkeepingPs = profile.time(FirehoseParameters.BOOKKEEPING);
+        this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
+        this.dofork = profile.flag(NicParameters.DEREGISTER_DOFORK);
     }
 
     @Override
@@ -87,7 +92,7 @@ public final class FirehosePolicy implements RegistrationPolicy {
         if (counters == null) {
             counters = FirehoseCounters.declare(rank.node().simulator().statistics());
         }
-        BucketPins pins = new BucketPins(rank, config.bucketBytes(), pinCosts);
+        BucketPins pins = new BucketPins(rank, config.bucketBytes(), pinCosts, dontfork, dofork);
         BucketTable table = new BucketTable(pins.buckets(), config.limitBuckets(), config.victimBuckets());
         while (locals.size() <= rank.id()) {
             locals.add(null);

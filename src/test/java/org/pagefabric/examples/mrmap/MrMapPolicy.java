@@ -33,11 +33,15 @@ public final class MrMapPolicy implements RegistrationPolicy {
     private MemoryRegion[] regions = new MemoryRegion[0];
     private Counter lookups;
 
+    /** Whether registering marks the segment MADV_DONTFORK first (libibverbs after ibv_fork_init). */
+    private final boolean dontfork;
+
     /** The policy with costs from {@code profile}. */
     public MrMapPolicy(Profile profile) {
         this.lookupPs = profile.time(MrMapParameters.LOOKUP);
         this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
         this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
+        this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
     }
 
     @Override
@@ -53,6 +57,7 @@ public final class MrMapPolicy implements RegistrationPolicy {
                     "memory-region map lookups, one per key an operation needs");
         }
         int pages = Math.toIntExact(rank.segmentLength() / Kernel.PAGE_SIZE);
+        long forkPs = dontfork ? rank.process().dontforkRanges().dontfork(rank.segment(), rank.segmentLength()) : 0;
         PinResult pin = rank.node().kernel().getUserPages(rank.process(), rank.segment(), pages, true);
         if (!pin.complete()) {
             throw new OsException(pin.error() == null ? Errno.ENOMEM : pin.error(), "pinning the segment of rank "
@@ -65,7 +70,7 @@ public final class MrMapPolicy implements RegistrationPolicy {
             regions = java.util.Arrays.copyOf(regions, rank.jobSize());
         }
         regions[rank.id()] = mr;
-        return pin.costPs() + registerBasePs + pages * registerPerPagePs;
+        return forkPs + pin.costPs() + registerBasePs + pages * registerPerPagePs;
     }
 
     @Override

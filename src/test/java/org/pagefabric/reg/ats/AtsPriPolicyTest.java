@@ -18,6 +18,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 
@@ -91,6 +92,42 @@ class AtsPriPolicyTest {
         assertEquals(0, b.node().kernel().memory().frames().pinCount(
                 org.pagefabric.hw.os.Pte.frame(b.process().translate(b.segment() + DST))));
         assertEquals(0, job.policy().pinnedBytes(b.endpoint()));
+    }
+
+    @Test
+    void aSourcePageThatIsNotPresentStallsTheSendUntilItsPageResponseNotTheTransportsTimeOut() {
+        long length = 4096;
+        long[] elapsed = new long[1];
+        Job job = run(PROFILE, (ctx, j) -> {
+            Rank a = j.rank(0);
+            fill(a, 0, length, 7);
+            put(ctx, j, 0, DST, length); // destination translated, source's ATC entry filled
+            a.node().kernel().madvise(a.process(), a.segment(), length, Advice.DONTNEED);
+            long t0 = ctx.now();
+            put(ctx, j, 0, DST, length);
+            elapsed[0] = ctx.now() - t0;
+            assertTrue(same(a, 0, j.rank(1), DST, length), "the zero-filled page arrived");
+        });
+        long timeout = PROFILE.time(org.pagefabric.hw.param.TransportParameters.TIMEOUT);
+        // One Page Request's round: interrupt, I/O page-fault work, response (about 10 us in the default profile).
+        assertTrue(elapsed[0] < 50 * Time.US, "send-side fault took " + Time.toMicros(elapsed[0]) + " us, the transport's"
+                + " time-out is " + Time.toMicros(timeout) + " us");
+        assertTrue(path(job.rank(0)).pageRequestsSent() >= 1, "the requester's NIC asked for its page");
+        assertEquals(1, path(job.rank(0)).sendStalls());
+    }
+
+    @Test
+    void aSourcePageTheOsCannotMakePresentEndsTheSendWithTheRetryLimitInsteadOfStallingForEver() {
+        Profile quick = PROFILE.withOverrides(Map.of("transport.timeout", "10us", "transport.retry_limit", "2"), "test");
+        CompletionStatus[] status = new CompletionStatus[1];
+        run(quick, (ctx, j) -> {
+            Rank a = j.rank(0);
+            Kernel k = a.node().kernel();
+            k.mprotect(a.process(), a.segment(), Kernel.PAGE_SIZE, org.pagefabric.hw.os.Prot.NONE);
+            a.write(ctx, j.rank(1), 0, DST, Kernel.PAGE_SIZE, 1);
+            status[0] = a.awaitSend(ctx).status();
+        });
+        assertEquals(CompletionStatus.RETRY_EXCEEDED, status[0]);
     }
 
     @Test
