@@ -7,18 +7,10 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.AccessFlags;
-import org.pagefabric.hw.nic.MemoryRegion;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.AddressSpace;
-import org.pagefabric.hw.os.DeviceMemory;
-import org.pagefabric.hw.os.DmaBuf;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PageOpResult;
 import org.pagefabric.reg.Capability;
-import org.pagefabric.reg.DmaBufRegistrar;
-import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -34,15 +26,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * ({@code moves_blocked}). A registration that pins nothing is a dynamic attachment (on mlx5,
  * only with ODP): the move invalidates the NIC's mapping of the whole buffer at once (move_notify)
  * and the next access faults it back in (ib_umem_dmabuf_map_pages), a cost on the transfer that
- * follows each move.
- *
- * <p>With {@code memory=device} the buffer is device memory itself: the node's
- * {@link DeviceMemory} exports it as a dma-buf, rank 0 registers it through its policy's
- * {@link DmaBufRegistrar} ({@code ibv_reg_dmabuf_mr} at {@link #DEVICE_IOVA}) and writes from that
- * region's key; the exporter's move calls the region's move_notify (dynamic attachment) or is
- * refused because the registration pinned it (static attachment). Only policies offering
- * {@link Capability#DMA_BUF} run it. The default, {@code host}, registers host memory standing in
- * for the device's, moved by {@link Kernel#moveDeviceBuffer} under the process's MMU notifier.
+ * follows each move. Workload {@code dmabuf-mr} runs the same trace on a real dma-buf of device
+ * memory ({@link DmaBufMrWorkload}).
  */
 public final class DmaBufMovesWorkload extends AbstractWorkload {
     /** Column of the move trace: a move before every n-th transfer (0: never). */
@@ -54,19 +39,6 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
     /** Column of the mean kernel time of one move, the importer's invalidation included. */
     public static final String MOVE_US = "move_us";
 
-    /** Parameter: what stands for the device memory, {@value #HOST} or {@value #DEVICE}. */
-    public static final String MEMORY = "memory";
-    /** Host memory of rank 0's segment, moved under its MMU notifier. */
-    public static final String HOST = "host";
-    /** A dma-buf of the node's device memory, registered with ibv_reg_dmabuf_mr. */
-    public static final String DEVICE = "device";
-    /**
-     * Where the NIC addresses the device buffer: an address no CPU mapping backs (a GPU's
-     * unified virtual address, as CUDA applications pass to ibv_reg_dmabuf_mr).
-     */
-    public static final long DEVICE_IOVA = 0x7e00_0000_0000L;
-
-    private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     private static final long KIB = 1024;
     private static final long TAG = 0xD3AB0F00L;
 
@@ -74,11 +46,9 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
             StandardParameters.size(64 * KIB),
             StandardParameters.iterations(),
             WorkloadParameter.integer(MOVE_EVERY, 1, "transfers",
-                    "the exporter moves the buffer before every n-th transfer (0: never)", 0, 1L << 30),
-            WorkloadParameter.choice(MEMORY, "host: host memory stands for the device's, moved under the MMU"
-                    + " notifier; device: a dma-buf of device memory registered with ibv_reg_dmabuf_mr", HOST, DEVICE));
+                    "the exporter moves the buffer before every n-th transfer (0: never)", 0, 1L << 30));
 
-    private static final List<String> METRICS;
+    static final List<String> METRICS;
 
     static {
         List<String> m = new ArrayList<>(PointRun.METRICS);
@@ -111,9 +81,6 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         long every = (Long) params.get(MOVE_EVERY);
-        if (DEVICE.equals(params.get(MEMORY))) {
-            return startDevice(job, size, iterations, every, latencies);
-        }
         Rank owner = job.rank(0);
         Rank peer = job.rank(1);
         Kernel k = owner.node().kernel();
@@ -147,59 +114,8 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
         });
     }
 
-    /** The same trace with the buffer in device memory, registered as a dma-buf. */
-    private Run startDevice(Job job, long size, int iterations, long every, LatencyHistogram latencies) {
-        Rank owner = job.rank(0);
-        Rank peer = job.rank(1);
-        DmaBufRegistrar registrar = owner.policy().dmaBuf(owner.node());
-        if (registrar == null) {
-            throw new PolicyRefusal(owner.policy().name() + " registers no dma-bufs (it does not offer "
-                    + Capability.DMA_BUF.phrase() + ")");
-        }
-        DeviceMemory exporter = owner.node().kernel().deviceMemory();
-        DmaBuf buf = exporter.export(size);
-        long[] counts = new long[3]; // moves, blocked, move ps
-        CheckedTransfers transfers = new CheckedTransfers(size, iterations,
-                "after a move delivered wrong bytes (the NIC kept the dma-buf's old frames)");
-        new SimProcess(job.simulator(), owner.node(), "rank0", ctx -> {
-            DmaBufRegistrar.Registration reg = registrar.register(owner.endpoint(), buf, 0, buf.size(), DEVICE_IOVA,
-                    ACCESS);
-            ctx.sleep(reg.costPs());
-            MemoryRegion mr = reg.region();
-            buf.writeTag(TAG, 0);
-            owner.write(ctx, peer, mr, DEVICE_IOVA, null, 0, size, -1);
-            owner.awaitSend(ctx);
-            for (int i = 0; i < iterations; i++) {
-                if (every > 0 && i % every == 0) {
-                    PageOpResult move = exporter.move(buf);
-                    counts[move.done() ? 0 : 1]++;
-                    counts[2] += move.costPs();
-                }
-                long tag = TAG + 1 + i;
-                buf.writeTag(tag, 0);
-                long t0 = ctx.now();
-                owner.write(ctx, peer, mr, DEVICE_IOVA, null, 0, size, i);
-                WorkCompletion wc = owner.awaitSend(ctx);
-                long took = ctx.now() - t0;
-                latencies.record(took);
-                transfers.timed(took, wc.status());
-                if (wc.status() == CompletionStatus.SUCCESS
-                        && !peer.node().kernel().verifyTag(peer.process(), peer.segment(), size, tag, 0)) {
-                    transfers.corrupted();
-                }
-            }
-        }).start();
-        return transfers.run(() -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put(MOVES, counts[0]);
-            m.put(MOVES_BLOCKED, counts[1]);
-            m.put(MOVE_US, counts[0] == 0 ? 0.0 : counts[2] / (double) counts[0] / Time.US);
-            return m;
-        });
-    }
-
     @Override
     public Set<Capability> requires(Map<String, Object> params) {
-        return DEVICE.equals(params.get(MEMORY)) ? Set.of(Capability.PUT, Capability.DMA_BUF) : Set.of(Capability.PUT);
+        return Set.of(Capability.PUT);
     }
 }
