@@ -128,6 +128,45 @@ public final class Rank {
         endpoint.qp(t.id()).postSend(WorkRequest.write(wrId, localVa, length, local.key(), remoteVa, remote.key()));
     }
 
+    /**
+     * Posts an RDMA write whose ends may lie in regions the application registered itself (a
+     * dma-buf region from {@link org.pagefabric.reg.DmaBufRegistrar}): {@code local} and
+     * {@code remote} name their keys, and {@code from} and {@code to} are addresses in them (the
+     * region's iova); an end given as {@code null} is an offset into the segment, whose key the
+     * policy gives as in {@link #write}.
+     */
+    public void write(ProcessContext ctx, Rank target, MemoryRegion local, long from, MemoryRegion remote, long to,
+                      long length, long wrId) {
+        Endpoint t = target.endpoint;
+        long localVa = local == null ? endpoint.segment() + from : from;
+        long remoteVa = remote == null ? t.segment() + to : to;
+        if (observer != null) {
+            observer.write(this, ctx.now(), target, localVa, remoteVa, length, wrId);
+        }
+        endpoint.trackSend(wrId, t, localVa, remoteVa, length);
+        long start = ctx.now();
+        long cost = 0;
+        int lkey;
+        int rkey;
+        if (local == null) {
+            RegistrationPolicy.Access a = policy.local(ctx, endpoint, localVa, length);
+            lkey = a.key();
+            cost += a.costPs();
+        } else {
+            lkey = local.lkey();
+        }
+        if (remote == null) {
+            RegistrationPolicy.Access a = policy.remote(ctx, endpoint, t, remoteVa, length);
+            rkey = a.key();
+            cost += a.costPs();
+        } else {
+            rkey = remote.rkey();
+        }
+        spend(ctx, cost);
+        endpoint.chargeRegistration(ctx.now() - start);
+        endpoint.qp(t.id()).postSend(WorkRequest.write(wrId, localVa, length, lkey, remoteVa, rkey));
+    }
+
     /** Posts an RDMA read of {@code length} bytes from {@code target}'s offset {@code from} to local offset {@code to}. */
     public void read(ProcessContext ctx, Rank target, long from, long to, long length, long wrId) {
         if (observer != null) {

@@ -20,6 +20,11 @@ public enum Capability {
     INTERRUPT_PLACEMENT("placement of processes and receive interrupts on cores"),
     /** Registers through a node's on-demand-paging driver, which it offers ({@link OnDemandPaging}). */
     ON_DEMAND_PAGING("on-demand paging (ODP)"),
+    /**
+     * Registers device memory shared as a dma-buf ({@link DmaBufRegistrar}, ibv_reg_dmabuf_mr),
+     * pinned (a static attachment: the exporter cannot move it) or on demand (a dynamic one).
+     */
+    DMA_BUF("registrations of device memory shared as a dma-buf (ibv_reg_dmabuf_mr)"),
     /** Reports how each node handled its network page faults ({@link FaultTrace}). */
     FAULT_TRACE("a trace of network page-fault handling"),
     /**

@@ -171,6 +171,14 @@ public interface RegistrationPolicy {
     }
 
     /**
+     * How the policy registers dma-bufs on {@code node} ({@code ibv_reg_dmabuf_mr}), for a policy
+     * whose descriptor offers {@link Capability#DMA_BUF}; {@code null} otherwise.
+     */
+    default DmaBufRegistrar dmaBuf(Node node) {
+        return null;
+    }
+
+    /**
      * The network page-fault handling at {@code rank}'s node, for a policy whose descriptor offers
      * {@link Capability#FAULT_TRACE}; {@code null} otherwise or before the rank is set up.
      */

@@ -7,7 +7,7 @@ public final class BasicWorkloads implements WorkloadProvider {
     @Override
     public List<Workload> workloads() {
         return List.of(new LatencyWorkload(), new BandwidthWorkload(), new PingPongWorkload(),
-                new AllocReuseWorkload(), new ThreadedFreeWorkload(), new ForkReuseWorkload(), new DmaBufMovesWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
+                new AllocReuseWorkload(), new ThreadedFreeWorkload(), new ForkReuseWorkload(), new DmaBufMovesWorkload(), new DmaBufMrWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
                 new SendFaultWorkload(), new InteropLatencyWorkload(), new TitaniumAppWorkload(), new PinCostWorkload(),
                 new MultiPingPongWorkload(), new MpiAppWorkload(), new FaultLatencyWorkload(), new LammpsWorkload(),
                 new NetperfWorkload(), new PktGenWorkload(), new OdpPressureWorkload(), new MultiJobWorkload(),

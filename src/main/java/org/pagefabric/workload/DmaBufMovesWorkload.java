@@ -25,7 +25,8 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * ({@code moves_blocked}). A registration that pins nothing is a dynamic attachment (on mlx5,
  * only with ODP): the move invalidates the NIC's mapping of the whole buffer at once (move_notify)
  * and the next access faults it back in (ib_umem_dmabuf_map_pages), a cost on the transfer that
- * follows each move.
+ * follows each move. Workload {@code dmabuf-mr} runs the same trace on a real dma-buf of device
+ * memory ({@link DmaBufMrWorkload}).
  */
 public final class DmaBufMovesWorkload extends AbstractWorkload {
     /** Column of the move trace: a move before every n-th transfer (0: never). */
@@ -46,7 +47,7 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
             WorkloadParameter.integer(MOVE_EVERY, 1, "transfers",
                     "the exporter moves the buffer before every n-th transfer (0: never)", 0, 1L << 30));
 
-    private static final List<String> METRICS;
+    static final List<String> METRICS;
 
     static {
         METRICS = PointRun.metricsAfterVerified(List.of(MOVES, MOVES_BLOCKED, MOVE_US));

@@ -52,6 +52,7 @@ public final class Kernel {
     final HugePages hugePages;
     final Forker forker;
     final DeviceMemoryMove deviceMoves;
+    private final DeviceMemory deviceMemory;
 
     /** Running sum of every cost charged; an operation's cost is the difference across it. */
     long spent;
@@ -85,6 +86,12 @@ public final class Kernel {
         this.hugePages = new HugePages(this);
         this.forker = new Forker(this);
         this.deviceMoves = new DeviceMemoryMove(this);
+        this.deviceMemory = new DeviceMemory(this);
+    }
+
+    /** The node's device-memory exporter (a GPU driver's allocator sharing buffers as dma-bufs). */
+    public DeviceMemory deviceMemory() {
+        return deviceMemory;
     }
 
     /** The RAM. */

@@ -18,7 +18,10 @@ import org.pagefabric.hw.nic.PageFault;
 import org.pagefabric.hw.nic.PageFaultHandler;
 import org.pagefabric.hw.nic.ProtectionDomain;
 import org.pagefabric.hw.node.Node;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.DmaBuf;
+import org.pagefabric.hw.os.DmaBufAttachment;
 import org.pagefabric.hw.os.InvalidationReason;
 import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
@@ -28,6 +31,7 @@ import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PageTable;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
+import org.pagefabric.reg.DmaBufRegistrar;
 import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;
@@ -71,12 +75,22 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * and dirty bits in the region's entries and the notifier's clear-young reports and clears them,
  * so reclaim's clock spares the pages the NIC uses as it spares those the CPU uses.
  *
+ * <p><b>dma-bufs</b> ({@link #register(Endpoint, DmaBuf, long, long, long, int)}): a region over
+ * device memory attaches to the buffer dynamically instead of subscribing a notifier
+ * (drivers/infiniband/core/umem_dmabuf.c, ib_umem_dmabuf_get with move_notify). The exporter's
+ * move_notify zaps the NIC's translation of the whole region (mlx5_ib_dmabuf_invalidate_cb,
+ * drivers/infiniband/hw/mlx5/mr.c); a fault maps the whole region again from the attachment's
+ * scatter list (ib_umem_dmabuf_map_pages, called by pagefault_dmabuf_mr in mlx5 odp.c), through
+ * the same interrupt, work-queue and resume steps, with {@code odp.fault.page_in} standing for
+ * dma_buf_map_attachment. A move between the map and the install drops the frames (the
+ * buffer's generation stands for the notifier sequence).
+ *
  * <p>A fault that cannot be resolved (the address is not mapped in the process, or not with the
  * access the region needs) is counted ({@code unresolvable}) and resumed with an error, as mlx5
  * does: the retried access is refused, so the transfer completes with an access error instead
  * of faulting for ever.
  */
-public final class OdpDriver extends Component implements PageFaultHandler, OnDemandPaging {
+public final class OdpDriver extends Component implements PageFaultHandler, OnDemandPaging, DmaBufRegistrar {
     private static final int IRQ_DONE = 1;
     private static final int HANDLED = 2;
     private static final int PAGED_IN = 3;
@@ -205,6 +219,33 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         return mr;
     }
 
+    /**
+     * Registers {@code [offset, offset + length)} of a dma-buf at {@code iova} as an on-demand
+     * region with a dynamic attachment: nothing mapped until the NIC faults, every move of the
+     * buffer zaps the whole region.
+     */
+    @Override
+    public Registration register(Endpoint rank, DmaBuf buf, long offset, long length, long iova, int access) {
+        if (((offset | iova | length) & (Kernel.PAGE_SIZE - 1)) != 0 || length <= 0 || offset < 0
+                || offset + length > buf.size()) {
+            throw new IllegalArgumentException("dma-buf region [" + offset + ", +" + length + ") at iova 0x"
+                    + Long.toHexString(iova) + ": page aligned and inside the " + buf.size() + " B buffer");
+        }
+        MemoryRegion mr = nic.registerOnDemand(rank.pd(), iova, length, access, false);
+        Umem u = new Umem(mr, null, (access & WRITABLE) != 0);
+        u.bufferPage = offset / Kernel.PAGE_SIZE;
+        u.attachment = buf.attach(a -> moveNotify(u));
+        umems.put(mr, u);
+        return new Registration(mr, costs.registerPs());
+    }
+
+    /** move_notify: zap the whole region's translations; the next access faults and re-maps. */
+    private long moveNotify(Umem u) {
+        long before = invalidationPs;
+        invalidate(u, u.mr.address(), u.mr.address() + u.mr.length(), InvalidationReason.MIGRATE);
+        return invalidationPs - before;
+    }
+
     private void watch(MemoryRegion mr, AddressSpace process, long address, long length) {
         Umem u = new Umem(mr, process, (mr.access() & WRITABLE) != 0);
         u.notifier = process.subscribe(address, Math.max(length, 1), new MmuInvalidationCallback() {
@@ -227,7 +268,11 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         if (u == null) {
             throw new IllegalArgumentException(mr + " was not registered by " + name());
         }
-        u.notifier.remove();
+        if (u.attachment != null) {
+            u.attachment.detach();
+        } else {
+            u.notifier.remove();
+        }
         nic.deregister(mr);
     }
 
@@ -342,6 +387,9 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
     /** Pages from {@code va} already present with the access the region needs (PREFETCH_NO_FAULT). */
     private int residentPrefix(Umem u, long va, int pages) {
         long need = Pte.PRESENT | (u.writable ? Pte.WRITABLE : Pte.READABLE);
+        if (u.attachment != null) {
+            return pages; // device memory is always there: the exporter keeps it
+        }
         int n = 0;
         while (n < pages && (u.process.translate(va + n * Kernel.PAGE_SIZE) & need) == need) {
             n++;
@@ -433,6 +481,9 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         if (pages <= 0) {
             return 0;
         }
+        if (w.umem.attachment != null) {
+            return mapDmaBuf(w);
+        }
         w.seq = w.umem.notifier.readBegin();
         PinResult r = kernel.getUserPages(w.umem.process, va, pages, w.umem.writable);
         int got = r.pinned();
@@ -445,6 +496,23 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         w.frames = got == r.frames().length ? r.frames() : Arrays.copyOf(r.frames(), got);
         long faultWork = Math.max(0, r.costPs() - osCosts.gupBasePs() - got * osCosts.gupPerPagePs());
         return costs.pageIn(unmappedPages(w.umem.mr, va, got)) + faultWork;
+    }
+
+    /**
+     * The whole region's frames from the attachment's scatter list, whatever range faulted, as
+     * ib_umem_dmabuf_map_pages maps the whole umem; the buffer's generation is read first.
+     */
+    private long mapDmaBuf(Work w) {
+        Umem u = w.umem;
+        MemoryRegion mr = u.mr;
+        if (!mr.valid()) {
+            return 0; // deregistered since the fault: resumed with an error
+        }
+        int pages = (int) mr.pageCount();
+        w.va = mr.address();
+        w.seq = u.attachment.generation();
+        w.frames = u.attachment.map(u.bufferPage, pages);
+        return costs.pageIn(unmappedPages(mr, mr.address(), pages));
     }
 
     /**
@@ -468,7 +536,10 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
             return;
         }
         MemoryRegion mr = w.umem.mr;
-        if (!mr.valid() || w.umem.notifier.removed() || w.umem.notifier.readRetry(w.seq)) {
+        Umem u = w.umem;
+        boolean stale = u.attachment != null ? u.attachment.generation() != w.seq
+                : u.notifier.removed() || u.notifier.readRetry(w.seq);
+        if (!mr.valid() || stale) {
             (w.prefetch ? prefetchRaces : races).increment();
             return;
         }
@@ -550,6 +621,9 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         final boolean writable;
         final LongHashSet children = new LongHashSet();
         MmuIntervalNotifier notifier;
+        /** For a dma-buf region: its dynamic attachment and the buffer page it starts at. */
+        DmaBufAttachment attachment;
+        long bufferPage;
 
         Umem(MemoryRegion mr, AddressSpace process, boolean writable) {
             this.mr = mr;

@@ -9,6 +9,7 @@ import org.pagefabric.hw.nic.AdviseMrFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.reg.DmaBufRegistrar;
 import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.Completion;
@@ -124,6 +125,12 @@ public final class OdpPolicy implements RegistrationPolicy {
     /** The node's driver, which every ODP policy and workload on the node shares. */
     @Override
     public OnDemandPaging onDemandPaging(Node node) {
+        return OdpDriver.attach(node, profile);
+    }
+
+    /** Device memory registers on demand too: a dynamic attachment whose moves the driver follows. */
+    @Override
+    public DmaBufRegistrar dmaBuf(Node node) {
         return OdpDriver.attach(node, profile);
     }
 

@@ -36,6 +36,9 @@ public final class OdpProvider implements PolicyProvider, ParameterSet {
         }
         stats.add(new Statistic("<node>.odp.fault_time", "ps", "from the NIC raising a fault to the driver resuming the QP"));
         Set<Capability> caps = Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ON_DEMAND_PAGING);
+        Set<Capability> windowCaps = caps;
+        caps = Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE,
+                Capability.ON_DEMAND_PAGING, Capability.DMA_BUF);
         all.add(new PolicyDescriptor(OdpPolicy.EXPLICIT, "On-Demand Paging (001), explicit: each buffer in an on-demand"
                 + " region, nothing pinned; the NIC faults, the driver pages in, maps and resumes", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.EXPLICIT, p)));
@@ -52,7 +55,7 @@ public final class OdpProvider implements PolicyProvider, ParameterSet {
         windowStats.add(new Statistic("<node>.nic.mw.refused", "accesses", "remote accesses through a window's key refused"));
         all.add(new PolicyDescriptor(OdpWindowsPolicy.NAME, "On-Demand Paging (001 future work) with memory windows:"
                 + " one implicit region per rank, per (buffer, peer) a type-2 window bound on the peer's queue pair;"
-                + " revoking a peer invalidates its window instead of re-registering", caps, costs, windowStats,
+                + " revoking a peer invalidates its window instead of re-registering", windowCaps, costs, windowStats,
                 OdpWindowsPolicy::new));
         return all;
     }

@@ -9,7 +9,10 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.hw.node.Node;
+import org.pagefabric.reg.DmaBufRegistrar;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.pinning.StaticDmaBufRegistrar;
 import org.pagefabric.sim.process.ProcessContext;
 
 /**
@@ -28,12 +31,14 @@ public final class PinEverything implements RegistrationPolicy {
     private final long registerBasePs;
     private final long registerPerPagePs;
     private final boolean dontfork;
+    private final StaticDmaBufRegistrar dmaBufs;
 
     /** The policy with registration costs from {@code profile}. */
     public PinEverything(Profile profile) {
         this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
         this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
         this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
+        this.dmaBufs = new StaticDmaBufRegistrar(registerBasePs, registerPerPagePs);
     }
 
     @Override
@@ -71,6 +76,12 @@ public final class PinEverything implements RegistrationPolicy {
     @Override
     public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
         return new Access(target.segmentRegion().rkey(), 0);
+    }
+
+    /** Device memory is pinned too: a static attachment, which the exporter may not move. */
+    @Override
+    public DmaBufRegistrar dmaBuf(Node node) {
+        return dmaBufs;
     }
 
     @Override

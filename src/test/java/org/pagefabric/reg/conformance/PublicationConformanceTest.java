@@ -74,6 +74,7 @@ class PublicationConformanceTest {
         assertEquals(caps.contains(Capability.ON_DEMAND_PAGING), p.onDemandPaging(first.node()) != null,
                 name + ": on-demand paging");
         assertEquals(caps.contains(Capability.FAULT_TRACE), p.faultTrace(first.endpoint()) != null, name + ": fault trace");
+        assertEquals(caps.contains(Capability.DMA_BUF), p.dmaBuf(first.node()) != null, name + ": dma-buf registration");
     }
 
     @ParameterizedTest(name = "{0}")

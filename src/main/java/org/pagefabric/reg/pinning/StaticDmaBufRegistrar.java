@@ -1,0 +1,61 @@
+package org.pagefabric.reg.pinning;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.hw.nic.MemoryRegion;
+import org.pagefabric.hw.nic.Nic;
+import org.pagefabric.hw.os.DmaBuf;
+import org.pagefabric.hw.os.DmaBufAttachment;
+import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.reg.DmaBufRegistrar;
+
+/**
+ * dma-buf registration for a NIC without on-demand paging: a static attachment that pins the
+ * buffer and maps it once (ib_umem_dmabuf_get_pinned in drivers/infiniband/core/umem_dmabuf.c:
+ * dma_buf_pin, then dma_buf_map_attachment), so the region's translations never change and the
+ * exporter refuses every move until the region is deregistered. It costs what pinning
+ * registration does without get_user_pages: {@code nic.register.base} plus
+ * {@code nic.register.per_page} per page.
+ */
+public final class StaticDmaBufRegistrar implements DmaBufRegistrar {
+    private final long registerBasePs;
+    private final long registerPerPagePs;
+    private final Map<MemoryRegion, Held> held = new IdentityHashMap<>();
+
+    /** A registrar charging {@code registerBasePs} plus {@code registerPerPagePs} per page. */
+    public StaticDmaBufRegistrar(long registerBasePs, long registerPerPagePs) {
+        this.registerBasePs = registerBasePs;
+        this.registerPerPagePs = registerPerPagePs;
+    }
+
+    @Override
+    public Registration register(Endpoint rank, DmaBuf buf, long offset, long length, long iova, int access) {
+        if (((offset | iova | length) & (Kernel.PAGE_SIZE - 1)) != 0 || length <= 0 || offset < 0
+                || offset + length > buf.size()) {
+            throw new IllegalArgumentException("dma-buf region [" + offset + ", +" + length + ") at iova 0x"
+                    + Long.toHexString(iova) + ": page aligned and inside the " + buf.size() + " B buffer");
+        }
+        DmaBufAttachment a = buf.attach(null);
+        a.pin();
+        int pages = (int) (length / Kernel.PAGE_SIZE);
+        long[] frames = a.map(offset / Kernel.PAGE_SIZE, pages);
+        MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), iova, length, access, frames);
+        held.put(mr, new Held(rank.node().nic(), a));
+        return new Registration(mr, registerBasePs + pages * registerPerPagePs);
+    }
+
+    @Override
+    public void deregister(MemoryRegion region) {
+        Held h = held.remove(region);
+        if (h == null) {
+            throw new IllegalArgumentException(region + " is not a static dma-buf registration");
+        }
+        h.nic.deregister(region);
+        h.attachment.detach();
+    }
+
+    /** The NIC a region lives on and the pinned attachment behind it. */
+    private record Held(Nic nic, DmaBufAttachment attachment) {
+    }
+}
