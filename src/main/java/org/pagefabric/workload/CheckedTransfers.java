@@ -20,9 +20,8 @@ public final class CheckedTransfers {
     private final int iterations;
     private final String wrongBytesMeaning;
     private long timedPs;
-    private long failed;
+    private final FailedOperations failed = new FailedOperations();
     private long corrupted;
-    private CompletionStatus firstFailure;
 
     /**
      * Transfers of {@code size} bytes, {@code iterations} of them; {@code wrongBytesMeaning} says,
@@ -37,9 +36,7 @@ public final class CheckedTransfers {
     /** One transfer took {@code ps}; it completed with {@code status}. */
     public void timed(long ps, CompletionStatus status) {
         timedPs += ps;
-        if (status != CompletionStatus.SUCCESS && failed++ == 0) {
-            firstFailure = status;
-        }
+        failed.completed(status);
     }
 
     /**
@@ -77,28 +74,15 @@ public final class CheckedTransfers {
 
     /** Whether every transfer completed and delivered the right bytes. */
     public boolean verified() {
-        return failed == 0 && corrupted == 0;
+        return failed.count() == 0 && corrupted == 0;
     }
 
     /** Why the transfers did not verify, or {@code null}. */
     public String failure() {
-        if (failed > 0) {
-            return failed + " of " + iterations + " transfers completed with " + firstFailure + meaning(firstFailure);
+        if (failed.count() > 0) {
+            return failed.describe(iterations, "transfers");
         }
         return corrupted > 0 ? corrupted + " of " + iterations + " transfers " + wrongBytesMeaning : null;
-    }
-
-    /**
-     * What a failed completion's status means for a transfer, after its name (": the NIC refused
-     * ..."), or an empty string when the status speaks for itself.
-     */
-    public static String meaning(CompletionStatus status) {
-        // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
-        return switch (status) {
-            case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
-            case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
-            default -> "";
-        };
     }
 
     /**

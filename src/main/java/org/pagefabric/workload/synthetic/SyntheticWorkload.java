@@ -232,7 +232,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             tally.operations++;
             tally.bytes += length;
             if (wc.status() != CompletionStatus.SUCCESS) {
-                tally.failed(wc.status());
+                tally.failed.completed(wc.status());
             } else if (!intact) {
                 tally.corrupted++;
             }
@@ -261,7 +261,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             int j = (int) (wc.wrId() % RECEIVE_SLOTS);
             int m = from[s].nextReceived();
             if (wc.status() != CompletionStatus.SUCCESS) {
-                tally.failed(wc.status());
+                tally.failed.completed(wc.status());
             } else if (j != m % RECEIVE_SLOTS || wc.bytes() != from[s].length(m)
                     || !k.verifyTag(me.process(), me.segment() + slot(n, zone, s, j), from[s].length(m), from[s].tag(m), 0)) {
                 tally.corrupted++;

@@ -3,9 +3,8 @@ package org.pagefabric.workload.synthetic;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.pagefabric.comm.Job;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.sim.Time;
-import org.pagefabric.workload.CheckedTransfers;
+import org.pagefabric.workload.FailedOperations;
 
 /** What the ranks of one run add up: operations that failed or delivered wrong bytes, bytes moved, the span of time, peak pinned memory and the registration path's time. */
 final class Tally {
@@ -13,8 +12,7 @@ final class Tally {
     private final Job job;
     private final long[] policyAtStart;
     long operations;
-    long failed;
-    private CompletionStatus firstFailure;
+    final FailedOperations failed = new FailedOperations();
     long corrupted;
     long bytes;
     long reallocations;
@@ -35,18 +33,10 @@ final class Tally {
         peakPinned = Math.max(peakPinned, job.pinnedBytes());
     }
 
-    /** One operation completed with {@code status}, not a success. */
-    void failed(CompletionStatus status) {
-        if (failed++ == 0) {
-            firstFailure = status;
-        }
-    }
-
     /** Why the run did not verify, for the row's reason, or {@code null} if it did. */
     String failure(long expected) {
-        if (failed > 0) {
-            return failed + " of " + operations + " operations completed with " + firstFailure
-                    + CheckedTransfers.meaning(firstFailure);
+        if (failed.count() > 0) {
+            return failed.describe(operations, "operations");
         }
         if (corrupted > 0) {
             return corrupted + " of " + operations + " operations delivered other bytes than the buffer held";
@@ -55,7 +45,7 @@ final class Tally {
     }
 
     boolean verified(long expected) {
-        return failed == 0 && corrupted == 0 && operations == expected;
+        return failed.count() == 0 && corrupted == 0 && operations == expected;
     }
 
     double bytesPerSecond() {
@@ -66,7 +56,7 @@ final class Tally {
     Map<String, Object> metrics() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put(SyntheticWorkload.CORRUPTED, corrupted);
-        m.put(SyntheticWorkload.FAILED, failed);
+        m.put(SyntheticWorkload.FAILED, failed.count());
         m.put(SyntheticWorkload.REALLOCATIONS, reallocations);
         m.put(SyntheticWorkload.PINNED_PEAK, Math.round(peakPinned / MIB * 1000.0) / 1000.0);
         long policy = 0;

@@ -27,6 +27,7 @@ import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.FailedOperations;
 import org.pagefabric.workload.Workload;
 
 /**
@@ -66,7 +67,7 @@ public final class TraceReplay implements Workload.Run {
     private long firstPost = -1;
     private long lastReap;
     private long completions;
-    private long failed;
+    private final FailedOperations failed = new FailedOperations();
     private long corrupted;
     private boolean finished;
 
@@ -275,7 +276,7 @@ public final class TraceReplay implements Workload.Run {
         completions++;
         lastReap = ctx.now();
         if (wc.status() != CompletionStatus.SUCCESS) {
-            failed++;
+            failed.completed(wc.status());
             return;
         }
         moved += done.len();
@@ -295,7 +296,7 @@ public final class TraceReplay implements Workload.Run {
         TraceRecord done = records.get(k);
         completions++;
         if (wc.status() != CompletionStatus.SUCCESS) {
-            failed++;
+            failed.completed(wc.status());
             return;
         }
         LongArrayQueue sent = inFlight.get(pair(done.peer(), done.rank()));
@@ -449,7 +450,17 @@ public final class TraceReplay implements Workload.Run {
 
     @Override
     public boolean verified() {
-        return failed == 0 && corrupted == 0;
+        return failed.count() == 0 && corrupted == 0;
+    }
+
+    @Override
+    public String failure() {
+        String f = failed.describe(completions, "operations");
+        if (f != null) {
+            return f;
+        }
+        return corrupted > 0 ? corrupted + " of " + completions + " operations delivered other bytes than the"
+                + " application's buffer held (a registration gone stale)" : null;
     }
 
     @Override

@@ -36,6 +36,19 @@ class TraceWorkloadTest {
     }
 
     @Test
+    void aReplayThatDoesNotVerifySaysWhy() {
+        Path churn = Path.of("docs/examples/realloc-churn.trace.jsonl");
+        Map<String, Object> refused = replay(churn, "pin-all");
+        assertEquals(false, refused.get("verified"));
+        assertTrue(((String) refused.get("reason")).matches("\\d+ of 28 operations completed with LOCAL_PROTECTION_ERROR:"
+                + " the NIC refused the local buffer, not in memory the policy registered"), refused.toString());
+        Map<String, Object> stale = replay(churn, "cache-nomonitor");
+        assertEquals("22 of 28 operations delivered other bytes than the application's buffer held"
+                + " (a registration gone stale)", stale.get("reason"));
+        assertEquals(null, replay(churn, "cache-hooks").get("reason"));
+    }
+
+    @Test
     void aTraceRequiresWhatItsOperationsNeed() throws IOException {
         TraceWorkload w = new TraceWorkload();
         Path puts = trace("", "{\"rank\":0,\"op\":\"put\",\"addr\":0,\"len\":64,\"peer\":1,\"raddr\":0}");
