@@ -6,8 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
@@ -92,28 +90,14 @@ public final class HostReclaimWorkload extends AbstractWorkload {
         boolean[] ok = {true};
         boolean[] done = {false};
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
-            for (long off = 0; off + size <= hot; off += Math.max(size, Kernel.PAGE_SIZE)) {
-                DataCheck.fill(src, 0, size, TAG);
-                src.write(ctx, dst, 0, off, size, -1);
-                ok[0] &= src.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
-            }
+            RandomPagePuts pattern = new RandomPagePuts(src, dst, size, hot, TAG);
+            ok[0] = pattern.warm(ctx);
             if (host != null) {
                 base[0] = host.reclaimed();
                 base[1] = host.refusedPinned();
                 base[2] = host.hostFaults();
             }
-            long pages = (hot - size) / Kernel.PAGE_SIZE + 1;
-            for (int i = 0; i < puts; i++) {
-                long tag = TAG + 1 + i;
-                long to = targets.nextLong(pages) * Kernel.PAGE_SIZE;
-                DataCheck.fill(src, 0, size, tag);
-                long t0 = ctx.now();
-                src.write(ctx, dst, 0, to, size, i);
-                WorkCompletion wc = src.awaitSend(ctx);
-                latencies.record(ctx.now() - t0);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS
-                        && kernel.verifyTag(dst.process(), dst.segment() + to, size, tag, 0);
-            }
+            ok[0] &= pattern.timed(ctx, puts, targets, latencies);
             done[0] = true;
         }).start();
         if (host != null && perInterval > 0) {

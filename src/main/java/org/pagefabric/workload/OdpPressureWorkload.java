@@ -6,8 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.KernelStats;
@@ -116,11 +114,8 @@ public final class OdpPressureWorkload extends AbstractWorkload {
         long coldVa = kernel.mmap(neighbour, 0, cold, Prot.READ_WRITE, MapFlags.NONE).address();
         byte[] word = new byte[8];
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
-            for (long off = 0; off + size <= hot; off += Math.max(size, Kernel.PAGE_SIZE)) {
-                DataCheck.fill(src, 0, size, TAG);
-                src.write(ctx, dst, 0, off, size, -1);
-                ok[0] &= src.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
-            }
+            RandomPagePuts pattern = new RandomPagePuts(src, dst, size, hot, TAG);
+            ok[0] = pattern.warm(ctx);
             base[0] = paging.resolvedFaults();
             base[1] = ks.reclaimed();
             base[2] = ks.invalidations();
@@ -128,18 +123,7 @@ public final class OdpPressureWorkload extends AbstractWorkload {
             base[4] = invalidated.value();
             base[5] = paging.invalidationPs();
             base[6] = young.value();
-            long pages = (hot - size) / Kernel.PAGE_SIZE + 1;
-            for (int i = 0; i < puts; i++) {
-                long tag = TAG + 1 + i;
-                long to = random.nextLong(pages) * Kernel.PAGE_SIZE;
-                DataCheck.fill(src, 0, size, tag);
-                long t0 = ctx.now();
-                src.write(ctx, dst, 0, to, size, i);
-                WorkCompletion wc = src.awaitSend(ctx);
-                latencies.record(ctx.now() - t0);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS
-                        && kernel.verifyTag(dst.process(), dst.segment() + to, size, tag, 0);
-            }
+            ok[0] &= pattern.timed(ctx, puts, random, latencies);
             done[0] = true;
         }).start();
         new SimProcess(job.simulator(), dst.node(), "neighbour", ctx -> {
