@@ -47,6 +47,13 @@ final class AddressTranslationCache {
         return entries.invalidateRange(pasid, va, length);
     }
 
+    /** Removes every entry; how many there were. */
+    int invalidateAll() {
+        int n = entries.level(0).size();
+        entries.invalidateAll();
+        return n;
+    }
+
     /** Whether {@code pte} allows a read, or a write if {@code write}. */
     static boolean allows(long pte, boolean write) {
         return Pte.has(pte, Pte.PRESENT) && Pte.has(pte, write ? Pte.WRITABLE : Pte.READABLE);

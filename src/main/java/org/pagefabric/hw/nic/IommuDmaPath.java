@@ -287,7 +287,24 @@ public final class IommuDmaPath {
         }
         // Removed at once: nothing can translate through the range between now and the request's arrival,
         // because the caller changes the page table in the same instant and a refill would walk the new one.
-        int removed = atc.invalidate(pasid, va, length);
+        return invalidated(atc.invalidate(pasid, va, length));
+    }
+
+    /**
+     * An ATS Invalidate Request for every entry, sent by the hypervisor when it changes its
+     * second-stage table under a guest ({@code vm.nested}). The ATC caches combined translations
+     * keyed by guest address, so any entry may end on the machine frame that changed, and the
+     * host's IOMMU driver flushes the device TLBs of every ATS-enabled device in the domain
+     * (Linux arm-smmu-v3 {@code arm_smmu_atc_inv_domain} on stage-2 unmaps; VT-d device-TLB
+     * invalidation in {@code iommu_flush_dev_iotlb}). Completion as {@link #invalidateDevice}.
+     *
+     * @return the time from now to the Invalidation Completion reaching the IOMMU, or 0 without ATS
+     */
+    public long invalidateDeviceAll() {
+        return ats == null ? 0 : invalidated(atc.invalidateAll());
+    }
+
+    private long invalidated(int removed) {
         long now = nic.simulator().now();
         long drained = Math.max(now + ats.invalidationRequestPs(), stage.lastReady());
         long wait = drained + ats.invalidationCompletionPs() - now;

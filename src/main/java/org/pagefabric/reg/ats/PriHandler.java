@@ -11,6 +11,7 @@ import org.pagefabric.hw.nic.IommuDmaPath;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PinResult;
@@ -78,6 +79,11 @@ public final class PriHandler extends Component {
         this.workQueue = node.cpu().thread(node.name() + ".iopf_wq", core);
         iommu.enablePageRequests(costs.prqEntries(), irqs, irq);
         path.enableAts(costs.device());
+        HostStage host = node.hostStage();
+        if (host != null) {
+            // Under a hypervisor that tells devices (vm.host_notifier), its second-stage changes reach the ATC too.
+            host.subscribeDevice(gfn -> path.invalidateDeviceAll());
+        }
         requests = counter("page_requests", "requests", "Page Requests the I/O page-fault handler served");
         groups = counter("page_request_groups", "groups", "Page Request Groups answered (one work item and one response each)");
         pagesIn = counter("pages_in", "pages", "pages the I/O page-fault handler faulted in");

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
@@ -14,6 +16,7 @@ import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.IommuDmaPath;
 import org.pagefabric.hw.os.Advice;
+import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
@@ -174,6 +177,43 @@ class AtsPriPolicyTest {
         long messages = PROFILE.time(AtsParameters.INVALIDATION_REQUEST) + PROFILE.time(AtsParameters.INVALIDATION_COMPLETION);
         assertTrue(cost[0] >= messages && cost[1] >= messages,
                 "every invalidation waits for the device's completion: " + cost[0] + ", " + cost[1] + " ps");
+    }
+
+    /**
+     * In a virtual machine, the ATC holds combined translations; when the host takes a guest
+     * frame, its device-TLB flush leaves no entry the NIC could still use, and the next put pays a
+     * nested fault and lands intact. A hypervisor that does not tell devices (vm.host_notifier
+     * false) leaves the entry in place.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aHostReclaimInAVirtualMachineFlushesTheAtc(boolean hostNotifier) {
+        Profile vm = PROFILE.withOverrides(Map.of("vm.nested", "true", "vm.host_notifier", String.valueOf(hostNotifier)),
+                "test");
+        long length = 16 << 10;
+        boolean[] cached = new boolean[2];
+        long[] hostFaults = new long[1];
+        run(vm, (ctx, job) -> {
+            Rank b = job.rank(1);
+            HostStage host = b.node().hostStage();
+            int pasid = b.pd().id();
+            long va = b.segment() + DST;
+            fill(job.rank(0), 0, length, 8);
+            put(ctx, job, 0, DST, length);
+            cached[0] = path(b).cachedFrame(pasid, va) >= 0;
+            assertTrue(host.reclaim(b.process().physicalAddress(va) >>> 12), "the host takes the frame");
+            cached[1] = path(b).cachedFrame(pasid, va) >= 0;
+            long before = host.hostFaults();
+            fill(job.rank(0), 0, length, 9);
+            put(ctx, job, 0, DST, length);
+            assertTrue(same(job.rank(0), 0, b, DST, length), "the put after the reclaim landed");
+            hostFaults[0] = host.hostFaults() - before;
+        });
+        assertTrue(cached[0], "the first put left its translation in the ATC");
+        assertEquals(!hostNotifier, cached[1], "the ATC entry after the host's reclaim");
+        if (hostNotifier) {
+            assertTrue(hostFaults[0] > 0, "the next put's translation walked into a host fault");
+        }
     }
 
     @Test
