@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
@@ -38,7 +37,7 @@ public final class BandwidthWorkload extends AbstractWorkload {
         Rank dst = job.rank(1);
         DataCheck.fill(src, 0, size, 0xB4000000L + size);
         long[] span = new long[2];
-        boolean[] ok = {true};
+        FailedOperations failed = new FailedOperations();
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
             long[] posted = new long[iterations];
             span[0] = ctx.now();
@@ -50,7 +49,7 @@ public final class BandwidthWorkload extends AbstractWorkload {
             }
             while (done < iterations) {
                 WorkCompletion wc = src.awaitSend(ctx);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS;
+                failed.completed(wc.status());
                 latencies.record(ctx.now() - posted[(int) wc.wrId()]);
                 done++;
                 if (next < iterations) {
@@ -69,7 +68,14 @@ public final class BandwidthWorkload extends AbstractWorkload {
 
             @Override
             public boolean verified() {
-                return ok[0] && DataCheck.same(src, 0, dst, 0, size);
+                return failed.count() == 0 && DataCheck.same(src, 0, dst, 0, size);
+            }
+
+            @Override
+            public String failure() {
+                String f = failed.describe(iterations, "puts");
+                return f != null || DataCheck.same(src, 0, dst, 0, size) ? f
+                        : "the destination does not hold the bytes the puts carried";
             }
         };
     }

@@ -41,6 +41,7 @@ public final class FailedOperations {
         return switch (status) {
             case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";
             case REMOTE_ACCESS_ERROR -> ": the NIC refused the remote buffer, not in memory the policy registered";
+            case RETRY_EXCEEDED -> ": the transport gave up at its retry limit";
             default -> "";
         };
     }

@@ -368,7 +368,12 @@ public final class PointRun {
         row.put("nic_power_W", significant(energy.nicPowerW()));
         row.put("router_power_W", significant(energy.routerPowerW()));
         if (!verified) {
-            blankFigures(row, workload, stuck != null ? stuck : run.failure());
+            String failure = stuck != null ? stuck : run.failure();
+            // A run that finished with failed completions the workload does not explain may still owe them to the transport.
+            if (failure == null && sum(sim, RETRY_LIMIT_FAILURES) > 0) {
+                failure = GAVE_UP;
+            }
+            blankFigures(row, workload, failure);
         }
         return row;
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 
 /**
@@ -36,6 +37,16 @@ class UnverifiedRowTest {
         String reason = (String) row.get(PointRun.REASON);
         assertTrue(reason.startsWith("3 of 3 transfers completed with LOCAL_PROTECTION_ERROR"), reason);
         assertTrue(reason.contains("not in memory the policy registered"), reason);
+    }
+
+    @Test
+    void putsTheTransportGaveUpOnSayHowManyAndWhy() {
+        Profile lossy = ProfileRegistry.resolve("default").withOverrides(Map.of("link.loss", "0.9"), "test");
+        Map<String, Object> row = PointRun.run(lossy, "pin-all", WorkloadRegistry.standard().byName("bandwidth"),
+                65536, 3, 1);
+        assertEquals(false, row.get("verified"));
+        assertEquals("3 of 3 puts completed with RETRY_EXCEEDED: the transport gave up at its retry limit",
+                row.get(PointRun.REASON));
     }
 
     @Test
