@@ -14,8 +14,7 @@ import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.reg.PolicyRefusal;
-import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.reg.SegmentRegionKeys;
 
 /**
  * Active Access (002): nothing is pinned; each rank's segment is one IOMMU-translated region
@@ -26,7 +25,7 @@ import org.pagefabric.sim.process.ProcessContext;
  * {@link #domain(Endpoint)} and {@link ActiveDomain#assocPage}; applications reach those through
  * {@link #activeAccess()}.
  */
-public final class ActiveAccessPolicy implements RegistrationPolicy, ActiveAccess {
+public final class ActiveAccessPolicy implements SegmentRegionKeys, ActiveAccess {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
             | AccessFlags.REMOTE_ATOMIC;
 
@@ -98,16 +97,6 @@ public final class ActiveAccessPolicy implements RegistrationPolicy, ActiveAcces
     @Override
     public ActiveAccess activeAccess() {
         return this;
-    }
-
-    @Override
-    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
-        return new Access(rank.segmentRegion().lkey(), 0);
-    }
-
-    @Override
-    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
-        return new Access(target.segmentRegion().rkey(), 0);
     }
 
     @Override

@@ -11,8 +11,7 @@ import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.PageTable;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
-import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.reg.SegmentRegionKeys;
 
 /**
  * PCIe ATS/PRI with PASID ({@code ats-pri}): nothing is pinned and nothing is registered per
@@ -27,7 +26,7 @@ import org.pagefabric.sim.process.ProcessContext;
  * <p>It publishes the ATC's page translations as {@link Metric#HITS} (served by the ATC) and
  * {@link Metric#MISSES} (a Translation Request was needed), so a workload's hit rate is the ATC's.
  */
-public final class AtsPriPolicy implements RegistrationPolicy {
+public final class AtsPriPolicy implements SegmentRegionKeys {
     /** The policy's name. */
     public static final String NAME = "ats-pri";
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
@@ -60,16 +59,6 @@ public final class AtsPriPolicy implements RegistrationPolicy {
         MemoryRegion mr = node.nic().registerVirtual(rank.pd(), 0, PageTable.USER_TOP, ACCESS);
         rank.setSegmentRegion(mr);
         return 0;
-    }
-
-    @Override
-    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
-        return new Access(rank.segmentRegion().lkey(), 0);
-    }
-
-    @Override
-    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
-        return new Access(target.segmentRegion().rkey(), 0);
     }
 
     /** Nothing is ever pinned. */

@@ -11,8 +11,7 @@ import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.reg.PolicyRefusal;
-import org.pagefabric.reg.RegistrationPolicy;
-import org.pagefabric.sim.process.ProcessContext;
+import org.pagefabric.reg.SegmentRegionKeys;
 
 /**
  * What every policy on PART's hardware shares (000 §III): each rank's segment is registered as
@@ -21,7 +20,7 @@ import org.pagefabric.sim.process.ProcessContext;
  * ({@link PartDriver}), so a page that is not present when the network reaches it is resolved
  * and retransmitted, whatever the policy did beforehand.
  */
-public abstract class PartFamilyPolicy implements RegistrationPolicy {
+public abstract class PartFamilyPolicy implements SegmentRegionKeys {
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
             | AccessFlags.REMOTE_ATOMIC;
 
@@ -62,16 +61,6 @@ public abstract class PartFamilyPolicy implements RegistrationPolicy {
         MemoryRegion mr = node.nic().registerVirtual(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS);
         rank.setSegmentRegion(mr);
         return 0;
-    }
-
-    @Override
-    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
-        return new Access(rank.segmentRegion().lkey(), 0);
-    }
-
-    @Override
-    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
-        return new Access(target.segmentRegion().rkey(), 0);
     }
 
     @Override

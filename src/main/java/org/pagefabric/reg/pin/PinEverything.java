@@ -11,9 +11,8 @@ import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.reg.DmaBufRegistrar;
-import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.SegmentRegionKeys;
 import org.pagefabric.reg.pinning.StaticDmaBufRegistrar;
-import org.pagefabric.sim.process.ProcessContext;
 
 /**
  * The baseline: every rank pins and registers its whole communication segment once, at start
@@ -21,7 +20,7 @@ import org.pagefabric.sim.process.ProcessContext;
  * region. No cost per operation; the price is memory pinned for the whole run and the
  * registration time up front.
  */
-public final class PinEverything implements RegistrationPolicy {
+public final class PinEverything implements SegmentRegionKeys {
     /** The command-line name. */
     public static final String NAME = "pin-all";
 
@@ -66,16 +65,6 @@ public final class PinEverything implements RegistrationPolicy {
                 pin.frames());
         rank.setSegmentRegion(mr);
         return forkPs + pin.costPs() + registerBasePs + pages * registerPerPagePs;
-    }
-
-    @Override
-    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
-        return new Access(rank.segmentRegion().lkey(), 0);
-    }
-
-    @Override
-    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
-        return new Access(target.segmentRegion().rkey(), 0);
     }
 
     /** Device memory is pinned too: a static attachment, which the exporter may not move. */
