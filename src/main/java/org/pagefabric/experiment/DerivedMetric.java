@@ -98,14 +98,7 @@ public record DerivedMetric(String name, String metric, String series, List<Stri
     private void computeInto(ExperimentSpec.Plot plot, List<Map<String, Object>> rows, List<Map<String, Object>> out) {
         List<Object> xs = xValues(plot, rows);
         if (atCrossing != null) {
-            for (Object x : xs) {
-                Double mine = mean(plot, rows, series, x, atCrossing);
-                Double theirs = mean(plot, rows, over.get(0), x, atCrossing);
-                if (mine != null && theirs != null && mine > theirs) {
-                    add(out, x, mean(plot, rows, series, x, metric));
-                    return;
-                }
-            }
+            crossingInto(plot, rows, xs, out);
             return;
         }
         for (Object x : xs) {
@@ -117,6 +110,42 @@ public record DerivedMetric(String name, String metric, String series, List<Stri
             if (num != null && den != null && den != 0) {
                 add(out, x, form.apply(num / den));
             }
+        }
+    }
+
+    /**
+     * The series' value where its crossing metric rises above the other series': at the first x
+     * past the crossing, interpolated linearly back to the crossing itself when the x before it
+     * was measured too. A grid does not hold the x where two curves cross, and the value there
+     * (the share of puts that unpin where Firehose's latency meets no-unpin's, say) is not the
+     * value at the next grid point, where the crossing metric has gone on rising; both move
+     * together between two close points, so the crossing's fraction of the interval applies to
+     * the value too.
+     */
+    private void crossingInto(ExperimentSpec.Plot plot, List<Map<String, Object>> rows, List<Object> xs,
+            List<Map<String, Object>> out) {
+        Double gapBefore = null;
+        Double valueBefore = null;
+        for (Object x : xs) {
+            Double mine = mean(plot, rows, series, x, atCrossing);
+            Double theirs = mean(plot, rows, over.get(0), x, atCrossing);
+            if (mine == null || theirs == null) {
+                gapBefore = null;
+                continue;
+            }
+            Double value = mean(plot, rows, series, x, metric);
+            double gap = mine - theirs;
+            if (gap > 0) {
+                if (gapBefore == null || valueBefore == null || value == null) {
+                    add(out, x, value);
+                } else {
+                    double t = -gapBefore / (gap - gapBefore);
+                    add(out, x, valueBefore + t * (value - valueBefore));
+                }
+                return;
+            }
+            gapBefore = gap;
+            valueBefore = value;
         }
     }
 

@@ -59,7 +59,34 @@ class DerivedMetricTest {
                 Map.of("series", "firehose", "x", 500L, "metric", "vs_best", "value", 1.6),
                 Map.of("series", "firehose", "x", 100L, "metric", "vs_worst_small", "value", 0.005),
                 Map.of("series", "firehose", "x", 500L, "metric", "vs_small_set", "value", 8.0),
-                Map.of("series", "firehose", "x", 500L, "metric", "hits_at_crossing", "value", 80.0)), d);
+                Map.of("series", "firehose", "x", 500L, "metric", "hits_at_crossing", "value", 90.0)), d);
+    }
+
+    @Test
+    void aValueAtACrossingIsInterpolatedBackToTheCrossingBetweenTheTwoXAroundIt() {
+        ExperimentSpec spec = Specs.parse(SPEC);
+        // Latency gaps -15 at 100 and +45 at 500: the curves cross a quarter of the way, where
+        // the hit rate has fallen a quarter of the way from 100 to 80.
+        List<Map<String, Object>> rows = List.of(
+                row("firehose", 100, 5, 100), row("firehose", 500, 70, 80),
+                row("rendezvous-nounpin", 100, 20, 90), row("rendezvous-nounpin", 500, 25, 10),
+                row("rendezvous-unpin", 100, 1000, 0), row("rendezvous-unpin", 500, 1000, 0));
+        assertEquals(95.0, crossing(DerivedMetric.compute(spec, rows)));
+        // Above from the first x on: nothing to interpolate from, the value there is reported.
+        List<Map<String, Object>> above = List.of(
+                row("firehose", 100, 30, 100), row("firehose", 500, 70, 80),
+                row("rendezvous-nounpin", 100, 20, 90), row("rendezvous-nounpin", 500, 25, 10));
+        assertEquals(100.0, crossing(DerivedMetric.compute(spec, above)));
+        // Never above: no value.
+        List<Map<String, Object>> below = List.of(
+                row("firehose", 100, 5, 100), row("firehose", 500, 7, 80),
+                row("rendezvous-nounpin", 100, 20, 90), row("rendezvous-nounpin", 500, 25, 10));
+        assertNull(crossing(DerivedMetric.compute(spec, below)));
+    }
+
+    private static Object crossing(List<Map<String, Object>> derived) {
+        return derived.stream().filter(m -> m.get("metric").equals("hits_at_crossing")).map(m -> m.get("value"))
+                .findFirst().orElse(null);
     }
 
     @Test
@@ -72,7 +99,7 @@ class DerivedMetricTest {
         assertEquals(0.8, c.get(1).get("ratio"));
         assertEquals(0.005, c.get(2).get("ours"));
         assertEquals(8.0, c.get(3).get("ours"));
-        assertEquals(80.0, c.get(4).get("ours"));
+        assertEquals(90.0, c.get(4).get("ours"));
         assertEquals(20.0, c.get(5).get("ours"));
     }
 

@@ -139,9 +139,12 @@ final class BucketPins {
     /**
      * Removes bucket {@code b}'s translations and unpins its pages.
      *
+     * @param continuesRegion whether the bucket extends the region the driver is already
+     *                        deregistering (the bucket before it, unpinned just before), so that
+     *                        no further deregistration call is paid
      * @return kernel and driver time, picoseconds
      */
-    long unpin(int b) {
+    long unpin(int b, boolean continuesRegion) {
         int first = firstPage(b);
         int pages = pages(b);
         long va = rank.segment() + (long) first * Kernel.PAGE_SIZE;
@@ -162,6 +165,6 @@ final class BucketPins {
         if (dontfork && dofork) {
             ps += rank.process().dontforkRanges().dofork(va, (long) pages * Kernel.PAGE_SIZE);
         }
-        return ps + costs.deregister(pages);
+        return ps + (continuesRegion ? costs.deregisterExtension(pages) : costs.deregister(pages));
     }
 }

@@ -27,7 +27,8 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * @param pinDelay     per move request that pinned, the handler's microseconds beyond a pinless
  *                     move's fixed work, per bucket pinned
  * @param bookkeeping  per miss, microseconds of requester bookkeeping
- * @param unpinTime    per bucket unpinned, microseconds (deregistration and unpinning)
+ * @param unpinTime    per deregistration (one victim, or a run of adjacent victims unpinned
+ *                     together), microseconds of deregistration and unpinning
  * @param unpinMoves   move requests whose handler had to unpin a bucket
  * @param detaches     firehoses a miss moved away from the bucket they mapped (victims), as
  *                     opposed to attaching firehoses that were free
@@ -67,7 +68,7 @@ public record FirehoseCounters(Counter hits, Counter misses, Counter moves, Coun
     private static final Statistic BOOKKEEPING = new Statistic("firehose.bookkeeping", "us",
             "per miss: requester bookkeeping");
     private static final Statistic UNPIN_TIME = new Statistic("firehose.unpin_time", "us",
-            "per bucket unpinned: deregistration and unpinning");
+            "per deregistration (a victim or a run of adjacent victims): deregistration and unpinning");
     private static final Statistic UNPIN_MOVES = new Statistic("firehose.unpin_moves", "messages",
             "move requests whose handler had to unpin a bucket");
     private static final Statistic DETACHES = new Statistic("firehose.detaches", "firehoses",

@@ -177,7 +177,7 @@ public final class FirehosePolicy implements RegistrationPolicy {
                 }
             }
         }
-        batch.spend(local.trim());
+        local.trim(batch);
         local.finish(ctx, batch);
         double us = Time.toMicros(ctx.now() - start);
         counters.moveHandler().record(us);

@@ -64,6 +64,10 @@ final class LocalBuckets {
         private int begunCount;
         private List<Completion> waits;
         private long costPs;
+        /** The victim this batch unpinned last, -1 before the first. */
+        private int lastVictim = -1;
+        /** Time of the deregistration the last victim belongs to, picoseconds. */
+        private long runPs;
 
         /** Buckets this batch pinned. */
         int pinned() {
@@ -146,7 +150,7 @@ final class LocalBuckets {
                 throw new IllegalStateException("no unreferenced bucket to unpin for bucket " + b + ": "
                         + table.pinned() + " buckets pinned, all in use");
             }
-            batch.spend(unpin(victim));
+            unpin(victim, batch);
         }
         table.beginPin(b, remote);
         batch.spend(pins.pin(b));
@@ -158,6 +162,7 @@ final class LocalBuckets {
 
     /** Spends the batch's time, finishes its pins and waits for those other processes started. */
     void finish(ProcessContext ctx, Batch batch) {
+        closeRun(batch);
         if (batch.costPs > 0) {
             ctx.sleep(batch.costPs);
         }
@@ -193,16 +198,13 @@ final class LocalBuckets {
     }
 
     /**
-     * Unpins the victim FIFO's tail while the FIFO holds more than MAXVICTIM.
-     *
-     * @return the unpinning time, picoseconds (the caller spends it)
+     * Unpins the victim FIFO's tail while the FIFO holds more than MAXVICTIM, into
+     * {@code batch}'s time.
      */
-    long trim() {
-        long ps = 0;
+    void trim(Batch batch) {
         while (table.fifoOverLimit()) {
-            ps += unpin(table.evictOldest());
+            unpin(table.evictOldest(), batch);
         }
-        return ps;
     }
 
     /** Releases a local operation's references on {@code [first, last]} and spends the unpinning time. */
@@ -210,19 +212,40 @@ final class LocalBuckets {
         for (int b = first; b <= last; b++) {
             drop(b, false);
         }
-        long ps = trim();
-        if (ps > 0) {
-            ctx.sleep(ps);
+        if (table.fifoOverLimit()) {
+            Batch batch = new Batch();
+            trim(batch);
+            closeRun(batch);
+            ctx.sleep(batch.costPs);
         }
         table.checkBounds();
     }
 
-    private long unpin(int b) {
+    /**
+     * Unpins victim {@code b}. Victims evicted one after another whose buckets follow each other
+     * form one region for the driver, deregistered by one call (the GM conduit of GASNet walks
+     * its victim FIFO from the tail "always trying to find contiguous buckets in order to
+     * minimize deregistration overhead"), so only the first of a run pays the per-call cost.
+     */
+    private void unpin(int b, Batch batch) {
         counters.unpins().increment();
         unpinned++;
-        long ps = pins.unpin(b);
-        counters.unpinTime().record(Time.toMicros(ps));
-        return ps;
+        boolean continues = batch.lastVictim >= 0 && b == batch.lastVictim + 1;
+        if (!continues) {
+            closeRun(batch);
+        }
+        long ps = pins.unpin(b, continues);
+        batch.lastVictim = b;
+        batch.runPs += ps;
+        batch.spend(ps);
+    }
+
+    /** Records the time of the deregistration the batch's last victims formed, if any. */
+    private void closeRun(Batch batch) {
+        if (batch.runPs > 0) {
+            counters.unpinTime().record(Time.toMicros(batch.runPs));
+            batch.runPs = 0;
+        }
     }
 
     /** Buckets this node has unpinned so far. */

@@ -4,8 +4,8 @@ import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.NicParameters;
 
 /**
- * What registering and deregistering one bucket costs the NIC driver (GM registers each bucket
- * as a region of its own), on top of the kernel's pin and unpin time.
+ * What registering and deregistering buckets costs the NIC driver, on top of the kernel's pin and
+ * unpin time: a per-call part and a per-page part.
  *
  * @param registerBasePs      per registration
  * @param registerPerPagePs   per page registered
@@ -22,6 +22,11 @@ record PinCosts(long registerBasePs, long registerPerPagePs, long deregisterBase
     /** Driver time to register {@code pages} pages. */
     long register(int pages) {
         return registerBasePs + pages * registerPerPagePs;
+    }
+
+    /** Driver time of {@code pages} pages that extend a region already being deregistered: no call of their own. */
+    long deregisterExtension(int pages) {
+        return pages * deregisterPerPagePs;
     }
 
     /** Driver time to deregister {@code pages} pages. */

@@ -16,6 +16,7 @@ import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 
 /** The Firehose policy on a small cluster: misses move firehoses, hits are one-sided, victims are reused or unpinned. */
@@ -106,6 +107,55 @@ class FirehosePolicyTest {
         assertEquals(1, t.remoteRefs(3));
         assertEquals(3L * PAGE, bed.policy().pinnedBytes(bed.r(1).endpoint()));
         t.audit();
+    }
+
+    /** Rank 0 puts two pages from its pages 0-1 to each pair of target pages starting at {@code firstPages}. */
+    private static void putPairs(Bed bed, int... firstPages) {
+        bed.r(0).node().kernel().writeTag(bed.r(0).process(), bed.r(0).segment(), 2L * PAGE, 0x2B0L, 0);
+        new SimProcess(bed.sim(), bed.r(0).node(), "rank0", ctx -> {
+            for (int i = 0; i < firstPages.length; i++) {
+                bed.r(0).write(ctx, bed.r(1), 0, (long) firstPages[i] * PAGE, 2L * PAGE, i);
+                assertEquals(CompletionStatus.SUCCESS, bed.r(0).awaitSend(ctx).status());
+            }
+        }).start();
+        bed.sim().run();
+        SimProcess.checkNoDeadlock(bed.sim());
+    }
+
+    @Test
+    void adjacentVictimsUnpinnedTogetherAreOneDeregistration() {
+        // F = 2, MAXVICTIM = 2 buckets: the target holds at most 4. The third pair's move must
+        // unpin two victims, the first pair's buckets 0 and 1, released together and so adjacent
+        // at the FIFO's tail: the driver deregisters them as one region, paying one call.
+        Bed bed = bed(2, 2);
+        putPairs(bed, 0, 2, 4);
+        FirehoseCounters c = bed.counters();
+        BucketTable t = bed.policy().buckets(bed.r(1).endpoint());
+        assertEquals(2, c.unpins().value());
+        assertEquals(BucketTable.UNPINNED, t.state(0));
+        assertEquals(BucketTable.UNPINNED, t.state(1));
+        assertEquals(1, c.unpinTime().count(), "one deregistration for the run 0-1");
+        double oneCallUs = Time.toMicros(ProfileRegistry.load("firehose-myrinet").time(
+                org.pagefabric.hw.param.NicParameters.DEREGISTER_BASE));
+        assertTrue(c.unpinTime().mean() >= oneCallUs && c.unpinTime().mean() < 2 * oneCallUs,
+                "one call's time, not two: " + c.unpinTime().mean() + " us");
+        assertTrue(c.moveHandler().max() < 2 * oneCallUs, "the move waited for one deregistration: "
+                + c.moveHandler().max() + " us");
+    }
+
+    @Test
+    void victimsThatDoNotFollowEachOtherAreDeregisteredOneByOne() {
+        // The same limits. Pairs 0-1 and 2-3 leave 0 and 1 in the FIFO; the pair 1-2 keeps the
+        // firehose on 2, moves the one on 3 to 1 and revives 1, so the FIFO's tail reads 0, 3.
+        // The pair 5-6 moves both firehoses and must unpin two victims, 0 and 3: two regions.
+        Bed bed = bed(2, 2);
+        putPairs(bed, 0, 2, 1, 5);
+        FirehoseCounters c = bed.counters();
+        BucketTable t = bed.policy().buckets(bed.r(1).endpoint());
+        assertEquals(2, c.unpins().value());
+        assertEquals(BucketTable.UNPINNED, t.state(0));
+        assertEquals(BucketTable.UNPINNED, t.state(3));
+        assertEquals(2, c.unpinTime().count(), "one deregistration per victim");
     }
 
     @Test
