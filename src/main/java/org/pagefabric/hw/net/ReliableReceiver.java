@@ -363,7 +363,7 @@ public final class ReliableReceiver implements EventHandler {
                             p.bsn, expectedPsn, p.attempt);
                 }
             }
-            // Silent: the next packet finds the gap and NACKs it (Open-MX's early re-request).
+            // Silent: the next packet finds the gap and NACKs it.
             case DROP -> sinkDrops.increment();
             case ACCESS_ERROR -> {
                 refused.increment();
