@@ -53,7 +53,12 @@ public final class ReliableReceiver implements EventHandler {
     private final int[] sPackets;
     private final int[] sFaultAttempt;
     private final int[] sRnrAttempt;
+    /** The attempt a gap re-request asked for again (its retransmission comes as the next one). */
     private final int[] sGapAttempt;
+    /** The latest attempt of the block seen. */
+    private final int[] sAttempt;
+    /** The message the block belongs to. */
+    private final long[] sMsn;
     private final boolean[] sComplete;
     /** Every block before it is complete. */
     private long base;
@@ -123,6 +128,8 @@ public final class ReliableReceiver implements EventHandler {
         sFaultAttempt = new int[slots];
         sRnrAttempt = new int[slots];
         sGapAttempt = new int[slots];
+        sAttempt = new int[slots];
+        sMsn = new long[slots];
         sComplete = new boolean[slots];
         var stats = net.simulator().statistics();
         packets = stats.counter(name + ".packets", "packets", "DATA packets arrived");
@@ -222,7 +229,12 @@ public final class ReliableReceiver implements EventHandler {
             sFaultAttempt[s] = 0;
             sRnrAttempt[s] = 0;
             sGapAttempt[s] = 0;
+            sAttempt[s] = 0;
+            sMsn[s] = p.msn;
             sComplete[s] = false;
+        }
+        if (p.attempt > sAttempt[s]) {
+            sAttempt[s] = p.attempt;
         }
         int k = p.packetInBlock;
         long bit = 1L << (k & 63);
@@ -251,6 +263,9 @@ public final class ReliableReceiver implements EventHandler {
                         base++;
                     }
                     ack(bsn, p.attempt, true, base);
+                    if (cfg.nackOnGap()) {
+                        askAgainBefore(bsn, p.msn);
+                    }
                     blockDone(p.msn);
                     return;
                 }
@@ -276,11 +291,32 @@ public final class ReliableReceiver implements EventHandler {
                 nack(NackReason.REMOTE_ACCESS, bsn, p.psn, p.attempt);
             }
         }
-        // Open-MX: the block's last packet came and an earlier one is missing: ask again now.
-        if (cfg.nackOnGap() && p.lastInBlock() && p.attempt > sGapAttempt[s]
-                && p.attempt > sFaultAttempt[s] && p.attempt > sRnrAttempt[s]) {
-            sGapAttempt[s] = p.attempt;
-            nack(NackReason.SEQUENCE, bsn, p.psn, p.attempt);
+    }
+
+    /**
+     * Open-MX's optimistic re-request (omx_pull.c, 003 §4.3 footnote 4): block {@code bsn} of
+     * message {@code msn} is complete while earlier blocks of the same message are not, so a
+     * packet of theirs was probably lost: ask for each of them again, once. A block asked for
+     * again this way is not asked for again until a retransmission it did not ask for (the
+     * sender's time-out) has come; a block whose missing packets are followed by no complete
+     * later block (the message's last one, or every outstanding one with a loss) waits for the
+     * time-out.
+     */
+    private void askAgainBefore(long bsn, long msn) {
+        long from = Math.max(base, bsn - window + 1);
+        for (long b = from; b < bsn; b++) {
+            int t = (int) (b % window);
+            if (sBsn[t] != b || sComplete[t] || sMsn[t] != msn) {
+                continue;
+            }
+            // The retransmission a re-request caused comes as attempt sGapAttempt + 1.
+            if (sGapAttempt[t] > 0 && sAttempt[t] <= sGapAttempt[t] + 1) {
+                continue;
+            }
+            if (sAttempt[t] > sFaultAttempt[t] && sAttempt[t] > sRnrAttempt[t]) {
+                sGapAttempt[t] = sAttempt[t];
+                nack(NackReason.SEQUENCE, b, 0, sAttempt[t]);
+            }
         }
     }
 
@@ -327,7 +363,7 @@ public final class ReliableReceiver implements EventHandler {
                             p.bsn, expectedPsn, p.attempt);
                 }
             }
-            // Silent: the next packet finds the gap and NACKs it (Open-MX's early re-request).
+            // Silent: the next packet finds the gap and NACKs it.
             case DROP -> sinkDrops.increment();
             case ACCESS_ERROR -> {
                 refused.increment();

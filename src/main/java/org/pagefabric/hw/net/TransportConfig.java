@@ -21,10 +21,12 @@ package org.pagefabric.hw.net;
  *                             (go-back-N) before {@link CompletionStatus#RNR_RETRY_EXCEEDED}
  * @param nackCorrupt          whether a receiver NACKs a packet that fails its checksum (true) or
  *                             drops it silently and leaves recovery to the time-out (false)
- * @param nackOnGap            selective mode: whether a receiver NACKs (SEQUENCE) a block whose last
- *                             packet arrives while earlier ones are missing, asking for it again
- *                             before the time-out (Open-MX, seed 003 footnote 4); go-back-N always
- *                             NACKs the first gap
+ * @param nackOnGap            selective mode: whether a receiver NACKs (SEQUENCE) the earlier blocks
+ *                             of a message that are still missing packets when a later block of it
+ *                             completes, asking for them again before the time-out, once until a
+ *                             time-out has sent them again (Open-MX's optimistic re-request, seed
+ *                             003 footnote 4 and its driver's omx_pull.c); go-back-N always NACKs
+ *                             the first gap
  * @param faultWaitTimeoutPs   after a PAGE_FAULT NACK the time-out is cancelled and the sender waits
  *                             for an explicit retransmission request; 0 waits forever, so a lost
  *                             request leaves the block waiting (PART's hardware); a positive value

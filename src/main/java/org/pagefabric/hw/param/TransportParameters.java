@@ -47,7 +47,8 @@ public final class TransportParameters {
             "Whether a receiver NACKs a packet failing its checksum (true) or drops it and leaves recovery to the time-out.");
     /** Whether a gap in a block is NACKed early in selective mode. */
     public static final Parameter NACK_ON_GAP = Parameter.flag("transport.nack_on_gap",
-            "Selective mode: whether a receiver asks again for a block whose last packet arrives while earlier ones are missing.");
+            "Selective mode: whether a receiver asks again for the earlier blocks of a message still missing packets when a later"
+                    + " block of it completes, once until a time-out has sent them again (Open-MX's optimistic re-request).");
     /** How long a sender waits after a page-fault NACK. */
     public static final Parameter FAULT_WAIT_TIMEOUT = Parameter.time("transport.fault_wait_timeout",
             "After a page-fault NACK, time before the sender retransmits anyway, should the explicit retransmission request"

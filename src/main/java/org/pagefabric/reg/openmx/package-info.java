@@ -12,9 +12,11 @@
  * ({@code openmx.recv.coalescing}) and pays an interrupt, frames arriving while the poll has work
  * join it; each costs {@code openmx.recv.per_packet} plus its copy at
  * {@code openmx.recv.copy_bandwidth}. An arriving pull reply whose target page is not pinned yet is dropped
- * (an Overlap-Miss, counted) and the transport recovers it: at once by a gap NACK when a later
- * packet of the block arrives ({@code transport.nack_on_gap}, 003 §4.3 footnote 4), otherwise by
- * its time-out. This leaves {@code hw/nic/Nic.java} untouched.
+ * (an Overlap-Miss, counted) and the transport recovers it as Open-MX's pull does (selective, per
+ * block): at once by a re-request when a later block of the same pull completes
+ * ({@code transport.nack_on_gap}, 003 §4.3 footnote 4; once until a time-out), otherwise by the
+ * 1 s time-out. A miss in the last block of a pull, or a second miss in a block already asked
+ * for again, therefore costs the time-out. This leaves {@code hw/nic/Nic.java} untouched.
  *
  * <p><b>Protocol.</b> Messages up to {@code openmx.eager_max} are copied into a statically
  * pinned send ring slot, travel into the peer's matching receive ring slot and are copied into

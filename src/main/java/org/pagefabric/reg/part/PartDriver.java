@@ -344,9 +344,13 @@ public final class PartDriver implements EventHandler, FaultTrace {
     }
 
     /**
-     * Pages in the non-present pages of {@code [start, end)} around the faulting {@code page};
-     * returns the kernel time. An entry whose page is present by now (an earlier run or another
-     * entry brought it in) needs no page-in, only its ERR.
+     * Pages in the faulting {@code page}, then the rest of {@code [start, end)} around it, each
+     * with a get_user_pages call and a put_page per page; returns the kernel time.
+     * get_user_pages walks every page of its range: a page already present costs its lookup and
+     * reference (and its put_page), a missing one its fault, so paging in ahead (PI4, PIA) costs
+     * each page of the range, not only the missing ones. An entry whose own page is present by
+     * now (an earlier run or another entry brought it in; one page-table read tells) needs no
+     * page-in, only its ERR.
      */
     private long pageIn(int pdid, long page, long start, long end, boolean write) {
         ContextBank bank = iommu.bank(pdid);
@@ -355,25 +359,14 @@ public final class PartDriver implements EventHandler, FaultTrace {
             return 0;
         }
         AddressSpace as = sva.process();
-        long charged = 0;
-        if (!present(as, page, write)) {
-            charged += gup(as, page, 1, write);
-        } else {
+        if (present(as, page, write)) {
             staleEntries.increment();
+            return 0;
         }
-        for (long va = start; va < end; ) {
-            if (va == page || present(as, va, write)) {
-                va += Kernel.PAGE_SIZE;
-                continue;
-            }
-            long runEnd = va;
-            while (runEnd < end && runEnd != page && !present(as, runEnd, write)) {
-                runEnd += Kernel.PAGE_SIZE;
-            }
-            charged += gup(as, va, (int) ((runEnd - va) / Kernel.PAGE_SIZE), write);
-            va = runEnd;
-        }
-        return charged;
+        long charged = gup(as, page, 1, write);
+        charged += gup(as, start, (int) ((page - start) / Kernel.PAGE_SIZE), write);
+        long after = page + Kernel.PAGE_SIZE;
+        return charged + gup(as, after, (int) ((end - after) / Kernel.PAGE_SIZE), write);
     }
 
     /** Whether the page at {@code va} is mapped with the access the device needs (a page-table read). */
@@ -391,9 +384,10 @@ public final class PartDriver implements EventHandler, FaultTrace {
         for (int i = 0; i < r.pinned(); i++) {
             ps += kernel.putPage(r.frames()[i]);
         }
-        pagesPagedIn.add(r.pinned());
-        runPagedIn += r.pinned();
-        if (firstPagePs < 0 && r.pinned() > 0) {
+        int broughtIn = r.minorFaults() + r.majorFaults() + r.cowBreaks();
+        pagesPagedIn.add(broughtIn);
+        runPagedIn += broughtIn;
+        if (firstPagePs < 0 && broughtIn > 0) {
             firstPagePs = ps;
         }
         if (!r.complete()) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.pagefabric.sim.Band;
@@ -196,6 +197,55 @@ class ReliableTransportTest {
         assertEquals(0, bed.senderCounter("timeouts"));
         assertEquals(1, bed.senderCounter("nacks.sequence"));
         assertTrue(bed.sim.now() < cfg.retransmitTimeoutPs());
+    }
+
+    /**
+     * Open-MX's pull asks again only when a later block of the pull completes: a loss in the
+     * message's last block has no later block to reveal it and waits for the time-out.
+     */
+    @Test
+    void silentDropInTheLastBlockOfAMessageWaitsForTheTimeout() {
+        TransportConfig cfg = TransferBed.config(RetransmissionMode.SELECTIVE, 16 * KIB, 4 * KIB, 4);
+        TransferBed bed = new TransferBed(9, cfg, 64 * KIB);
+        int[] drops = {0};
+        // The first packet of the last block: the block's later packets still arrive.
+        bed.gate = p -> p.offset == 48 * KIB && drops[0]++ == 0 ? SinkVerdict.DROP : SinkVerdict.ACCEPT;
+        bed.postAll(64 * KIB);
+        bed.sim.run();
+        assertArrayEquals(bed.src, bed.dst);
+        assertEquals(0, bed.senderCounter("nacks.sequence"), "no later block completed: nothing asks again");
+        assertEquals(1, bed.senderCounter("timeouts"));
+        assertTrue(bed.sim.now() >= cfg.retransmitTimeoutPs());
+    }
+
+    /**
+     * A block asked for again early is not asked for again before the time-out (Open-MX asks
+     * once per time-out): losing its retransmission too leaves it to the time-out, although
+     * later blocks of the message keep completing.
+     */
+    @Test
+    void aBlockIsAskedForAgainEarlyOnlyOnceUntilTheTimeout() {
+        TransportConfig cfg = TransferBed.config(RetransmissionMode.SELECTIVE, 16 * KIB, 4 * KIB, 16);
+        TransferBed bed = new TransferBed(9, cfg, 256 * KIB);
+        int[] drops = {0};
+        int[] completedAfterSecondLoss = {0};
+        bed.gate = p -> {
+            if (p.offset == 20 * KIB && drops[0] < 2) {
+                drops[0]++;
+                return SinkVerdict.DROP;
+            }
+            if (drops[0] == 2 && p.lastInBlock() && p.offset > 20 * KIB) {
+                completedAfterSecondLoss[0]++;
+            }
+            return SinkVerdict.ACCEPT;
+        };
+        bed.postAll(256 * KIB);
+        bed.sim.run();
+        assertArrayEquals(bed.src, bed.dst);
+        assertEquals(2, drops[0]);
+        assertTrue(completedAfterSecondLoss[0] > 0, "later blocks completed after the retransmission was lost");
+        assertEquals(1, bed.senderCounter("nacks.sequence"), "asked for again early once");
+        assertEquals(1, bed.senderCounter("timeouts"), "the second loss waits for the time-out");
     }
 
     @ParameterizedTest

@@ -96,6 +96,42 @@ class PartFlowTest {
         assertTrue(d(pia, "latency_us") < d(pio, "latency_us"), "at 256 KiB paging in ahead pays");
     }
 
+    /** A counter of the point's simulation whose name ends with {@code suffix}. */
+    private static long counter(PointRun.Started point, String suffix) {
+        for (var s : point.simulator().statistics().all()) {
+            if (s instanceof org.pagefabric.sim.stat.Counter c && s.name().endsWith(suffix)) {
+                return c.value();
+            }
+        }
+        throw new AssertionError("no counter " + suffix);
+    }
+
+    private static PointRun.Started finished(String policy, double dst) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("size_B", 262144L);
+        params.put("iterations", 2L);
+        params.put("fault_fraction", dst);
+        PointRun.Started point = PointRun.start(FORTH, policy, WorkloadRegistry.standard().byName("fault-latency"),
+                params, 1);
+        assertEquals(true, point.finish().get("verified"));
+        return point;
+    }
+
+    @Test
+    void pagingInAheadWalksThePresentPagesOfItsRangeToo() {
+        // get_user_pages over PIA's range looks up and references every page, present or not, and
+        // each gets its put_page; only the missing ones are faulted in.
+        PointRun.Started pia = finished("part-pia", 0.1);
+        long walked = counter(pia, "node1.kernel.gup.pinned");
+        long broughtIn = counter(pia, "node1.part.pagesPagedIn");
+        assertTrue(broughtIn > 0);
+        assertTrue(walked > 3 * broughtIn, "the rest of the transfer is walked: " + walked + " vs " + broughtIn);
+        assertEquals(walked, counter(pia, "node1.kernel.gup.unpinned"), "nothing stays pinned");
+        // PIO's range is the faulting page alone: it walks only what it brings in.
+        PointRun.Started pio = finished("part-pio", 0.1);
+        assertEquals(counter(pio, "node1.part.pagesPagedIn"), counter(pio, "node1.kernel.gup.pinned"));
+    }
+
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4, 5, 6})
     void packetLossOnTopOfRandomFaultsStillDeliversEveryByte(long seed) {
