@@ -8,9 +8,9 @@
  * Shared helpers check transfers end to end ({@link DataCheck}, {@link CheckedTransfers}) and
  * tally computation and failures.
  *
- * <p>Layer: Workloads, above {@code comm}. ArchitectureTest lets it use every layer below except the
- * policy packages, which it reaches only through {@code reg}'s registry and interfaces;
- * DESIGN.md asks that workloads reach the machine through {@code comm}, which workloads here that
- * post on {@code hw.nic} queue pairs themselves do not yet do.
+ * <p>Layer: Workloads, above {@code comm}. ArchitectureTest lets it use every layer below except
+ * the policy packages, which it reaches only through {@code reg}'s registry and interfaces.
+ * DESIGN.md asks that workloads reach the machine through {@code comm} alone; those here that
+ * post on {@code hw.nic} queue pairs themselves do not.
  */
 package org.pagefabric.workload;

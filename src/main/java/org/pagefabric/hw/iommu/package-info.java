@@ -7,7 +7,7 @@
  * {@code hw.iommu.aa} builds Active Access.
  *
  * <p>Layer: Hardware. It may use {@code sim} and {@code config} and other hardware packages
- * without forming a cycle; it uses {@code sim}, {@code hw.os} (the page-table entry word) and
- * {@code hw.cpu}.
+ * without forming a cycle; it uses {@code sim}, {@code hw.os} (the page-table entry word, and a
+ * virtual machine's second stage) and {@code hw.cpu} (the interrupt controller).
  */
 package org.pagefabric.hw.iommu;
