@@ -31,7 +31,7 @@ import picocli.CommandLine;
 /**
  * {@code pagefabric reproduce}: runs the bundled experiments of the seeds (or a spec file) and
  * puts, for every number a seed publishes, the paper's value beside ours. An experiment whose
- * mechanisms have not landed is refused in one line with its reason, never faked.
+ * {@code requires} names something missing is refused in one line with its reason, never faked.
  */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
         description = "Reproduce the seeds' experiments: by id, by seed (part, odp, aa, omx, firehose, all), or a spec file.")

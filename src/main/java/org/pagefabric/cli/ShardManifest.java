@@ -38,7 +38,7 @@ record ShardManifest(int shard, int shards, boolean quick, Map<String, String> o
      *
      * @param id       the experiment id, also its directory
      * @param source   the bundled id or the spec file it was read from
-     * @param runnable false for an experiment whose mechanisms have not landed (no rows)
+     * @param runnable false for an experiment whose {@code requires} names something missing (no rows)
      * @param points   how many runs the experiment's plan has in all
      * @param indices  the plan indices of this shard's rows, in row order
      * @param complete whether this shard ran its whole share

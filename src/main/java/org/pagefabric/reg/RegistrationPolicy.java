@@ -44,7 +44,7 @@ public interface RegistrationPolicy {
     Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length);
 
     /**
-     * Carries out a one-sided put ({@link Endpoint#write}) itself, for a policy whose data does not
+     * Carries out a one-sided put ({@link org.pagefabric.comm.Rank#write}) itself, for a policy whose data does not
      * go in one RDMA write from the user's buffer to the target's (bounce buffers: a copy into a
      * pinned buffer, a transfer between pinned buffers, a copy out at the target).
      *
@@ -65,7 +65,7 @@ public interface RegistrationPolicy {
     }
 
     /**
-     * Carries out a two-sided send ({@link Endpoint#send}) itself, like {@link #put}: {@code false},
+     * Carries out a two-sided send ({@link org.pagefabric.comm.Rank#send}) itself, like {@link #put}: {@code false},
      * the default, lets the rank post it with the key of {@link #local}; {@code true} means the
      * policy delivers the message into a receive the target posted (one that the policy took
      * through {@link #receive}) and reports the send's completion through
@@ -76,7 +76,7 @@ public interface RegistrationPolicy {
     }
 
     /**
-     * Takes a receive ({@link Endpoint#receive}) itself: {@code false}, the default, lets the rank
+     * Takes a receive ({@link org.pagefabric.comm.Rank#receive}) itself: {@code false}, the default, lets the rank
      * post it to its NIC with the key of {@link #local}; {@code true} means the policy holds it
      * for the messages it carries by {@link #send}.
      */

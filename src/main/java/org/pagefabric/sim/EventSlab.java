@@ -32,7 +32,7 @@ final class EventSlab {
     private static final long SERIAL_MASK = (1L << (64 - SLOT_BITS - 1)) - 1;
     private static final long IN_HEAP = 1L << 32;
 
-    /** Per slot: word {@code 2s} is the argument, word {@code 2s+1} is id << 33 | inHeap << 32 | type. */
+    /** Per slot: word {@code 2s} is the argument, word {@code 2s+1} is {@code id << 33 | inHeap << 32 | type}. */
     long[] payload;
     /** Per slot: the handle of the event it holds (stale once that event is gone). */
     private long[] handles;

@@ -105,7 +105,7 @@ class SpecReaderTest {
 
     @Test
     void aSpecWithUnmetPrerequisitesIsReadForItsIdentityOnly() {
-        // Its workload and policies arrive with a later issue; listing and refusing it must work now.
+        // Its workload and policies need not exist: listing and refusing it must work all the same.
         ExperimentSpec s = Specs.parse("""
                 id: part.fig9
                 title: Small transfers with a fault

@@ -12,7 +12,7 @@ final class TagSegments {
     /** Beyond this many runs a page is cheaper and simpler as bytes. */
     static final int MAX_SEGMENTS = 8;
 
-    /** Per segment: (offset << 32 | length), tag, stream position of the first byte. */
+    /** Per segment: {@code (offset << 32 | length)}, tag, stream position of the first byte. */
     private long[] seg;
     private int count;
 

@@ -19,10 +19,10 @@ public interface PageFaultHandler {
 
     /**
      * Advice to map {@code [address, address + length)} of {@code region} ahead of access
-     * ({@code ibv_advise_mr}); {@code flags} are {@link Advice} bits.
+     * ({@code ibv_advise_mr}); {@code flags} are {@link AdviseMrFlags} bits.
      *
      * @param done completed by the handler when the work is done (after mapping, if
-     *             {@link Advice#FLUSH}); may be null
+     *             {@link AdviseMrFlags#FLUSH}); may be null
      * @return whether the advice was taken; a handler that does not prefetch returns false
      */
     default boolean prefetch(Nic nic, MemoryRegion region, long address, long length, int flags, Completion done) {

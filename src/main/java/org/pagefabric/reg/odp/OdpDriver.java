@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.agrona.collections.LongHashSet;
 import org.pagefabric.config.Profile;
@@ -33,6 +34,7 @@ import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.reg.DmaBufRegistrar;
 import org.pagefabric.reg.OnDemandPaging;
+import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.stat.Counter;
@@ -112,6 +114,55 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
     private final ArrayDeque<Work> eventQueue = new ArrayDeque<>();
     private final ArrayList<Work> irqBatch = new ArrayList<>();
 
+    /** One of the driver's statistics, below its component name; the policies' descriptors list the same ones. */
+    private record Declared(String name, String unit, String description) {
+        Statistic statistic() {
+            return new Statistic("<node>.odp." + name, unit, description);
+        }
+    }
+
+    private static final Declared FAULTS = new Declared("faults", "faults", "page-fault events the driver received");
+    private static final Declared RESOLVED = new Declared("resolved", "faults",
+            "faults resolved and resumed (with or without new translations)");
+    private static final Declared RACES = new Declared("races", "faults",
+            "page-ins that lost a race with an invalidation: resumed without mapping");
+    private static final Declared UNRESOLVABLE = new Declared("unresolvable", "faults",
+            "faults on addresses the process does not map: resumed with an error");
+    private static final Declared FOREIGN = new Declared("foreign_faults", "faults",
+            "faults on regions this driver did not register");
+    private static final Declared PAGES_IN = new Declared("pages_in", "pages", "pages paged in and mapped into the NIC");
+    private static final Declared INVALIDATIONS = new Declared("invalidations", "calls",
+            "MMU-notifier invalidations that zapped NIC translations");
+    private static final Declared INVALIDATED_PAGES = new Declared("invalidated_pages", "pages",
+            "NIC translation entries zapped by invalidations");
+    private static final Declared PREFETCHES = new Declared("prefetches", "requests", "prefetch (advise_mr) requests served");
+    private static final Declared PREFETCH_RACES = new Declared("prefetch_races", "requests",
+            "prefetches that lost a race with an invalidation");
+    private static final Declared IMPLICIT_CHILDREN = new Declared("implicit_children", "children",
+            "children implicit keys created on first fault");
+    private static final Declared YOUNG_REPORTS = new Declared("young_reports", "ranges",
+            "reclaim's clear-young queries that found pages the NIC used");
+    private static final Declared FAULT_TIME = new Declared("fault_time", "ps",
+            "from the NIC raising a fault to the driver resuming the QP");
+
+    private static Declared phase(Phase p) {
+        return new Declared(phaseStatistic(p), "ps", "time resolved faults spent in phase " + p);
+    }
+
+    /** What every node's driver counts, as the ODP policies' descriptors list it. */
+    static List<Statistic> statistics() {
+        List<Statistic> all = new ArrayList<>();
+        for (Declared d : List.of(FAULTS, RESOLVED, RACES, UNRESOLVABLE, FOREIGN, PAGES_IN, INVALIDATIONS,
+                INVALIDATED_PAGES, PREFETCHES, PREFETCH_RACES, IMPLICIT_CHILDREN, YOUNG_REPORTS)) {
+            all.add(d.statistic());
+        }
+        for (Phase p : Phase.values()) {
+            all.add(phase(p).statistic());
+        }
+        all.add(FAULT_TIME.statistic());
+        return all;
+    }
+
     private final Counter faults;
     private final Counter resolved;
     private final Counter races;
@@ -146,27 +197,30 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
             hostInvalidations = counter("host_invalidations", "calls",
                     "host (hypervisor) invalidations of a guest frame that zapped NIC entries");
         }
-        faults = counter("faults", "faults", "page-fault events the driver received");
-        resolved = counter("resolved", "faults", "faults resolved and resumed (with or without new translations)");
-        races = counter("races", "faults", "page-ins that lost a race with an invalidation: resumed without mapping");
-        unresolvable = counter("unresolvable", "faults", "faults on addresses the process does not map: resumed with an error");
-        foreign = counter("foreign_faults", "faults", "faults on regions this driver did not register");
-        pagesIn = counter("pages_in", "pages", "pages paged in and mapped into the NIC");
-        invalidations = counter("invalidations", "calls", "MMU-notifier invalidations that zapped NIC translations");
-        invalidatedPages = counter("invalidated_pages", "pages", "NIC translation entries zapped by invalidations");
-        prefetchRequests = counter("prefetches", "requests", "prefetch (advise_mr) requests served");
-        prefetchRaces = counter("prefetch_races", "requests", "prefetches that lost a race with an invalidation");
-        implicitChildren = counter("implicit_children", "children", "children implicit keys created on first fault");
-        youngReports = counter("young_reports", "ranges", "reclaim's clear-young queries that found pages the NIC used");
+        faults = counter(FAULTS);
+        resolved = counter(RESOLVED);
+        races = counter(RACES);
+        unresolvable = counter(UNRESOLVABLE);
+        foreign = counter(FOREIGN);
+        pagesIn = counter(PAGES_IN);
+        invalidations = counter(INVALIDATIONS);
+        invalidatedPages = counter(INVALIDATED_PAGES);
+        prefetchRequests = counter(PREFETCHES);
+        prefetchRaces = counter(PREFETCH_RACES);
+        implicitChildren = counter(IMPLICIT_CHILDREN);
+        youngReports = counter(YOUNG_REPORTS);
         for (Phase p : Phase.values()) {
-            phasePs[p.ordinal()] = counter(phaseStatistic(p), "ps",
-                    "time resolved faults spent in phase " + p);
+            phasePs[p.ordinal()] = counter(phase(p));
         }
-        faultTime = latency("fault_time", "from the NIC raising a fault to the driver resuming the QP");
+        faultTime = latency(FAULT_TIME.name(), FAULT_TIME.description());
         nic.setPageFaultHandler(this);
         if (costs.accessBits()) {
             nic.setAccessBits(true);
         }
+    }
+
+    private Counter counter(Declared d) {
+        return counter(d.name(), d.unit(), d.description());
     }
 
     /** The name of the statistic of {@code phase}'s time, below the driver's. */

@@ -30,7 +30,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * {@link PinMode} says. See the package documentation for the model and its limits.
  *
  * <p>Receives match sends by their match information, which is the work request id both sides
- * give ({@link Endpoint#send} and {@link Endpoint#receive} with the same id), in posting order per peer.
+ * give ({@link org.pagefabric.comm.Rank#send} and {@link org.pagefabric.comm.Rank#receive} with the same id), in posting order per peer.
  * One-sided operations do not exist in MX: puts and gets are refused.
  */
 public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacement {

@@ -4,7 +4,6 @@ import org.pagefabric.config.Profile;
 import org.pagefabric.hw.param.CpuParameters;
 import org.pagefabric.hw.param.IommuParameters;
 import org.pagefabric.hw.param.OsParameters;
-import org.pagefabric.hw.param.PartParameters;
 
 /**
  * What PART's software costs, in picoseconds, from a profile.
@@ -25,8 +24,8 @@ public record PartCosts(long smmuHandlerPs, long taskletPs, long emptyPollPs, lo
         long touchPresentPs, int fifoReads) {
     /** The costs of {@code p}. */
     public static PartCosts of(Profile p) {
-        return new PartCosts(p.time(IommuParameters.FAULT_INTERRUPT), p.time(PartParameters.TASKLET),
-                p.time(CpuParameters.MMIO_READ), p.time(PartParameters.TASKLET_NETLINK), p.time(PartParameters.ERR_ISSUE),
-                p.time(OsParameters.TOUCH_PRESENT), p.intCount(PartParameters.TASKLET_FIFO_READS));
+        return new PartCosts(p.time(IommuParameters.FAULT_INTERRUPT), p.time(PartDriverParameters.TASKLET),
+                p.time(CpuParameters.MMIO_READ), p.time(PartDriverParameters.TASKLET_NETLINK), p.time(PartDriverParameters.ERR_ISSUE),
+                p.time(OsParameters.TOUCH_PRESENT), p.intCount(PartDriverParameters.TASKLET_FIFO_READS));
     }
 }

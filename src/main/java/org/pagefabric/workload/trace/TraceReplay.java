@@ -207,13 +207,16 @@ public final class TraceReplay implements Workload.Run {
             }
             case REGISTER -> {
                 // the application asks for the range to be registered: the policy prepares it as
-                // for an operation on it and hears at once that the operation is over
+                // for an operation on it and hears at once that the operation is over; all of it is
+                // the rank's registration time, as the same work before a put is
                 long va = translate(rec, r, rec.addr(), rec.len());
                 RegistrationPolicy p = rank.policy();
+                long start = ctx.now();
                 long cost = p.local(ctx, rank.endpoint(), va, rec.len()).costPs();
                 rank.endpoint().chargePolicy(cost);
                 ctx.sleep(cost);
                 p.completed(ctx, rank.endpoint(), rank.endpoint(), va, 0, rec.len());
+                rank.endpoint().chargeRegistration(ctx.now() - start);
             }
             case DEREGISTER -> translate(rec, r, rec.addr(), rec.len());
             case PUT -> {

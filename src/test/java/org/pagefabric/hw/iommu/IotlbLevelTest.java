@@ -37,7 +37,7 @@ class IotlbLevelTest {
             }
         }
 
-        /** Accesses a key: returns "hit", "fill" or "evict:<key>". */
+        /** Accesses a key: returns "hit", "fill" or {@code "evict:<key>"}. */
         String access(long key) {
             int set = (int) (key % sets);
             List<Long> order = recency.get(set);

@@ -107,6 +107,21 @@ class TraceWorkloadTest {
         assertEquals(2L, row.get("completions"));
     }
 
+    /** A register record is registration work of the rank's own, as the policy's work for a put is. */
+    @Test
+    void registerRecordsCountAsRegistrationTime() throws IOException {
+        String mmap = "{\"rank\":0,\"op\":\"mmap\",\"addr\":\"0x7f0000000000\",\"len\":1048576}";
+        String register = "{\"rank\":0,\"op\":\"register\",\"addr\":\"0x7f0000000000\",\"len\":1048576}";
+        Map<String, Object> bare = replay(trace("", mmap), "cache-hooks");
+        Map<String, Object> registered = replay(trace("", mmap, register), "cache-hooks");
+        assertEquals(0.0, bare.get("registration_cpu_us"), bare.toString());
+        double us = (Double) registered.get("registration_cpu_us");
+        double span = (Double) registered.get("simulated_us") - (Double) bare.get("simulated_us");
+        assertTrue(us > 0 && Math.abs(us - span) <= 0.001 * span,
+                "pinning and registering 1 MiB is all rank 0 does besides the mmap: " + us + " us of a " + span
+                        + " us longer run");
+    }
+
     @Test
     void sendsAreCheckedAgainstTheirReceives() throws IOException {
         Path f = trace("", "{\"rank\":1,\"op\":\"recv\",\"addr\":8192,\"len\":4096,\"peer\":0}",
