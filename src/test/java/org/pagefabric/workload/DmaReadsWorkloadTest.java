@@ -33,7 +33,8 @@ class DmaReadsWorkloadTest {
         assertTrue((Double) inside.get("iotlb_miss_pct") < 5, inside.toString());
         assertTrue((Double) past.get("iotlb_miss_pct") > 95, past.toString());
         double off = gbps(run("false", "never", 64 * 4096L, 32, Map.of()));
-        assertEquals(off, gbps(inside), off * 0.02);
+        // the first read of each of the 64 pages misses: about 2 % of 3000 reads
+        assertEquals(off, gbps(inside), off * 0.05);
         assertTrue(gbps(past) < off / 2, past + " against " + off + " Gb/s without the IOMMU");
     }
 
@@ -41,7 +42,8 @@ class DmaReadsWorkloadTest {
     void superpagesReachTheWholeWindow() {
         Map<String, Object> row = run("true", "always", 64L << 20, 32, Map.of());
         assertEquals(2048L, row.get("page_KiB"));
-        assertTrue((Double) row.get("iotlb_miss_pct") < 1, row.toString());
+        // only the first read of each of the window's 32 superpages misses
+        assertTrue((Double) row.get("iotlb_miss_pct") < 2, row.toString());
     }
 
     @Test
