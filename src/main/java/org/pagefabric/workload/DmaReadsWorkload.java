@@ -3,6 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.iommu.Iommu;
@@ -14,6 +15,7 @@ import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.hw.pcie.PcieLink;
+import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
@@ -70,6 +72,12 @@ public final class DmaReadsWorkload extends AbstractWorkload {
     @Override
     public List<String> metrics() {
         return PointRun.metricsAfterVerified(EXTRA);
+    }
+
+    /** pcie-bench's driver pins its buffer: the device's DMA engine cannot take a page fault. */
+    @Override
+    public Set<Capability> requires(Map<String, Object> params) {
+        return Set.of(Capability.PINNED_UP_FRONT);
     }
 
     @Override
