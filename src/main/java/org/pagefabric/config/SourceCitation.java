@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code 000 §III-A: R5 co-processor adds about 3 us} — a seed (three digits), where in it
  *       (section, table, figure or slide), and what it says;</li>
+ *   <li>{@code published: <document, file or line>: <what it states>} — an input cost a public
+ *       source outside the seeds states (a data set, vendor or kernel documentation, an issue
+ *       thread, a paper), for the experiments beyond the seeds;</li>
  *   <li>{@code assumed: <why this value is reasonable>};</li>
  *   <li>{@code measured: <on what host, how>}, e.g. by {@code pagefabric calibrate};</li>
  *   <li>{@code override: <where>} — a value an experiment set for one run (a grid key or
@@ -29,7 +32,7 @@ import java.util.regex.Pattern;
  */
 public record SourceCitation(Kind kind, String seed, String location, String text) {
     private static final Pattern SEED = Pattern.compile("(\\d{3}) ([^:]{1,80}?): (\\S.*)", Pattern.DOTALL);
-    private static final Pattern OTHER = Pattern.compile("(assumed|measured|override): (\\S.*)", Pattern.DOTALL);
+    private static final Pattern OTHER = Pattern.compile("(assumed|measured|override|published): (\\S.*)", Pattern.DOTALL);
     private static final Pattern FITTED = Pattern.compile("fitted: ([a-z0-9._-]+#[a-z0-9_]+)(?:\\s+(\\S.*))?",
             Pattern.DOTALL);
 
@@ -37,6 +40,8 @@ public record SourceCitation(Kind kind, String seed, String location, String tex
     public enum Kind {
         /** A value a seed states as an input cost of its testbed. */
         SEED,
+        /** A value a public source outside the seeds states, cited by document, file or line. */
+        PUBLISHED,
         /** A value the seeds do not give, chosen for a stated reason. */
         ASSUMED,
         /** A value measured on a real host. */
@@ -49,7 +54,8 @@ public record SourceCitation(Kind kind, String seed, String location, String tex
 
     /** What a valid source looks like, for error messages. */
     public static final String FORMS = "a seed citation like \"000 §III-A: the R5 co-processor adds about 3 us\","
-            + " or \"assumed: <reason>\", or \"measured: <host and method>\", or \"fitted: <experiment>#<reference id>"
+            + " or \"published: <document, file or line>: <what it states>\", or \"assumed: <reason>\","
+            + " or \"measured: <host and method>\", or \"fitted: <experiment>#<reference id>"
             + " by <how>\"";
 
     /** The calibration target {@code experiment#reference} of a fitted value, or {@code null}. */
@@ -80,6 +86,7 @@ public record SourceCitation(Kind kind, String seed, String location, String tex
             Kind k = switch (m.group(1)) {
                 case "assumed" -> Kind.ASSUMED;
                 case "measured" -> Kind.MEASURED;
+                case "published" -> Kind.PUBLISHED;
                 default -> Kind.OVERRIDE;
             };
             return new SourceCitation(k, null, null, m.group(2).strip());

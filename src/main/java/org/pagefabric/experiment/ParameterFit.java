@@ -17,6 +17,7 @@ import org.hipparchus.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
 import org.hipparchus.optim.univariate.BrentOptimizer;
 import org.hipparchus.optim.univariate.SearchInterval;
 import org.hipparchus.optim.univariate.UnivariateObjectiveFunction;
+import org.pagefabric.config.Dimension;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.config.ResolvedSetting;
 import org.pagefabric.experiment.ExperimentSpec.Reference;
@@ -43,10 +44,15 @@ public final class ParameterFit {
      * @param unit the unit of both ends as a profile writes it ({@code us}), or empty
      */
     public record FreeParameter(String name, double low, double high, String unit) {
-        /** The value as a profile or {@code --set} writes it. */
+        /** The value as a profile or {@code --set} writes it; a count is rounded to a whole number. */
         public String text(double value) {
-            String v = significant(value);
+            String v = whole() ? Long.toString(Math.round(value)) : significant(value);
             return unit.isEmpty() ? v : v + " " + unit;
+        }
+
+        /** Whether the parameter counts items, so that only whole values can be tried. */
+        boolean whole() {
+            return ParameterRegistry.find(name).map(p -> p.dimension() == Dimension.COUNT).orElse(false);
         }
 
         /** Whether the search runs on a logarithmic scale (a positive range of a decade or more). */
@@ -210,7 +216,13 @@ public final class ParameterFit {
      * @param progress       told of each evaluation
      */
     public Evaluation fit(int maxEvaluations, Consumer<Evaluation> progress) {
-        if (parameters.size() == 1) {
+        FreeParameter only = parameters.size() == 1 ? parameters.getFirst() : null;
+        if (only != null && only.whole() && Math.floor(only.high()) - Math.ceil(only.low()) + 1 <= maxEvaluations) {
+            // A count: a search between whole values would repeat runs, so every whole value in the range is tried.
+            for (long v = (long) Math.ceil(only.low()); v <= (long) Math.floor(only.high()); v++) {
+                evaluate(new double[] {v}, progress);
+            }
+        } else if (parameters.size() == 1) {
             FreeParameter p = parameters.getFirst();
             BrentOptimizer brent = new BrentOptimizer(1e-4, 1e-9);
             brent.optimize(new MaxEval(maxEvaluations), GoalType.MINIMIZE,
@@ -257,7 +269,7 @@ public final class ParameterFit {
         for (int i = 0; i < values.length; i++) {
             String text = parameters.get(i).text(values[i]);
             overrides.put(parameters.get(i).name(), text);
-            written[i] = Double.parseDouble(significant(values[i]));
+            written[i] = parameters.get(i).whole() ? Math.round(values[i]) : Double.parseDouble(significant(values[i]));
         }
         String key = overrides.toString();
         Evaluation known = memo.get(key);

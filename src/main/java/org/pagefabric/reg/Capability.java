@@ -33,6 +33,11 @@ public enum Capability {
      * facing a page that is not there.
      */
     PAGED_OUT_MEMORY("operations on memory the kernel has paged out"),
+    /**
+     * Pins the whole segment before the first access and keeps it pinned, which a device that
+     * cannot fault (a DMA engine reading host memory, as pcie-bench's does) needs.
+     */
+    PINNED_UP_FRONT("the whole segment pinned before the device's first access"),
     /** Needs a NIC that reaches memory through an IOMMU over the process page table ({@code nic.iommu: true}). */
     NEEDS_IOMMU("a NIC behind an IOMMU (profile nic.iommu: true)");
 

@@ -10,7 +10,7 @@ public final class BasicWorkloads implements WorkloadProvider {
                 new AllocReuseWorkload(), new ThreadedFreeWorkload(), new ForkReuseWorkload(), new DmaBufMovesWorkload(), new DmaBufMrWorkload(), new FhPutLatencyWorkload(), new FhPutBandwidthWorkload(),
                 new SendFaultWorkload(), new InteropLatencyWorkload(), new TitaniumAppWorkload(), new PinCostWorkload(),
                 new MultiPingPongWorkload(), new MpiAppWorkload(), new FaultLatencyWorkload(), new LammpsWorkload(),
-                new NetperfWorkload(), new PktGenWorkload(), new OdpPressureWorkload(), new MultiJobWorkload(),
+                new NetperfWorkload(), new PktGenWorkload(), new DmaReadsWorkload(), new OdpPressureWorkload(), new MultiJobWorkload(),
                 new GasReadWorkload(), new HostReclaimWorkload());
     }
 }

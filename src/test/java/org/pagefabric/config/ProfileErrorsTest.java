@@ -42,13 +42,15 @@ class ProfileErrorsTest {
             Arguments.of("missing source",
                 HEAD + "  link.latency: {value: 1, unit: us}\n",
                 "bad.yaml:4:3: link.latency: the source is missing; every value needs one: a seed citation like"
-                    + " \"000 §III-A: the R5 co-processor adds about 3 us\", or \"assumed: <reason>\", or"
+                    + " \"000 §III-A: the R5 co-processor adds about 3 us\", or \"published: <document, file or line>:"
+                    + " <what it states>\", or \"assumed: <reason>\", or"
                     + " \"measured: <host and method>\", or \"fitted: <experiment>#<reference id> by <how>\""),
             Arguments.of("a source that cites nothing",
                 HEAD + "  link.latency: {value: 1, unit: us, source: \"from the paper\"}\n",
                 "bad.yaml:4:3: link.latency.source: 'from the paper' says nowhere where the value comes from; write"
                     + " a seed citation like \"000 §III-A: the R5 co-processor adds about 3 us\", or"
-                    + " \"assumed: <reason>\", or \"measured: <host and method>\", or \"fitted: <experiment>#<reference"
+                    + " \"published: <document, file or line>: <what it states>\","
+                    + " or \"assumed: <reason>\", or \"measured: <host and method>\", or \"fitted: <experiment>#<reference"
                     + " id> by <how>\""),
             Arguments.of("missing value",
                 HEAD + "  link.latency: {unit: us, source: \"assumed: x\"}\n",
@@ -94,7 +96,8 @@ class ProfileErrorsTest {
                 "name: bad\ndescription: d\nextends: part-fourth\nparameters: {}\n",
                 "bad.yaml:3: extends: no bundled profile named 'part-fourth'; closest: part-forth, default, aa-gem5"
                     + " (bundled: default, part-forth, odp-connectx, firehose-myrinet, openmx-base, openmx-opteron265,"
-                    + " openmx-opteron8347, openmx-xeon5435, openmx-xeon5460, aa-gem5, aa-crayxe6; or give a path to"
+                    + " openmx-opteron8347, openmx-xeon5435, openmx-xeon5460, aa-gem5, aa-crayxe6, pciebench-bdw-nfp6000,"
+                    + " pciebench-hsw-nfp6000, pciebench-ivb-nfp6000; or give a path to"
                     + " a .yaml file)"),
             Arguments.of("missing name",
                 "description: d\nparameters: {}\n",

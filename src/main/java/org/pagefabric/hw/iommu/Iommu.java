@@ -44,6 +44,7 @@ public final class Iommu extends Component {
     private final IotlbLevel contextCache;
     private final Iotlb iotlb;
     private final PageTableWalker walker;
+    private final WalkSlots walkSlots;
     private final FaultLog faultLog;
     private final Translation scratch = new Translation();
     private AccessInterceptor interceptor;
@@ -81,6 +82,7 @@ public final class Iommu extends Component {
         this.contextCache = config.contextCache() == null ? null
                 : new IotlbLevel(config.contextCache(), sim.randomStream(name() + ".contextCache"));
         this.walker = new PageTableWalker(costs.walkAccessPs());
+        this.walkSlots = new WalkSlots(config.concurrentWalks());
         this.faultLog = new FaultLog(config.faultLogCapacity());
         translations = counter("translations", "requests", "translation requests");
         levelHits = new Counter[iotlb.levelCount()];
@@ -238,7 +240,9 @@ public final class Iommu extends Component {
             misses.increment();
             pte = walker.walk(bank.pageTable(), va);
             out.levelsWalked = walker.lastLevels();
-            out.costPs += host == null ? walker.lastCostPs() : nestedWalkPs(pte, va);
+            long walkPs = host == null ? walker.lastCostPs() : nestedWalkPs(pte, va);
+            // A miss asked for at now + the lookup so far waits for a walk slot before walking.
+            out.costPs += walkSlots.reserve(sim.now() + out.costPs, walkPs) + walkPs;
             if (Pte.has(pte, Pte.PRESENT)) {
                 iotlb.fill(pdid, va, pte);
             }

@@ -10,9 +10,17 @@ import java.util.List;
  * @param contextCache     the context cache (domain to context bank), or null for none
  * @param contextBanks     how many domains can be bound at once
  * @param faultLogCapacity entries in the fault log ring
+ * @param concurrentWalks  page walks in progress at once; 0 for no bound (each miss walks when it
+ *                         arrives)
  */
 public record IommuConfig(List<IotlbLevelConfig> iotlbLevels, IotlbLevelConfig contextCache, int contextBanks,
-        int faultLogCapacity) {
+        int faultLogCapacity, int concurrentWalks) {
+    /** A structure whose walks are not bounded in number. */
+    public IommuConfig(List<IotlbLevelConfig> iotlbLevels, IotlbLevelConfig contextCache, int contextBanks,
+            int faultLogCapacity) {
+        this(iotlbLevels, contextCache, contextBanks, faultLogCapacity, 0);
+    }
+
     /** Validates the structure and copies the level list. */
     public IommuConfig {
         if (iotlbLevels == null || iotlbLevels.isEmpty()) {
@@ -24,6 +32,9 @@ public record IommuConfig(List<IotlbLevelConfig> iotlbLevels, IotlbLevelConfig c
         }
         if (faultLogCapacity <= 0) {
             throw new IllegalArgumentException("faultLogCapacity must be positive, got " + faultLogCapacity);
+        }
+        if (concurrentWalks < 0) {
+            throw new IllegalArgumentException("concurrentWalks must not be negative, got " + concurrentWalks);
         }
     }
 }

@@ -116,7 +116,8 @@ public final class CostsFromProfile {
         int contexts = ProfileValues.intCount(p, IommuParameters.CONTEXT_CACHE_ENTRIES);
         IotlbLevelConfig contextCache = contexts == 0 ? null : IotlbLevelConfig.fullyAssociative(contexts, policy, 0);
         return new IommuConfig(levels, contextCache, ProfileValues.intCount(p, IommuParameters.CONTEXT_BANKS),
-                ProfileValues.intCount(p, IommuParameters.FAULT_LOG_ENTRIES));
+                ProfileValues.intCount(p, IommuParameters.FAULT_LOG_ENTRIES),
+                ProfileValues.intCount(p, IommuParameters.WALK_CONCURRENT));
     }
 
     private static IotlbLevelConfig level(Profile p, Parameter entriesParam, Parameter waysParam,

@@ -30,6 +30,9 @@ public final class IommuParameters {
     /** Memory access time per level of a page-table walk. */
     public static final Parameter WALK_PER_LEVEL = Parameter.time("iommu.walk.per_level",
             "Time of the memory access the walker makes at each page-table level.");
+    /** Page walks in progress at once. */
+    public static final Parameter WALK_CONCURRENT = Parameter.count("iommu.walk.concurrent",
+            "Page walks the IOMMU has in progress at once; a miss that finds them all busy waits. 0: no bound.");
     /** Run time of the IOMMU fault interrupt handler. */
     public static final Parameter FAULT_INTERRUPT = Parameter.time("iommu.fault.interrupt",
             "Run time of the IOMMU fault interrupt handler itself (fault registers read and cleared); the CPU's interrupt"

@@ -16,7 +16,8 @@ public final class PinProvider implements PolicyProvider {
         all.add(new PolicyDescriptor(PinEverything.NAME,
                 "pin and register each rank's whole communication segment once, at start",
                 Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE,
-                        Capability.DMA_BUF), ParameterRegistry.matching("nic.register.", "os.pin."), List.of(), PinEverything::new));
+                        Capability.DMA_BUF, Capability.PINNED_UP_FRONT),
+                ParameterRegistry.matching("nic.register.", "os.pin."), List.of(), PinEverything::new));
         return all;
     }
 }
