@@ -184,7 +184,7 @@ final class LocalBuckets {
 
     /**
      * Drops a reference on bucket {@code b}; a bucket left unreferenced joins the victim FIFO
-     * and stays pinned. The FIFO is not trimmed here: see {@link #trim()}.
+     * and stays pinned. The FIFO is not trimmed here: see {@link #trim(Batch)}.
      */
     void drop(int b, boolean remote) {
         boolean lastLocal = !remote && table.localRefs(b) == 1;

@@ -18,9 +18,9 @@ import org.pagefabric.sim.stat.Counter;
  * as 002 §5.2 emulates RMA at the scale of its evaluation (1024 processes, 32 per node, no queue
  * pairs): a put or a message is one datagram, an atomic or a get a request and a reply, and data
  * longer than a packet travels as several datagrams whose payload holds the real words. The
- * target NIC performs atomics in its atomic unit, one at a time per node (a DMA read round trip
- * to host memory each), DMA-reads what a get returns, and DMA-writes puts and messages into host
- * memory. Links, switches and their contention are the cluster's own; this class adds only the
+ * target NIC performs atomics in its atomic unit ({@code AtomicUnit}: a DMA read round trip to host memory
+ * each; atomics on the same word one after another, on different words side by side), DMA-reads
+ * what a get returns, and DMA-writes puts and messages into host memory. Links, switches and their contention are the cluster's own; this class adds only the
  * NIC-side steps, with costs from {@link RmaCosts}.
  *
  * <p>Process {@code r} runs on node {@code r / processesPerNode}; datagrams are addressed to a
@@ -127,7 +127,7 @@ public final class DatagramRma extends Component {
     private final long[][] getDest;
     private final int[] getDestIndex;
     private final int[] getLeft;
-    private final long[] atomicFreeAt;
+    private final AtomicUnit[] atomicUnits;
     private final long[] outstanding;
     private final boolean[] flushing;
     private final long[] issued;
@@ -165,7 +165,10 @@ public final class DatagramRma extends Component {
         this.getDest = new long[processes][];
         this.getDestIndex = new int[processes];
         this.getLeft = new int[processes];
-        this.atomicFreeAt = new long[cluster.size()];
+        this.atomicUnits = new AtomicUnit[cluster.size()];
+        for (int n = 0; n < atomicUnits.length; n++) {
+            atomicUnits[n] = new AtomicUnit();
+        }
         this.outstanding = new long[processes];
         this.flushing = new boolean[processes];
         this.issued = new long[processes];
@@ -395,10 +398,8 @@ public final class DatagramRma extends Component {
                 }
             }
             case CAS, FETCH_ADD, SWAP -> {
-                int node = nodeOf(to);
-                long start = Math.max(sim.now(), atomicFreeAt[node]);
-                atomicFreeAt[node] = start + costs.atomicPs();
-                sim.scheduleAt(atomicFreeAt[node], Band.HARDWARE, this, EV_ATOMIC,
+                long doneAt = atomicUnits[nodeOf(to)].admit(sim.now(), to, p.address, costs.atomicPs());
+                sim.scheduleAt(doneAt, Band.HARDWARE, this, EV_ATOMIC,
                         slots.take(source, to, op, p.address, p.offset, p.contentTag));
             }
             case PUT -> schedule(costs.dmaWritePs(), EV_PUT, slots.take(source, to, op, p.address, p.offset, p.length));

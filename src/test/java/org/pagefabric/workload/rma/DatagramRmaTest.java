@@ -14,7 +14,8 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 
 /**
- * The datagram emulation of RMA on its own: one atomic at a time per target node, acknowledged
+ * The datagram emulation of RMA on its own: one atomic at a time per word, atomics on different
+ * words of one node side by side, acknowledged
  * puts that a flush waits for, gets whose replies span datagrams or wait for the target, and
  * word transfers delivered piece by piece.
  */
@@ -72,7 +73,7 @@ class DatagramRmaTest {
     }
 
     @Test
-    void atomicsOnOneNodeRunOneAtATime() {
+    void atomicsOnOneWordRunOneAtATime() {
         Simulator sim = new Simulator(1);
         Memory m = new Memory();
         DatagramRma rma = fabric(sim, m, false);
@@ -89,8 +90,28 @@ class DatagramRmaTest {
         assertEquals(20, m.words[2][5]);
         assertEquals(10, Math.abs(old[0] - old[1]), "each saw the other's add or none");
         assertTrue(Math.abs(doneAt[0] - doneAt[1]) >= RmaCosts.of(PROFILE).atomicPs(),
-                "the target's atomic unit serves one at a time");
+                "the target's atomic unit serves one word's atomics one at a time");
         assertEquals(1, rma.issued(0));
+    }
+
+    @Test
+    void atomicsOnDifferentWordsOfOneNodeOverlap() {
+        Simulator sim = new Simulator(1);
+        Memory m = new Memory();
+        DatagramRma rma = fabric(sim, m, false);
+        long[] doneAt = new long[2];
+        for (int p = 0; p < 2; p++) {
+            int rank = p;
+            new SimProcess(sim, "p" + p, ctx -> {
+                rma.atomic(ctx, rank, 2, DatagramRma.FETCH_ADD, 5 + rank, 10, 0);
+                doneAt[rank] = ctx.now();
+            }).start();
+        }
+        sim.run();
+        assertEquals(10, m.words[2][5]);
+        assertEquals(10, m.words[2][6]);
+        assertTrue(Math.abs(doneAt[0] - doneAt[1]) < RmaCosts.of(PROFILE).atomicPs(),
+                "atomics on different words wait for no one: " + doneAt[0] + " vs " + doneAt[1]);
     }
 
     @Test
