@@ -116,6 +116,27 @@ public enum Collective {
         };
     }
 
+    /**
+     * The scratch bytes a replay of this collective may use in a rank's segment: Open MPI's
+     * temporary buffers (partial results of a reduction) and a barrier's tokens.
+     *
+     * @param m      the record's {@code len}
+     * @param blocks the record's blocks, or {@code null}
+     * @param p      members of the communicator
+     */
+    public long scratchBytes(long m, long[] blocks, int p) {
+        long most = m;
+        if (blocks != null) {
+            for (int j = 0; j + 3 < blocks.length; j += 4) {
+                most = Math.max(most, Math.max(blocks[j], blocks[j + 2]));
+            }
+        }
+        return TOKEN_SPACE + 8L * p + most;
+    }
+
+    /** Scratch bytes before a barrier's token slots. */
+    static final long TOKEN_SPACE = 64;
+
     private static long extent(long[] blocks, int at) {
         long end = 0;
         for (int j = 0; j + 3 < blocks.length; j += 4) {

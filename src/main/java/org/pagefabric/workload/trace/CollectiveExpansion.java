@@ -19,7 +19,7 @@ import org.pagefabric.workload.MpiApp.Step;
  */
 final class CollectiveExpansion {
     /** Where a barrier's tokens go in the scratch space: one 8-byte slot per sender after this. */
-    private static final long TOKENS = 64;
+    private static final long TOKENS = Collective.TOKEN_SPACE;
     /** A scratch buffer: an op's buffer index beyond the two {@link MpiApp} knows. */
     private static final int SCRATCH = 2;
 
@@ -65,14 +65,7 @@ final class CollectiveExpansion {
 
     /** The scratch bytes a collective of {@code p} members with record {@code rec} may use. */
     static long scratchBytes(TraceRecord rec, int p) {
-        long most = rec.len();
-        long[] b = rec.mpi().blocks();
-        if (b != null) {
-            for (int j = 0; j + 3 < b.length; j += 4) {
-                most = Math.max(most, Math.max(b[j], b[j + 2]));
-            }
-        }
-        return TOKENS + 8L * p + most;
+        return rec.mpi().coll().scratchBytes(rec.len(), rec.mpi().blocks(), p);
     }
 
     private List<Step> schedule() {

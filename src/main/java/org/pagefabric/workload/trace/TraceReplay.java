@@ -287,6 +287,12 @@ public final class TraceReplay implements Workload.Run {
         lastReap = ctx.now();
         if (wc.status() != CompletionStatus.SUCCESS) {
             failed.completed(wc.status());
+            if (done.op() == TraceOp.SEND) {
+                // the receive this send was for will never complete: stop with the reason, not a deadlock
+                throw refused(done, "the send of " + done.len() + " B at " + hex(done.addr()) + " to rank "
+                        + done.peer() + " completed with " + wc.status() + " under " + rank.policy().name()
+                        + ", so its receive never completes");
+            }
             return;
         }
         moved += done.len();
