@@ -376,7 +376,12 @@ final class CollectiveExpansion {
             int sends = 0;
             for (Op o : s.ops()) {
                 if (!o.send()) {
-                    out.add(p2p(TraceOp.RECV, o));
+                    TraceRecord r = p2p(TraceOp.RECV, o);
+                    if (overlapsASend(r, s)) {
+                        // in place (MPI_IN_PLACE): Open MPI receives into a temporary buffer, not the one it sends from
+                        r = p2p(TraceOp.RECV, new Op(false, o.peer(), SCRATCH, 0, o.length(), o.origin(), o.originOffset()));
+                    }
+                    out.add(r);
                     receives++;
                 }
             }
@@ -393,6 +398,18 @@ final class CollectiveExpansion {
                 out.add(waitFor(true));
             }
         }
+    }
+
+    private boolean overlapsASend(TraceRecord recv, Step s) {
+        for (Op o : s.ops()) {
+            if (o.send()) {
+                TraceRecord send = p2p(TraceOp.SEND, o);
+                if (send.addr() < recv.addr() + recv.len() && recv.addr() < send.addr() + send.len()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private TraceRecord p2p(TraceOp op, Op o) {

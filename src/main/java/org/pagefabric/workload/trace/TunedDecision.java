@@ -51,6 +51,10 @@ public final class TunedDecision {
         // Open MPI's own recursive doubling folds the extra ranks of a count that is not a power of
         // two into partners first; the replay's schedule is MpiApp's, a reduce then a broadcast
         CollectiveAlgorithm rd = pow2 ? CollectiveAlgorithm.RECURSIVE_DOUBLING : CollectiveAlgorithm.REDUCE_THEN_BCAST;
+        if (bytes < p) {
+            // Open MPI's ring and Rabenseifner fall back to recursive doubling for fewer elements than ranks
+            return rd;
+        }
         if (small) {
             // ring below 16 bytes, recursive doubling below 8 KiB, Rabenseifner above
             return bytes < 16 ? CollectiveAlgorithm.REDUCE_SCATTER_THEN_ALLGATHER
