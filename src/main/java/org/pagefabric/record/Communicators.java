@@ -91,6 +91,12 @@ final class Communicators {
         return w == null ? null : w[target];
     }
 
+    /** The trace id of the communicator rank {@code r}'s window {@code mine} was made on, or -1. */
+    int windowComm(int r, int mine) {
+        String key = windowKey[r].get(mine);
+        return key == null ? -1 : Integer.parseInt(key.substring(0, key.indexOf('#')));
+    }
+
     /** The global key of rank {@code r}'s window {@code mine}, or {@code null}. */
     String windowKey(int r, int mine) {
         return windowKey[r].get(mine);

@@ -400,16 +400,27 @@ final class RankTranscript {
 
     private void synchronise(String[] w) {
         int target = Integer.parseInt(w[5]);
-        String key = comms.windowKey(rank, Integer.parseInt(w[4]));
+        int win = Integer.parseInt(w[4]);
+        String key = comms.windowKey(rank, win);
         int[] open = key == null ? null : rma.get(key);
-        if (open == null || target == -2) {
-            return;
-        }
-        for (int t = 0; t < open.length; t++) {
-            if (target == -1 || target == t) {
-                for (; open[t] > 0; open[t]--) {
-                    out.add(waitRecord(true));
+        if (open != null && target != -2) {
+            for (int t = 0; t < open.length; t++) {
+                if (target == -1 || target == t) {
+                    for (; open[t] > 0; open[t]--) {
+                        out.add(waitRecord(true));
+                    }
                 }
+            }
+        }
+        if (call != null && (call.equals("MPI_Win_fence") || call.equals("MPI_Win_free"))) {
+            // both are collective: no rank goes on (reads what was put, frees its window) before all are there
+            int comm = comms.windowComm(rank, win);
+            int[] members = comm < 0 ? null : comm == 1 ? new int[] {rank} : comms.members(comm);
+            if (members != null && members.length > 1) {
+                out.add(new TraceRecord("", 0, TraceRecord.NONE, 0, rank, TraceOp.COLLECTIVE, 0, 0, 0, 0, 0, 0, 0, true,
+                        Advice.DONTNEED, false, TraceRecord.NONE, new MpiFields(takeCall(), Collective.BARRIER, comm, 0,
+                        0, null, null)));
+                scratch = Math.max(scratch, Collective.BARRIER.scratchBytes(0, null, members.length));
             }
         }
     }
