@@ -262,7 +262,7 @@ public final class TraceReplay implements Workload.Run {
                     reapReceive(ctx, rank);
                 }
             }
-            case COMPUTE -> ctx.sleep(rec.durationPs());
+            case COMPUTE -> rank.compute(ctx, rec.durationPs());
             // a collective is replayed by the records it expanded to, which follow it
             case COLLECTIVE, COMM, MPI -> { }
             default -> throw refused(rec, rec.op().wireName() + " is not replayable");
