@@ -11,8 +11,11 @@
  * Lines (times in ns of CLOCK_MONOTONIC, addresses and lengths in hex, ranks and counts in decimal):
  *   H pid                           the library loaded
  *   I t rank size                   MPI_Init returned
- *   m t addr len | f t addr | r t old new len      malloc family, free, realloc
- *   M t addr len | U t addr len | R t old oldlen new newlen | B t brk    mmap (private anonymous), munmap, mremap, brk
+ *   m addr len | f addr | r old new len          malloc family, free, realloc
+ *   M addr len | U addr len | R old oldlen new newlen | B brk    mmap (private anonymous), munmap, mremap, brk
+ *                                   (memory lines carry no time: their order among the MPI lines is
+ *                                   what the trace needs, and a clock read would double what a
+ *                                   malloc costs)
  *   S t0 t1 call req comm addr len peer             a send posted (req 0: blocking)
  *   V t0 t1 call req comm addr len peer             a receive posted (peer -2: any source, resolved at completion)
  *   D t0 t1 call n req src ...                      requests a completion call finished (src: world rank of a receive's sender)
@@ -193,7 +196,6 @@ static int recording(void) { return enabled && !busy; }
 static void mem2(char kind, uintptr_t a, uintptr_t b) {
     line_t l = {.n = 0};
     l_c(&l, kind);
-    l_u(&l, now_ns());
     l_x(&l, a);
     if (kind != 'f' && kind != 'B') l_x(&l, b);
     l_end(&l);
@@ -241,7 +243,6 @@ void *realloc(void *old, size_t n) {
     if (recording() && (p != NULL || n == 0)) {
         line_t l = {.n = 0};
         l_c(&l, 'r');
-        l_u(&l, now_ns());
         l_x(&l, (uintptr_t) old);
         l_x(&l, (uintptr_t) p);
         l_x(&l, n);
@@ -303,7 +304,6 @@ void *mremap(void *old, size_t oldlen, size_t newlen, int flags, ...) {
     if (p != MAP_FAILED && recording()) {
         line_t l = {.n = 0};
         l_c(&l, 'R');
-        l_u(&l, now_ns());
         l_x(&l, (uintptr_t) old);
         l_x(&l, oldlen);
         l_x(&l, (uintptr_t) p);

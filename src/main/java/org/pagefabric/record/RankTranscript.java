@@ -123,12 +123,12 @@ final class RankTranscript {
 
     private void memory(String[] w) {
         switch (w[0]) {
-            case "m" -> malloc(hex(w[2]), hex(w[3]));
-            case "f" -> free(hex(w[2]));
+            case "m" -> malloc(hex(w[1]), hex(w[2]));
+            case "f" -> free(hex(w[1]));
             case "r" -> {
-                long old = hex(w[2]);
-                long now = hex(w[3]);
-                long len = hex(w[4]);
+                long old = hex(w[1]);
+                long now = hex(w[2]);
+                long len = hex(w[3]);
                 if (old != 0) {
                     free(old);
                 }
@@ -137,24 +137,24 @@ final class RankTranscript {
                 }
             }
             case "M" -> {
-                long a = hex(w[2]);
-                long len = hex(w[3]);
+                long a = hex(w[1]);
+                long len = hex(w[2]);
                 coverage.map(a, len);
                 out.add(rec(TraceOp.MMAP, a, len, 0, 0, true, null));
             }
             case "U" -> {
-                long a = hex(w[2]);
-                long len = hex(w[3]);
+                long a = hex(w[1]);
+                long len = hex(w[2]);
                 if (coverage.mapped(a, len)) {
                     coverage.unmap(a, len);
                     out.add(rec(TraceOp.MUNMAP, a, len, 0, 0, true, null));
                 }
             }
             case "R" -> {
-                long old = hex(w[2]);
-                long oldLen = hex(w[3]);
-                long now = hex(w[4]);
-                long newLen = hex(w[5]);
+                long old = hex(w[1]);
+                long oldLen = hex(w[2]);
+                long now = hex(w[3]);
+                long newLen = hex(w[4]);
                 if (coverage.mapped(old, oldLen)) {
                     coverage.unmap(old, oldLen);
                     coverage.map(now, newLen);
