@@ -24,7 +24,11 @@ public final class TraceWriter {
 
     /** Writes {@code header} and {@code records} to {@code out}. */
     public static void write(Writer out, TraceHeader header, List<TraceRecord> records) throws IOException {
-        out.write(JSON.writeValueAsString(header(header)));
+        boolean mpi = header.mpiCalls() != null;
+        for (int i = 0; i < records.size() && !mpi; i++) {
+            mpi = records.get(i).mpi() != null || records.get(i).op().mpiOnly();
+        }
+        out.write(JSON.writeValueAsString(header(header, mpi)));
         out.write('\n');
         for (TraceRecord r : records) {
             out.write(JSON.writeValueAsString(record(r)));
@@ -33,10 +37,11 @@ public final class TraceWriter {
         out.flush();
     }
 
-    private static ObjectNode header(TraceHeader h) {
+    /** The header; version 2 when the trace has anything of a recorded MPI program ({@code mpi}). */
+    private static ObjectNode header(TraceHeader h, boolean mpi) {
         ObjectNode n = JSON.createObjectNode();
         n.put("format", TraceHeader.FORMAT);
-        n.put("version", h.mpiCalls() != null ? TraceHeader.VERSION : TraceHeader.VERSION_PLAIN);
+        n.put("version", mpi ? TraceHeader.VERSION : TraceHeader.VERSION_PLAIN);
         n.put("ranks", h.ranks());
         n.put("nodes", h.nodes());
         n.put("segment_bytes", h.segmentBytes());
