@@ -41,6 +41,11 @@ final class Expanded {
                 }
                 comms.put(rec.mpi().comm(), m);
             } else if (rec.op() == TraceOp.COLLECTIVE) {
+                if (trace.header().fileOrder()) {
+                    // a member's steps wait on the others', which file order would hold back behind it
+                    throw refused(trace, rec, "a collective needs \"order\": \"rank\" (each rank's steps wait on"
+                            + " the other members')");
+                }
                 int id = rec.mpi().comm();
                 int[] members = id == 1 ? new int[] {rec.rank()} : comms.get(id);
                 if (members == null) {

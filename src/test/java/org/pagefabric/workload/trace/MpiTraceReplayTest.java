@@ -94,6 +94,16 @@ class MpiTraceReplayTest {
     }
 
     @Test
+    void aCollectiveInFileOrderIsRefused() throws IOException {
+        Path f = dir.resolve("file-order.trace.jsonl");
+        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":2,\"ranks\":2,\"order\":\"file\"}\n"
+                + "{\"rank\":0,\"op\":\"collective\",\"coll\":\"barrier\",\"comm\":0}\n"
+                + "{\"rank\":1,\"op\":\"collective\",\"coll\":\"barrier\",\"comm\":0}\n");
+        Exception e = assertThrows(RuntimeException.class, () -> replay(f, "cache-hooks"));
+        assertTrue(e.getMessage().contains("a collective needs \"order\": \"rank\""), e.getMessage());
+    }
+
+    @Test
     void writtenAndReadBackTheSame() throws IOException {
         Path t = trace("[" + String.join(",", TALLY, TALLY, TALLY, TALLY) + "]", program());
         Trace read = Trace.read(t);
