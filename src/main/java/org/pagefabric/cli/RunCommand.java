@@ -18,6 +18,7 @@ import org.pagefabric.report.IndexPage;
 import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadRegistry;
+import org.pagefabric.report.timeline.TimelineRecorder;
 import org.pagefabric.workload.trace.TraceRecorder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -75,7 +76,43 @@ final class RunCommand implements Callable<Integer> {
                     + " (docs/TRACES.md); needs one policy and one size.")
     Path recordTrace;
 
+    @Option(names = "--timeline", paramLabel = "FILE",
+            description = "Write a timeline of the run to FILE as Chrome trace-event JSON (open it in Perfetto or"
+                    + " chrome://tracing): per rank, NIC and kernel, and the pinned memory; needs one policy and one"
+                    + " size (docs/TRACES.md).")
+    Path timeline;
+
+    @Option(names = "--timeline-events", paramLabel = "N", defaultValue = "" + TimelineRecorder.DEFAULT_CAPACITY,
+            description = "The most events --timeline keeps; it says so when the run had more (default: ${DEFAULT-VALUE}).")
+    int timelineEvents;
+
     enum Format { table, csv, json, markdown }
+
+    /** Writes the timeline whole (to a temporary file, then renamed); the exit code of a failure, or null. */
+    private Integer writeTimeline(TimelineRecorder r) {
+        PrintWriter err = spec.commandLine().getErr();
+        if (!r.attached()) {
+            err.println("pagefabric run: --timeline: workload '" + workload + "' builds no job of ranks; nothing to show");
+            return ExitCodes.USAGE;
+        }
+        Path dir = timeline.toAbsolutePath().getParent();
+        try {
+            Path tmp = java.nio.file.Files.createTempFile(dir, "." + timeline.getFileName(), ".tmp");
+            try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(tmp)) {
+                r.write(w, commandLine());
+            }
+            java.nio.file.Files.move(tmp, timeline, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            err.println("pagefabric run: --timeline " + timeline + ": cannot write: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        if (r.dropped() > 0) {
+            err.println("pagefabric run: --timeline " + timeline + ": kept the first " + r.capacity() + " events of "
+                    + (r.capacity() + r.dropped()) + " (--timeline-events raises the cap)");
+        }
+        err.flush();
+        return null;
+    }
 
     /** {@code --set key=value} options as an ordered map; the error names the bad one. */
     static Map<String, String> parseSets(List<String> sets) {
@@ -119,8 +156,23 @@ final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--record-trace records one run: give one --policy, at most one"
                         + " --scheme and one size (--sizes 4K)");
             }
+            if (timeline != null && (policies.size() != 1 || schemes.size() > 1
+                    || (w.parameter("size_B") != null && sizeList.size() != 1))) {
+                throw new IllegalArgumentException("--timeline shows one run: give one --policy, at most one"
+                        + " --scheme and one size (--sizes 4K)");
+            }
+            if (timeline != null && recordTrace != null) {
+                throw new IllegalArgumentException("--timeline and --record-trace each watch the run; give one of them");
+            }
+            if (timeline != null && timelineEvents < 1) {
+                throw new IllegalArgumentException("--timeline-events: " + timelineEvents + " is not a positive number");
+            }
+            if (timeline != null) {
+                OutputPaths.file("--timeline", timeline);
+            }
             // a recording watches the one job the run builds, in whichever thread builds it
-            int t = recordTrace != null ? 1 : threads != null ? threads : Runtime.getRuntime().availableProcessors();
+            int t = recordTrace != null || timeline != null ? 1
+                    : threads != null ? threads : Runtime.getRuntime().availableProcessors();
             runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -129,6 +181,10 @@ final class RunCommand implements Callable<Integer> {
         TraceRecorder recorder = recordTrace == null ? null : new TraceRecorder(commandLine());
         if (recorder != null) {
             Job.watch(recorder);
+        }
+        TimelineRecorder timelineRecorder = timeline == null ? null : new TimelineRecorder(timelineEvents);
+        if (timelineRecorder != null) {
+            Job.watch(timelineRecorder);
         }
         try {
             runner.runHandlingInterrupt(result -> {
@@ -142,8 +198,14 @@ final class RunCommand implements Callable<Integer> {
             }
             });
         } finally {
-            if (recorder != null) {
+            if (recorder != null || timelineRecorder != null) {
                 Job.watch(null);
+            }
+        }
+        if (timelineRecorder != null) {
+            Integer refused = writeTimeline(timelineRecorder);
+            if (refused != null) {
+                return refused;
             }
         }
         if (recorder != null) {

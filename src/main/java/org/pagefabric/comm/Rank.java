@@ -119,12 +119,14 @@ public final class Rank {
         if (policy.put(ctx, endpoint, t, localVa, remoteVa, length, wrId)) {
             endpoint.chargePolicy(ctx.now() - start);
             endpoint.chargeRegistration(ctx.now() - start);
+            posted(start, ctx.now(), wrId);
             return;
         }
         RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
         RegistrationPolicy.Access remote = policy.remote(ctx, endpoint, t, remoteVa, length);
         spend(ctx, local.costPs() + remote.costPs());
         endpoint.chargeRegistration(ctx.now() - start);
+        posted(start, ctx.now(), wrId);
         endpoint.qp(t.id()).postSend(WorkRequest.write(wrId, localVa, length, local.key(), remoteVa, remote.key()));
     }
 
@@ -164,6 +166,7 @@ public final class Rank {
         }
         spend(ctx, cost);
         endpoint.chargeRegistration(ctx.now() - start);
+        posted(start, ctx.now(), wrId);
         endpoint.qp(t.id()).postSend(WorkRequest.write(wrId, localVa, length, lkey, remoteVa, rkey));
     }
 
@@ -181,6 +184,7 @@ public final class Rank {
         RegistrationPolicy.Access remote = policy.remote(ctx, endpoint, t, remoteVa, length);
         spend(ctx, local.costPs() + remote.costPs());
         endpoint.chargeRegistration(ctx.now() - start);
+        posted(start, ctx.now(), wrId);
         endpoint.qp(t.id()).postSend(WorkRequest.read(wrId, localVa, length, local.key(), remoteVa, remote.key()));
     }
 
@@ -196,11 +200,13 @@ public final class Rank {
         if (policy.send(ctx, endpoint, t, localVa, length, wrId)) {
             endpoint.chargePolicy(ctx.now() - start);
             endpoint.chargeRegistration(ctx.now() - start);
+            posted(start, ctx.now(), wrId);
             return;
         }
         RegistrationPolicy.Access local = policy.local(ctx, endpoint, localVa, length);
         spend(ctx, local.costPs());
         endpoint.chargeRegistration(ctx.now() - start);
+        posted(start, ctx.now(), wrId);
         endpoint.qp(t.id()).postSend(WorkRequest.send(wrId, localVa, length, local.key()));
     }
 
@@ -216,20 +222,26 @@ public final class Rank {
         if (policy.receive(ctx, endpoint, s, va, length, wrId)) {
             endpoint.chargePolicy(ctx.now() - start);
             endpoint.chargeRegistration(ctx.now() - start);
+            posted(start, ctx.now(), wrId);
             return;
         }
         RegistrationPolicy.Access local = policy.local(ctx, endpoint, va, length);
         spend(ctx, local.costPs());
         endpoint.chargeRegistration(ctx.now() - start);
+        posted(start, ctx.now(), wrId);
         endpoint.qp(s.id()).postRecv(WorkRequest.recv(wrId, va, length, local.key()));
     }
 
     /** Waits for the next send-queue completion; the policy hears that its operation completed. */
     public WorkCompletion awaitSend(ProcessContext ctx) {
+        long waitFrom = ctx.now();
         if (observer != null) {
-            observer.awaiting(this, ctx.now(), true);
+            observer.awaiting(this, waitFrom, true);
         }
         WorkCompletion wc = await(ctx, endpoint.sendCq());
+        if (observer != null) {
+            observer.reaped(this, waitFrom, ctx.now(), wc);
+        }
         OutstandingRequests sends = endpoint.sends();
         int op = sends.take(wc.wrId());
         if (op != OutstandingRequests.NONE) {
@@ -242,10 +254,14 @@ public final class Rank {
 
     /** Waits for the next receive completion. */
     public WorkCompletion awaitReceive(ProcessContext ctx) {
+        long waitFrom = ctx.now();
         if (observer != null) {
-            observer.awaiting(this, ctx.now(), false);
+            observer.awaiting(this, waitFrom, false);
         }
         WorkCompletion wc = await(ctx, endpoint.recvCq());
+        if (observer != null) {
+            observer.reaped(this, waitFrom, ctx.now(), wc);
+        }
         OutstandingRequests receives = endpoint.receives();
         int op = receives.take(wc.wrId());
         if (op != OutstandingRequests.NONE) {
@@ -272,6 +288,21 @@ public final class Rank {
             ctx.await(cq.notEmpty());
         }
         return wc;
+    }
+
+    /** The application computes for {@code ps} picoseconds (a timeline shows it). */
+    public void compute(ProcessContext ctx, long ps) {
+        long start = ctx.now();
+        ctx.sleep(ps);
+        if (observer != null) {
+            observer.computed(this, start, ctx.now());
+        }
+    }
+
+    private void posted(long startPs, long endPs, long wrId) {
+        if (observer != null) {
+            observer.posted(this, startPs, endPs, wrId);
+        }
     }
 
     private void spend(ProcessContext ctx, long ps) {

@@ -20,4 +20,20 @@ public interface RankObserver {
 
     /** The rank starts waiting for its next send-queue ({@code sendQueue}) or receive completion. */
     void awaiting(Rank rank, long nowPs, boolean sendQueue);
+
+    /**
+     * The registration policy's work for the call that began at {@code startPs} ended at
+     * {@code endPs}, and the operation {@code wrId} was handed to the NIC (or the policy's own
+     * messaging).
+     */
+    default void posted(Rank rank, long startPs, long endPs, long wrId) {
+    }
+
+    /** The wait that began at {@code startPs} reaped {@code wc} at {@code endPs}. */
+    default void reaped(Rank rank, long startPs, long endPs, org.pagefabric.hw.nic.WorkCompletion wc) {
+    }
+
+    /** The rank computed from {@code startPs} to {@code endPs}. */
+    default void computed(Rank rank, long startPs, long endPs) {
+    }
 }

@@ -12,10 +12,11 @@ import java.util.List;
  * received, at memory bandwidth). A step's receives name where their data comes from (the
  * origin rank's send buffer), so every delivery can be checked end to end.
  */
-final class MpiApp {
-    /** Where an operation's bytes live in a rank's segment. */
-    static final int SEND_BUFFER = 0;
-    static final int RECV_BUFFER = 1;
+public final class MpiApp {
+    /** Where an operation's bytes live in a rank's segment: the send buffer. */
+    public static final int SEND_BUFFER = 0;
+    /** Where an operation's bytes live in a rank's segment: the receive buffer. */
+    public static final int RECV_BUFFER = 1;
 
     /**
      * One send or receive.
@@ -28,24 +29,26 @@ final class MpiApp {
      * @param origin       receives: the rank whose send buffer the bytes come from
      * @param originOffset receives: the offset in the origin's send buffer
      */
-    record Op(boolean send, int peer, int buffer, long offset, long length, int origin, long originOffset) {
+    public record Op(boolean send, int peer, int buffer, long offset, long length, int origin, long originOffset) {
     }
 
     /**
      * One step of a rank: its operations, then {@code reduceBytes} of reduction and
      * {@code computeBytes} of other memory-bound work.
      */
-    record Step(List<Op> ops, long reduceBytes, long computeBytes) {
+    public record Step(List<Op> ops, long reduceBytes, long computeBytes) {
     }
 
     private MpiApp() {
     }
 
-    static Op send(int peer, int buffer, long offset, long length) {
+    /** A send of {@code length} bytes at {@code offset} of {@code buffer} to {@code peer}. */
+    public static Op send(int peer, int buffer, long offset, long length) {
         return new Op(true, peer, buffer, offset, length, -1, 0);
     }
 
-    static Op recv(int peer, long offset, long length, int origin, long originOffset) {
+    /** A receive into the receive buffer, with where its bytes come from. */
+    public static Op recv(int peer, long offset, long length, int origin, long originOffset) {
         return new Op(false, peer, RECV_BUFFER, offset, length, origin, originOffset);
     }
 
@@ -65,7 +68,7 @@ final class MpiApp {
     }
 
     /** IMB Bcast: a binomial tree from rank 0; inner ranks forward what they received. */
-    static List<Step> bcast(int r, int p, long m) {
+    public static List<Step> bcast(int r, int p, long m) {
         List<Step> steps = new ArrayList<>();
         for (int mask = 1; mask < p; mask <<= 1) {
             if (r < mask && r + mask < p) {
@@ -78,7 +81,7 @@ final class MpiApp {
     }
 
     /** IMB Reduce: a binomial tree to rank 0; each receive is combined into the rank's buffer. */
-    static List<Step> reduce(int r, int p, long m) {
+    public static List<Step> reduce(int r, int p, long m) {
         List<Step> steps = new ArrayList<>();
         for (int mask = 1; mask < p; mask <<= 1) {
             if ((r & mask) != 0) {
@@ -93,7 +96,7 @@ final class MpiApp {
     }
 
     /** IMB Allreduce: recursive doubling for a power-of-two count, otherwise reduce then bcast. */
-    static List<Step> allreduce(int r, int p, long m) {
+    public static List<Step> allreduce(int r, int p, long m) {
         if (Integer.bitCount(p) != 1) {
             List<Step> steps = new ArrayList<>(reduce(r, p, m));
             steps.addAll(bcast(r, p, m));
@@ -108,7 +111,7 @@ final class MpiApp {
     }
 
     /** IMB Reduce_scatter: pairwise exchange of the m/p blocks; each rank reduces the p-1 it receives. */
-    static List<Step> reduceScatter(int r, int p, long m) {
+    public static List<Step> reduceScatter(int r, int p, long m) {
         long block = Math.max(1, m / p);
         List<Step> steps = new ArrayList<>();
         for (int k = 1; k < p; k++) {
@@ -121,7 +124,7 @@ final class MpiApp {
     }
 
     /** IMB Allgatherv: a ring; in step k each rank passes on the block it got in step k-1. */
-    static List<Step> allgatherv(int r, int p, long m) {
+    public static List<Step> allgatherv(int r, int p, long m) {
         int left = (r - 1 + p) % p;
         int right = (r + 1) % p;
         List<Step> steps = new ArrayList<>();
@@ -135,7 +138,7 @@ final class MpiApp {
     }
 
     /** All-to-all by pairwise exchange: in step k, rank r sends its block for r+k and receives from r-k. */
-    static List<Step> alltoall(int r, int p, long block) {
+    public static List<Step> alltoall(int r, int p, long block) {
         List<Step> steps = new ArrayList<>();
         for (int k = 1; k < p; k++) {
             int to = (r + k) % p;

@@ -40,6 +40,7 @@ class ArchitectureTest {
             new String[] {"Reports", "org.pagefabric.report.."},
             new String[] {"Calibration", "org.pagefabric.calibrate.."},
             new String[] {"Benchmarks", "org.pagefabric.bench.."},
+            new String[] {"Recorder", "org.pagefabric.record.."},
             new String[] {"Command line", "org.pagefabric.cli.."});
 
     private static JavaClasses classes;

@@ -23,6 +23,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -49,7 +50,7 @@ class ReadmeCommandsTest {
     /** The most blocks of {@code ./pagefabric} commands the documents may exempt from running. */
     private static final int MAX_NOT_RUN = 3;
     private static final Set<String> TOP_LEVEL_PACKAGES = Set.of("sim", "hw", "endpoint", "active", "reg", "comm",
-            "workload", "experiment", "report", "calibrate", "bench", "cli", "config");
+            "workload", "experiment", "report", "calibrate", "bench", "record", "cli", "config");
     private static final Pattern DOTTED_NAME = Pattern.compile("(org\\.pagefabric\\.)?[a-z][a-z0-9]*(\\.[A-Za-z][A-Za-z0-9]*)+");
     private static final Pattern CLASS_NAME = Pattern.compile("[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+");
     private static final Set<String> FILE_EXTENSIONS = Set.of("html", "csv", "json", "yaml", "yml", "md", "png", "svg",
@@ -280,6 +281,9 @@ class ReadmeCommandsTest {
                         readmeCommands++;
                     }
                     tests.add(DynamicTest.dynamicTest(name, () -> {
+                        String missing = missingForRecord(args);
+                        Assumptions.assumeTrue(missing == null, () -> name + ": skipped, " + missing
+                                + " is not installed (.ci/run installs it)");
                         CliTest.Result r = CliTest.run(args.toArray(String[]::new));
                         assertEquals(c.expectedExit(), r.code(), () -> name + "\nran: " + String.join(" ", args)
                                 + "\nstderr:\n" + r.err() + "\nstdout (end):\n" + tail(r.out()));
@@ -289,6 +293,36 @@ class ReadmeCommandsTest {
         }
         assertTrue(readmeCommands >= 5, "README commands run: " + readmeCommands);
         return tests.stream();
+    }
+
+    /**
+     * For a {@code record} command, the first program it needs that is not on the PATH (mpirun,
+     * mpicc to build the recorder, the recorded program), or {@code null}: recording a real program
+     * runs only where it is installed.
+     */
+    private static String missingForRecord(List<String> args) {
+        if (!args.getFirst().equals("record")) {
+            return null;
+        }
+        List<String> needed = new ArrayList<>(List.of("mpirun", "mpicc"));
+        int dashes = args.indexOf("--");
+        for (int i = dashes + 1; dashes >= 0 && i < args.size(); i++) {
+            String w = args.get(i);
+            if (!w.startsWith("-") && !w.contains("/") && !w.contains(".") && !w.matches("\\d+")
+                    && !args.get(i - 1).startsWith("-")) {
+                needed.add(w);
+            }
+        }
+        for (String program : needed) {
+            boolean found = false;
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+                found |= !dir.isEmpty() && Files.isExecutable(Path.of(dir, program));
+            }
+            if (!found) {
+                return program;
+            }
+        }
+        return null;
     }
 
     /** The CLI arguments of a documented command, its outputs sent to the scratch directory. */

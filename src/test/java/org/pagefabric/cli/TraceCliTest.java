@@ -45,12 +45,12 @@ class TraceCliTest {
 
     @Test
     void aBadHeaderIsRefused() throws Exception {
-        Path f = dir.resolve("v2.trace.jsonl");
-        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":2,\"ranks\":2}\n"
+        Path f = dir.resolve("v3.trace.jsonl");
+        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":3,\"ranks\":2}\n"
                 + "{\"rank\":0,\"op\":\"compute\",\"duration\":5}\n");
         CliTest.Result r = CliTest.run("run", "trace", "--set", "trace=" + f);
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains(f + ":1: field 'version': 2 is not readable; this PageFabric reads version 1"),
+        assertTrue(r.err().contains(f + ":1: field 'version': 3 is not readable; this PageFabric reads versions 1 and 2"),
                 r.err());
     }
 

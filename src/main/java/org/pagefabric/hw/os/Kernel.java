@@ -43,6 +43,8 @@ public final class Kernel {
     final ReverseMap rmap;
     final KernelStats stats;
     private final List<AddressSpace> spaces = new ArrayList<>();
+    /** Hears pins and faults for a timeline; null (no cost but a test) otherwise. */
+    private KernelObserver observer;
 
     final FaultHandler faults;
     final Pinning pinning;
@@ -404,7 +406,16 @@ public final class Kernel {
      * the needed permission, else resolves the fault (zero-fill, swap-in, COW) or refuses it.
      */
     public Fault touch(AddressSpace as, long va, boolean write) {
-        return faults.access(as, va, write);
+        Fault f = faults.access(as, va, write);
+        if (observer != null && f.costPs() > 0) {
+            observer.faulted(as, va, f);
+        }
+        return f;
+    }
+
+    /** Makes {@code o} hear pins and faults from now on; {@code null} stops it (see {@link KernelObserver}). */
+    public void observe(KernelObserver o) {
+        this.observer = o;
     }
 
     /**
@@ -620,7 +631,11 @@ public final class Kernel {
      * {@link #chargePinned(AddressSpace, long)}, as ib_umem_get does.
      */
     public PinResult getUserPages(AddressSpace as, long va, int npages, boolean write) {
-        return pinning.getUserPages(as, va, npages, write);
+        PinResult r = pinning.getUserPages(as, va, npages, write);
+        if (observer != null) {
+            observer.pinned(as, va, r.pinned(), r.costPs());
+        }
+        return r;
     }
 
     /**

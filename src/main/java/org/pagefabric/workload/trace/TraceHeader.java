@@ -1,5 +1,7 @@
 package org.pagefabric.workload.trace;
 
+import java.util.List;
+import java.util.Map;
 import org.pagefabric.hw.os.UserAllocator;
 
 /**
@@ -18,11 +20,22 @@ import org.pagefabric.hw.os.UserAllocator;
  *                     then the address of a rank's first brk record
  * @param allocator    the allocator malloc and free records go through
  * @param source       what the trace was taken from, for the reader
+ * @param mpiCalls     per rank, how many times the recorded program called each MPI function, as the
+ *                     recorder's own tally counted them (version 2), or {@code null}: a replay must
+ *                     perform exactly these
  */
 public record TraceHeader(int ranks, int nodes, long segmentBytes, boolean fileOrder, long[] segments,
-        long[] brkStarts, UserAllocator.Config allocator, String source) {
+        long[] brkStarts, UserAllocator.Config allocator, String source, List<Map<String, Long>> mpiCalls) {
     /** The value of the header's {@code format} field. */
     public static final String FORMAT = "pagefabric-trace";
-    /** The version this reader and writer speak. */
-    public static final int VERSION = 1;
+    /** The newest version this reader and writer speak. */
+    public static final int VERSION = 2;
+    /** The version of traces without MPI records, which older readers read too. */
+    public static final int VERSION_PLAIN = 1;
+
+    /** A header without an MPI tally. */
+    public TraceHeader(int ranks, int nodes, long segmentBytes, boolean fileOrder, long[] segments, long[] brkStarts,
+            UserAllocator.Config allocator, String source) {
+        this(ranks, nodes, segmentBytes, fileOrder, segments, brkStarts, allocator, source, null);
+    }
 }

@@ -41,7 +41,13 @@ public enum TraceOp {
     /** An atomic operation: refused when the trace is read. */
     ATOMIC(false),
     /** The rank computes for {@code duration} nanoseconds. */
-    COMPUTE(false, "duration");
+    COMPUTE(false, "duration"),
+    /** An MPI collective ({@code coll}) over communicator {@code comm}; the replay expands it (version 2). */
+    COLLECTIVE(false, "coll", "comm"),
+    /** Communicator {@code comm} of world ranks {@code members} was created (version 2). */
+    COMM(false, "comm", "members"),
+    /** An MPI call that moves nothing on replay, counted as {@code call} (version 2). */
+    MPI(false, "call");
 
     private final boolean memory;
     private final List<String> required;
@@ -49,6 +55,11 @@ public enum TraceOp {
     TraceOp(boolean memory, String... required) {
         this.memory = memory;
         this.required = List.of(required);
+    }
+
+    /** Whether the operation exists only in version 2 traces (recorded MPI programs). */
+    public boolean mpiOnly() {
+        return this == COLLECTIVE || this == COMM || this == MPI;
     }
 
     /** The name as written in a trace. */

@@ -27,19 +27,24 @@ import org.pagefabric.hw.os.UserAllocator;
 public final class TraceReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> HEADER_FIELDS = Set.of("format", "version", "ranks", "nodes", "segment_bytes",
-            "order", "segments", "brk_starts", "allocator", "source", "strace");
+            "order", "segments", "brk_starts", "allocator", "source", "strace", "mpi_calls");
     private static final Set<String> STRACE_FIELDS = Set.of("rank", "file", "pid", "comm");
     private static final Set<String> COMM_FIELDS = Set.of("op", "peer", "len", "raddr");
     private static final Set<String> ALLOCATOR_FIELDS = Set.of("mmap_threshold", "trim", "trim_threshold", "top_pad",
             "release_interior_pages", "linkage");
     private static final Set<String> RECORD_FIELDS = Set.of("t", "gap", "rank", "op", "addr", "len", "new_addr",
-            "new_len", "peer", "raddr", "duration", "hooked", "advice", "queue", "pinned");
+            "new_len", "peer", "raddr", "duration", "hooked", "advice", "queue", "pinned", "call", "coll", "comm", "root",
+            "recv_addr", "blocks", "members");
+    /** Record fields only version 2 (a recorded MPI program) has. */
+    private static final Set<String> MPI_FIELDS = Set.of("call", "coll", "comm", "root", "recv_addr", "blocks",
+            "members");
     private static final long KIB = 1024;
     private static final int MAX_RANKS = 1 << 16;
 
     private final String file;
     private final Path dir;
     private int line;
+    private long version;
 
     private TraceReader(String file, Path dir) {
         this.file = file;
@@ -117,9 +122,13 @@ public final class TraceReader {
         if (f == null || !TraceHeader.FORMAT.equals(f.asText())) {
             throw error("format", "the first line must be the header, with \"format\": \"" + TraceHeader.FORMAT + "\"");
         }
-        long version = integer(n, "version", true, 1, Integer.MAX_VALUE);
-        if (version != TraceHeader.VERSION) {
-            throw error("version", version + " is not readable; this PageFabric reads version " + TraceHeader.VERSION);
+        version = integer(n, "version", true, 1, Integer.MAX_VALUE);
+        if (version != TraceHeader.VERSION && version != TraceHeader.VERSION_PLAIN) {
+            throw error("version", version + " is not readable; this PageFabric reads versions "
+                    + TraceHeader.VERSION_PLAIN + " and " + TraceHeader.VERSION);
+        }
+        if (version == TraceHeader.VERSION_PLAIN && n.has("mpi_calls")) {
+            throw error("mpi_calls", "needs \"version\": " + TraceHeader.VERSION);
         }
         int ranks = (int) integer(n, "ranks", true, 1, MAX_RANKS);
         int nodes = n.has("nodes") ? (int) integer(n, "nodes", true, 1, ranks) : ranks;
@@ -136,7 +145,29 @@ public final class TraceReader {
         long[] brkStarts = n.has("brk_starts") ? addresses(n, "brk_starts", ranks) : null;
         UserAllocator.Config alloc = allocator(n.get("allocator"));
         String source = n.has("source") ? n.get("source").asText() : "";
-        return new TraceHeader(ranks, nodes, segment, fileOrder, segments, brkStarts, alloc, source);
+        List<Map<String, Long>> calls = n.has("mpi_calls") ? mpiCalls(n.get("mpi_calls"), ranks) : null;
+        return new TraceHeader(ranks, nodes, segment, fileOrder, segments, brkStarts, alloc, source, calls);
+    }
+
+    /** Per rank, the recorder's count of each MPI function: a list of {"MPI_X": N, ...}, one per rank. */
+    private List<Map<String, Long>> mpiCalls(JsonNode v, int ranks) {
+        if (!v.isArray() || v.size() != ranks) {
+            throw error("mpi_calls", "must be a list of " + ranks + " objects, one per rank, {\"MPI_Send\": N, ...}");
+        }
+        List<Map<String, Long>> out = new ArrayList<>();
+        for (JsonNode rank : v) {
+            if (!rank.isObject()) {
+                throw error("mpi_calls", "each entry is an object {\"MPI_Send\": N, ...}");
+            }
+            Map<String, Long> counts = new TreeMap<>();
+            Iterator<String> names = rank.fieldNames();
+            while (names.hasNext()) {
+                String name = names.next();
+                counts.put(name, integer(rank, name, true, 0, Long.MAX_VALUE));
+            }
+            out.add(counts);
+        }
+        return out;
     }
 
     /**
@@ -267,6 +298,16 @@ public final class TraceReader {
         if (op == null) {
             throw error("op", "'" + opNode.asText() + "' is not valid; valid values: " + TraceOp.wireNames());
         }
+        if (version == TraceHeader.VERSION_PLAIN) {
+            if (op.mpiOnly()) {
+                throw error("op", op.wireName() + " needs \"version\": " + TraceHeader.VERSION + " in the header");
+            }
+            for (String f : MPI_FIELDS) {
+                if (n.has(f)) {
+                    throw error(f, "needs \"version\": " + TraceHeader.VERSION + " in the header");
+                }
+            }
+        }
         if (op == TraceOp.FORK) {
             throw error("op", "fork is not replayable: the trace workload runs one address space per rank, and a"
                     + " child's copy-on-write sharing of the parent's pages cannot be written as records");
@@ -287,7 +328,7 @@ public final class TraceReader {
         long at = n.has("t") ? picos(n, "t") : TraceRecord.NONE;
         long gap = n.has("gap") ? picos(n, "gap") : 0;
         long addr = n.has("addr") ? address(n, "addr") : 0;
-        long len = n.has("len") ? integer(n, "len", true, 1, 1L << 46) : 0;
+        long len = n.has("len") ? integer(n, "len", true, op == TraceOp.COLLECTIVE ? 0 : 1, 1L << 46) : 0;
         long newAddr = n.has("new_addr") ? address(n, "new_addr") : 0;
         long newLen = n.has("new_len") ? integer(n, "new_len", true, 1, 1L << 46) : 0;
         int peer = 0;
@@ -319,7 +360,65 @@ public final class TraceReader {
         }
         long pinned = n.has("pinned") ? integer(n, "pinned", true, 0, Long.MAX_VALUE) : TraceRecord.NONE;
         return new TraceRecord(file, line, at, gap, rank, op, addr, len, newAddr, newLen, peer, raddr, duration, hooked,
-                advice, sendQueue, pinned);
+                advice, sendQueue, pinned, mpi(n, op, h));
+    }
+
+    /** The version 2 fields of a record, or null when it has none. */
+    private MpiFields mpi(JsonNode n, TraceOp op, TraceHeader h) {
+        boolean any = false;
+        for (String f : MPI_FIELDS) {
+            any |= n.has(f);
+        }
+        if (!any) {
+            return null;
+        }
+        String call = n.has("call") ? n.get("call").asText() : null;
+        if (call != null && call.isBlank()) {
+            throw error("call", "empty; the MPI function the record counts as, e.g. MPI_Send");
+        }
+        Collective coll = null;
+        if (n.has("coll")) {
+            coll = Collective.byWireName(n.get("coll").asText());
+            if (coll == null) {
+                throw error("coll", "'" + n.get("coll").asText() + "' is not valid; valid values: "
+                        + Collective.wireNames());
+            }
+        }
+        int comm = n.has("comm") ? (int) integer(n, "comm", true, 0, Integer.MAX_VALUE) : 0;
+        int root = n.has("root") ? (int) integer(n, "root", true, 0, MAX_RANKS) : 0;
+        long recvAddr = n.has("recv_addr") ? address(n, "recv_addr") : 0;
+        long[] blocks = null;
+        if (n.has("blocks")) {
+            JsonNode b = n.get("blocks");
+            if (!b.isArray() || b.size() % 4 != 0) {
+                throw error("blocks", "must be a list of 4 numbers per member: send length, send offset, receive"
+                        + " length, receive offset");
+            }
+            blocks = new long[b.size()];
+            for (int i = 0; i < blocks.length; i++) {
+                JsonNode holder = JSON.createObjectNode().set("blocks", b.get(i));
+                blocks[i] = integer(holder, "blocks", true, 0, 1L << 46);
+            }
+        }
+        if (coll != null && coll.varying() && blocks == null) {
+            throw error("blocks", "missing; " + coll.wireName() + " gives each member's blocks");
+        }
+        int[] members = null;
+        if (n.has("members")) {
+            JsonNode m = n.get("members");
+            if (!m.isArray() || m.isEmpty()) {
+                throw error("members", "must be a list of the communicator's world ranks");
+            }
+            members = new int[m.size()];
+            for (int i = 0; i < members.length; i++) {
+                JsonNode holder = JSON.createObjectNode().set("members", m.get(i));
+                members[i] = (int) integer(holder, "members", true, 0, h.ranks() - 1);
+            }
+        }
+        if (op == TraceOp.COMM && comm < 2) {
+            throw error("comm", comm + " is taken: 0 is MPI_COMM_WORLD and 1 MPI_COMM_SELF");
+        }
+        return new MpiFields(call, coll, comm, root, recvAddr, blocks, members);
     }
 
     private void unknownFields(JsonNode n, Set<String> known, String what) {

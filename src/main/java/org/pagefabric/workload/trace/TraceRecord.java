@@ -27,12 +27,27 @@ import org.pagefabric.hw.os.Advice;
  * @param sendQueue whether a wait reaps the send queue (else the receive queue)
  * @param pinnedBytes bytes pinned over the job when the next event began at record time, or
  *                  {@link #NONE}: what the recording saw, for comparison only
+ * @param mpi       what a recorded MPI program's record adds (the call it counts as, a collective, a
+ *                  communicator), or {@code null}
  */
 public record TraceRecord(String file, int line, long atPs, long gapPs, int rank, TraceOp op, long addr, long len, long newAddr,
         long newLen, int peer, long raddr, long durationPs, boolean hooked, Advice advice, boolean sendQueue,
-        long pinnedBytes) {
+        long pinnedBytes, MpiFields mpi) {
     /** The value of a field that was not given. */
     public static final long NONE = -1;
+
+    /** A record without MPI fields. */
+    public TraceRecord(String file, int line, long atPs, long gapPs, int rank, TraceOp op, long addr, long len,
+            long newAddr, long newLen, int peer, long raddr, long durationPs, boolean hooked, Advice advice,
+            boolean sendQueue, long pinnedBytes) {
+        this(file, line, atPs, gapPs, rank, op, addr, len, newAddr, newLen, peer, raddr, durationPs, hooked, advice,
+                sendQueue, pinnedBytes, null);
+    }
+
+    /** The MPI call this record counts as, or {@code null}. */
+    public String call() {
+        return mpi == null ? null : mpi.call();
+    }
 
     /** Whether the record gives an absolute time. */
     public boolean timed() {

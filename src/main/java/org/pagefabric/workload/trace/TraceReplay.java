@@ -47,7 +47,10 @@ public final class TraceReplay implements Workload.Run {
     private final Trace trace;
     private final Job job;
     private final LatencyHistogram latencies;
+    /** The trace's records, each collective followed by the point-to-point records it expands to. */
     private final List<TraceRecord> records;
+    private final Expanded expansion;
+    private final MpiCallCount calls;
     private final AddressMap[] maps;
     private final UserAllocator[] heaps;
     /** Per rank, the length of each live malloc block by its trace address. */
@@ -75,8 +78,10 @@ public final class TraceReplay implements Workload.Run {
         this.trace = trace;
         this.job = job;
         this.latencies = latencies;
-        this.records = trace.records();
         int ranks = trace.header().ranks();
+        this.expansion = new Expanded(trace);
+        this.records = expansion.records();
+        this.calls = new MpiCallCount(trace.header(), records);
         maps = new AddressMap[ranks];
         heaps = new UserAllocator[ranks];
         blocks = new Long2LongHashMap[ranks];
@@ -103,8 +108,10 @@ public final class TraceReplay implements Workload.Run {
         for (int r = 0; r < ranks; r++) {
             mine.add(new ArrayList<>());
         }
-        for (int k = 0; k < records.size(); k++) {
-            mine.get(records.get(k).rank()).add(k);
+        for (int r = 0; r < ranks; r++) {
+            for (int k : expansion.order(r)) {
+                mine.get(r).add(k);
+            }
         }
         for (int r = 0; r < ranks; r++) {
             Rank rank = job.rank(r);
@@ -123,6 +130,7 @@ public final class TraceReplay implements Workload.Run {
                         ctx.sleep(rec.gapPs());
                     }
                     begin(ctx, rec.rank(), k);
+                    calls.performed(k);
                     try {
                         execute(ctx, rank, k, rec);
                     } catch (OsException e) {
@@ -257,7 +265,9 @@ public final class TraceReplay implements Workload.Run {
                     reapReceive(ctx, rank);
                 }
             }
-            case COMPUTE -> ctx.sleep(rec.durationPs());
+            case COMPUTE -> rank.compute(ctx, rec.durationPs());
+            // a collective is replayed by the records it expanded to, which follow it
+            case COLLECTIVE, COMM, MPI -> { }
             default -> throw refused(rec, rec.op().wireName() + " is not replayable");
         }
     }
@@ -280,6 +290,12 @@ public final class TraceReplay implements Workload.Run {
         lastReap = ctx.now();
         if (wc.status() != CompletionStatus.SUCCESS) {
             failed.completed(wc.status());
+            if (done.op() == TraceOp.SEND) {
+                // the receive this send was for will never complete: stop with the reason, not a deadlock
+                throw refused(done, "the send of " + done.len() + " B at " + hex(done.addr()) + " to rank "
+                        + done.peer() + " completed with " + wc.status() + " under " + rank.policy().name()
+                        + ", so its receive never completes");
+            }
             return;
         }
         moved += done.len();
@@ -453,7 +469,7 @@ public final class TraceReplay implements Workload.Run {
 
     @Override
     public boolean verified() {
-        return failed.count() == 0 && corrupted == 0;
+        return failed.count() == 0 && corrupted == 0 && calls.mismatch() == null;
     }
 
     @Override
@@ -461,6 +477,10 @@ public final class TraceReplay implements Workload.Run {
         String f = failed.describe(completions, "operations");
         if (f != null) {
             return f;
+        }
+        String m = calls.mismatch();
+        if (m != null && corrupted == 0) {
+            return m;
         }
         return corrupted > 0 ? corrupted + " of " + completions + " operations delivered other bytes than the"
                 + " application's buffer held (a registration gone stale)" : null;
@@ -474,9 +494,10 @@ public final class TraceReplay implements Workload.Run {
         }
         Map<String, Object> m = new java.util.LinkedHashMap<>();
         m.put(TraceWorkload.CORRUPTED, corrupted);
-        m.put(TraceWorkload.RECORDS, (long) records.size());
+        m.put(TraceWorkload.RECORDS, (long) trace.records().size());
         m.put(TraceWorkload.COMPLETIONS, completions);
         m.put(TraceWorkload.PINNED_PEAK, Math.round(peak / (double) (1 << 20) * 1000) / 1000.0);
+        m.put(TraceWorkload.MPI_CALLS, calls.total());
         return m;
     }
 }

@@ -30,13 +30,15 @@ public final class TraceWorkload implements Workload {
     public static final String COMPLETIONS = "completions";
     /** Column of the highest pinned-memory sample. */
     public static final String PINNED_PEAK = "pinned_peak_MiB";
+    /** Column of the MPI calls of a recorded program the replay performed. */
+    public static final String MPI_CALLS = "mpi_calls";
 
     private static final List<WorkloadParameter> PARAMETERS = List.of(WorkloadParameter.file(TRACE,
             "the trace to replay: JSON Lines, a header then one event a line (docs/TRACES.md)"));
     private static final List<String> METRICS;
 
     static {
-        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, RECORDS, COMPLETIONS, PINNED_PEAK));
+        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, RECORDS, COMPLETIONS, PINNED_PEAK, MPI_CALLS));
     }
 
     /** Traces read, by path, with the modification time they were read at. */
@@ -124,7 +126,7 @@ public final class TraceWorkload implements Workload {
         if (ops.contains(TraceOp.GET)) {
             caps.add(Capability.GET);
         }
-        if (ops.contains(TraceOp.SEND) || ops.contains(TraceOp.RECV)) {
+        if (ops.contains(TraceOp.SEND) || ops.contains(TraceOp.RECV) || ops.contains(TraceOp.COLLECTIVE)) {
             caps.add(Capability.SEND_RECEIVE);
         }
         // madvise(DONTNEED) takes pages away under the application; later operations meet them absent

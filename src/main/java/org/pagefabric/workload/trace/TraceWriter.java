@@ -24,7 +24,11 @@ public final class TraceWriter {
 
     /** Writes {@code header} and {@code records} to {@code out}. */
     public static void write(Writer out, TraceHeader header, List<TraceRecord> records) throws IOException {
-        out.write(JSON.writeValueAsString(header(header)));
+        boolean mpi = header.mpiCalls() != null;
+        for (int i = 0; i < records.size() && !mpi; i++) {
+            mpi = records.get(i).mpi() != null || records.get(i).op().mpiOnly();
+        }
+        out.write(JSON.writeValueAsString(header(header, mpi)));
         out.write('\n');
         for (TraceRecord r : records) {
             out.write(JSON.writeValueAsString(record(r)));
@@ -33,10 +37,11 @@ public final class TraceWriter {
         out.flush();
     }
 
-    private static ObjectNode header(TraceHeader h) {
+    /** The header; version 2 when the trace has anything of a recorded MPI program ({@code mpi}). */
+    private static ObjectNode header(TraceHeader h, boolean mpi) {
         ObjectNode n = JSON.createObjectNode();
         n.put("format", TraceHeader.FORMAT);
-        n.put("version", TraceHeader.VERSION);
+        n.put("version", mpi ? TraceHeader.VERSION : TraceHeader.VERSION_PLAIN);
         n.put("ranks", h.ranks());
         n.put("nodes", h.nodes());
         n.put("segment_bytes", h.segmentBytes());
@@ -64,6 +69,13 @@ public final class TraceWriter {
         if (!h.source().isEmpty()) {
             n.put("source", h.source());
         }
+        if (h.mpiCalls() != null) {
+            ArrayNode calls = n.putArray("mpi_calls");
+            for (java.util.Map<String, Long> rank : h.mpiCalls()) {
+                ObjectNode o = calls.addObject();
+                rank.forEach(o::put);
+            }
+        }
         return n;
     }
 
@@ -77,6 +89,9 @@ public final class TraceWriter {
         n.put("rank", r.rank());
         n.put("op", r.op().wireName());
         for (String f : r.op().required()) {
+            if (mpiField(f)) {
+                continue;
+            }
             switch (f) {
                 case "addr" -> n.put(f, hex(r.addr()));
                 case "len" -> n.put(f, r.len());
@@ -98,7 +113,52 @@ public final class TraceWriter {
         if (r.pinnedBytes() != TraceRecord.NONE) {
             n.put("pinned", r.pinnedBytes());
         }
+        if (r.op() == TraceOp.COLLECTIVE) {
+            if (r.addr() != 0) {
+                n.put("addr", hex(r.addr()));
+            }
+            n.put("len", r.len());
+        }
+        if (r.mpi() != null) {
+            mpi(n, r.op(), r.mpi());
+        }
         return n;
+    }
+
+    private static boolean mpiField(String f) {
+        return f.equals("call") || f.equals("coll") || f.equals("comm") || f.equals("members");
+    }
+
+    private static void mpi(ObjectNode n, TraceOp op, MpiFields m) {
+        if (m.call() != null) {
+            n.put("call", m.call());
+        }
+        if (m.coll() != null) {
+            n.put("coll", m.coll().wireName());
+        }
+        if (op == TraceOp.COLLECTIVE || op == TraceOp.COMM) {
+            n.put("comm", m.comm());
+        }
+        if (m.coll() != null) {
+            if (m.coll().rooted()) {
+                n.put("root", m.root());
+            }
+            if (m.recvAddr() != 0) {
+                n.put("recv_addr", hex(m.recvAddr()));
+            }
+        }
+        if (m.blocks() != null) {
+            ArrayNode a = n.putArray("blocks");
+            for (long b : m.blocks()) {
+                a.add(b);
+            }
+        }
+        if (m.members() != null) {
+            ArrayNode a = n.putArray("members");
+            for (int w : m.members()) {
+                a.add(w);
+            }
+        }
     }
 
     private static BigDecimal nanos(long ps) {
