@@ -30,8 +30,13 @@ import org.pagefabric.sim.process.SimProcess;
  *
  * <p>Two-sided by nature: the target's processor takes part in every put, and the bytes cross
  * memory three times. Sends go the same way, the target's CPU copying each message into the
- * oldest receive posted for its source (waiting for one if none is posted yet, the message held
- * in its bounce buffers). Gets do not go through bounce buffers here; the policy refuses them.
+ * oldest receive posted for its source. A message that arrives before its receive is an
+ * unexpected one: it stays in its bounce buffers, the handler returns at once so the target goes
+ * on serving its other peers, and the receiving rank copies it out when it posts the receive,
+ * then hands the buffer back to the sender. Waiting in the handler instead would stall every
+ * other peer's messages behind one unposted receive, a deadlock as soon as two ranks each wait
+ * for a message the other's handler holds back. Gets do not go through bounce buffers here; the
+ * policy refuses them.
  */
 public final class BounceBuffers implements RegistrationPolicy {
     /** The command-line name. */
@@ -40,6 +45,12 @@ public final class BounceBuffers implements RegistrationPolicy {
     static final int COPY_OUT_HANDLER = 22;
     /** Active-message handler that copies a piece of a message into the matching receive at the target. */
     static final int DELIVER_HANDLER = 23;
+    /** Active-message handler that frees a buffer whose parked piece the receiver copied out. */
+    static final int RETURN_HANDLER = 24;
+    /** What the deliver handler answers when it copied the piece. */
+    private static final long DELIVERED = 0;
+    /** What it answers when the piece waits in its buffer for a receive. */
+    private static final long PARKED = 1;
 
     private final Profile profile;
     private final long bufferSize;
@@ -118,6 +129,10 @@ public final class BounceBuffers implements RegistrationPolicy {
                 copyOut(ctx, target, source, (int) b, destination, length));
         messages.register(DELIVER_HANDLER, (ctx, target, source, b, offset, length, total) ->
                 deliver(ctx, target, source, (int) b, offset, length, total));
+        messages.register(RETURN_HANDLER, (ctx, target, source, b, a1, a2, a3) -> {
+            state(target).channels[source.id()].slots[(int) b].copied.complete();
+            return 0;
+        });
     }
 
     /**
@@ -154,10 +169,25 @@ public final class BounceBuffers implements RegistrationPolicy {
         return true;
     }
 
-    /** Holds the receive for messages from {@code source}: nothing is posted to the NIC. */
+    /**
+     * Holds the receive for messages from {@code source} (nothing is posted to the NIC), then
+     * copies into it, on this rank's CPU, the pieces that arrived before it, handing each buffer
+     * back to the sender.
+     */
     @Override
     public boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId) {
-        state(rank).mailboxes[source.id()].post(va, length, wrId);
+        RankState s = state(rank);
+        Mailbox box = s.mailboxes[source.id()];
+        box.post(va, length, wrId);
+        box.draining(true);
+        Mailbox.Parked p;
+        while ((p = box.nextParked()) != null) {
+            copyIn(ctx, s, rank, source, box, p.buffer(), p.offset(), p.length(), p.total());
+            if (p.buffer() >= 0) {
+                messages.request(ctx, rank, source, RETURN_HANDLER, p.buffer(), 0, 0, 0);
+            }
+        }
+        box.draining(false);
         return true;
     }
 
@@ -220,8 +250,11 @@ public final class BounceBuffers implements RegistrationPolicy {
             if (status != CompletionStatus.SUCCESS.ordinal()) {
                 t.status = CompletionStatus.values()[status];
             } else if (t.message) {
-                messages.request(ctx, ch.from, ch.to, DELIVER_HANDLER, slot.index, slot.destination, slot.length,
-                        t.bytes);
+                if (messages.request(ctx, ch.from, ch.to, DELIVER_HANDLER, slot.index, slot.destination, slot.length,
+                        t.bytes) == PARKED) {
+                    ctx.await(slot.copied);
+                    slot.copied.reset();
+                }
             } else {
                 messages.request(ctx, ch.from, ch.to, COPY_OUT_HANDLER, slot.index, slot.destination, slot.length, 0);
             }
@@ -255,13 +288,25 @@ public final class BounceBuffers implements RegistrationPolicy {
 
     /**
      * The target's handler for a piece of a message: copies it into the oldest receive posted for
-     * {@code source}, waiting for one if none is posted, and completes the receive with the
-     * message's last byte. Buffer {@code b} of -1 is an empty message.
+     * {@code source} and completes the receive with the message's last byte, or, when the piece
+     * must wait for a receive, leaves it in its buffer and says so. Buffer {@code b} of -1 is an
+     * empty message.
      */
     private long deliver(ProcessContext ctx, Endpoint target, Endpoint source, int b, long offset, long length, long total) {
         RankState s = state(target);
         Mailbox box = s.mailboxes[source.id()];
-        Mailbox.Posted r = box.oldest(ctx);
+        if (box.mustPark()) {
+            box.park(b, offset, length, total);
+            return PARKED;
+        }
+        copyIn(ctx, s, target, source, box, b, offset, length, total);
+        return DELIVERED;
+    }
+
+    /** Copies a piece from incoming buffer {@code b} into the oldest receive, completing it with its last byte. */
+    private void copyIn(ProcessContext ctx, RankState s, Endpoint target, Endpoint source, Mailbox box, int b,
+                        long offset, long length, long total) {
+        Mailbox.Posted r = box.oldest();
         if (total > r.length) {
             throw new SimulationException("rank " + target.id() + ": a message of " + total + " B from rank "
                     + source.id() + " does not fit the receive of " + r.length + " B posted for it");
@@ -275,7 +320,6 @@ public final class BounceBuffers implements RegistrationPolicy {
             box.retire();
             target.completeReceive(r.wrId, CompletionStatus.SUCCESS, total, ctx.now());
         }
-        return 0;
     }
 
     /** Refused: every operation but a get goes through bounce buffers (see {@link #put}, {@link #send}). */

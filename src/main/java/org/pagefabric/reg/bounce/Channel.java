@@ -37,6 +37,8 @@ final class Channel {
         final Completion posted;
         /** Completed with the write's status ordinal once its completion is reaped. */
         final Completion written;
+        /** Completed when the target copied out a piece it had to park for want of a receive. */
+        final Completion copied;
         Transfer transfer;
         /** Where the piece goes: the destination address of a put, the offset in the message of a send. */
         long destination;
@@ -46,6 +48,7 @@ final class Channel {
             this.index = index;
             this.posted = new Completion(name + ".posted");
             this.written = new Completion(name + ".written");
+            this.copied = new Completion(name + ".copied");
         }
     }
 

@@ -1,8 +1,6 @@
 package org.pagefabric.reg.bounce;
 
 import java.util.ArrayDeque;
-import org.pagefabric.sim.process.Completion;
-import org.pagefabric.sim.process.ProcessContext;
 
 /**
  * The receives one rank posted for messages from one peer, in posting order: the receiving
@@ -23,33 +21,50 @@ final class Mailbox {
         }
     }
 
+    /** A piece of a message that arrived before any receive for it: it waits in its bounce buffer. */
+    record Parked(int buffer, long offset, long length, long total) {
+    }
+
     private final String name;
     private final ArrayDeque<Posted> posted = new ArrayDeque<>();
-    private Completion arrival;
+    private final ArrayDeque<Parked> parked = new ArrayDeque<>();
+    private boolean draining;
 
     Mailbox(String name) {
         this.name = name;
     }
 
-    /** Adds a receive, waking a message that waits for one. */
+    /** Adds a receive; the caller then drains the pieces parked for it. */
     void post(long va, long length, long wrId) {
         posted.addLast(new Posted(va, length, wrId));
-        if (arrival != null) {
-            Completion c = arrival;
-            arrival = null;
-            c.complete();
-        }
     }
 
-    /** The oldest posted receive, waiting until one is posted (the message sits in its bounce buffer meanwhile). */
-    Posted oldest(ProcessContext ctx) {
-        while (posted.isEmpty()) {
-            if (arrival == null) {
-                arrival = new Completion(name + ".posted");
-            }
-            ctx.await(arrival);
-        }
-        return posted.peekFirst();
+    /**
+     * Whether an arriving piece must wait in its buffer: no receive is posted, or earlier pieces
+     * wait or are being copied out, which it must not overtake.
+     */
+    boolean mustPark() {
+        return posted.isEmpty() || !parked.isEmpty() || draining;
+    }
+
+    /** Leaves a piece in its bounce buffer until a receive takes it. */
+    void park(int buffer, long offset, long length, long total) {
+        parked.addLast(new Parked(buffer, offset, length, total));
+    }
+
+    /** The oldest parked piece if a receive is posted to take it, else {@code null}. */
+    Parked nextParked() {
+        return posted.isEmpty() ? null : parked.pollFirst();
+    }
+
+    /** Marks the receiving rank copying parked pieces out, or done with them. */
+    void draining(boolean on) {
+        draining = on;
+    }
+
+    /** The oldest posted receive; there must be one. */
+    Posted oldest() {
+        return posted.getFirst();
     }
 
     /** Removes the oldest receive: its message is complete. */

@@ -2,7 +2,6 @@ package org.pagefabric.reg.openmx;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import org.agrona.collections.IntArrayQueue;
 import org.pagefabric.endpoint.Endpoint;
@@ -126,7 +125,7 @@ final class Driver {
     /** An MX send: eager through the pinned ring, or a rendezvous whose data the receiver pulls. */
     void send(ProcessContext ctx, Driver to, long va, long length, long wrId) {
         int core = policy.coreOf(ctx, this);
-        Message m = new Message(this, to, wrId, length, wrId, core);
+        Message m = new Message(this, to, length, wrId, core);
         if (length <= policy.eagerMax()) {
             int peer = to.rank.id();
             while (freeSlots[peer].isEmpty()) {
@@ -154,17 +153,17 @@ final class Driver {
         }
     }
 
-    /** Posts a receive: matched at once against an unexpected message of the same match information. */
+    /**
+     * Posts a receive: matched at once against the oldest unexpected message from that peer.
+     * Messages and receives between two ranks pair in order, as sends and receives on a verbs
+     * queue pair do and as MPI's non-overtaking rule orders one source's messages of one tag.
+     */
     void receive(ProcessContext ctx, Driver from, long va, long length, long wrId) {
         int peer = from.rank.id();
         Message.Posted r = new Message.Posted(va, length, wrId, policy.coreOf(ctx, this));
-        for (Iterator<Message> it = unexpected[peer].iterator(); it.hasNext(); ) {
-            Message m = it.next();
-            if (m.tag == wrId) {
-                it.remove();
-                match(ctx, m, r);
-                return;
-            }
+        if (!unexpected[peer].isEmpty()) {
+            match(ctx, unexpected[peer].remove(0), r);
+            return;
         }
         posted[peer].add(r);
     }
@@ -538,11 +537,9 @@ final class Driver {
         switch (kind) {
             case Message.EAGER, Message.RNDV -> {
                 ArrayList<Message.Posted> list = posted[peer.rank.id()];
-                for (int i = 0; i < list.size(); i++) {
-                    if (list.get(i).wrId() == m.tag) {
-                        match(null, m, list.remove(i));
-                        return;
-                    }
+                if (!list.isEmpty()) {
+                    match(null, m, list.remove(0));
+                    return;
                 }
                 unexpected[peer.rank.id()].add(m);
             }

@@ -15,8 +15,6 @@ final class Message {
 
     final Driver from;
     final Driver to;
-    /** The match information: the sender's and the receiver's work request id. */
-    final long tag;
     final long length;
     final long sendWrId;
     /** Core of the sending process: pull replies and bottom halves of this message run on it unless interrupts are bound elsewhere. */
@@ -42,10 +40,9 @@ final class Message {
     /** Rendezvous, receiver: bytes of the message whose pull replies all arrived. */
     long pulled;
 
-    Message(Driver from, Driver to, long tag, long length, long sendWrId, int core) {
+    Message(Driver from, Driver to, long length, long sendWrId, int core) {
         this.from = from;
         this.to = to;
-        this.tag = tag;
         this.length = length;
         this.sendWrId = sendWrId;
         this.core = core;
