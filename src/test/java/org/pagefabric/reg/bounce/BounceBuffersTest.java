@@ -96,6 +96,43 @@ class BounceBuffersTest {
     }
 
     @Test
+    void aMessageWaitingForItsReceiveDoesNotHoldBackAnotherPeersMessage() {
+        // Ranks 1 and 2 each send to rank 0, 1 first. Rank 0 receives from 2 first, then from 1.
+        // Were rank 0's handler to wait for a receive for rank 1's message, rank 2's pieces would
+        // queue behind it and rank 0 would wait for them for ever.
+        Simulator sim = new Simulator(2);
+        Profile p = buffers(2);
+        BounceBuffers policy = new BounceBuffers(p);
+        long size = 2 * BUFFER + 3;
+        Job job = new Job(sim, p, 3, 2 * size, policy);
+        Rank zero = job.rank(0);
+        long[] order = new long[2];
+        for (int s = 1; s <= 2; s++) {
+            Rank from = job.rank(s);
+            long tag = 0x5E00L + s;
+            from.node().kernel().writeTag(from.process(), from.segment(), size, tag, 0);
+            long delay = s * 100_000_000L;
+            new SimProcess(sim, from.node(), "rank" + s, ctx -> {
+                ctx.sleep(delay);
+                from.send(ctx, zero, 0, size, 1);
+                assertEquals(CompletionStatus.SUCCESS, from.awaitSend(ctx).status());
+            }).start();
+        }
+        new SimProcess(sim, zero.node(), "rank0", ctx -> {
+            zero.receive(ctx, job.rank(2), size, size, 2);
+            order[0] = zero.awaitReceive(ctx).wrId();
+            zero.receive(ctx, job.rank(1), 0, size, 1);
+            order[1] = zero.awaitReceive(ctx).wrId();
+        }).start();
+        sim.run();
+        SimProcess.checkNoDeadlock(sim);
+        assertEquals(2, order[0]);
+        assertEquals(1, order[1]);
+        assertTrue(zero.node().kernel().verifyTag(zero.process(), zero.segment(), size, 0x5E01L, 0));
+        assertTrue(zero.node().kernel().verifyTag(zero.process(), zero.segment() + size, size, 0x5E02L, 0));
+    }
+
+    @Test
     void pinnedMemoryIsTheBounceBuffersWhateverTheMessageSize() {
         long perRank = 2L * 2 * 4 * BUFFER; // outgoing and incoming buffers for each of 2 ranks
         for (long size : new long[] {8, 1 << 20}) {

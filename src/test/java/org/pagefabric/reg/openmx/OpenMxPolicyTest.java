@@ -38,6 +38,45 @@ class OpenMxPolicyTest {
     }
 
     @Test
+    void messagesPairWithReceivesInOrderWhateverTheirWorkRequestIds() {
+        // A trace replay names each side's operations by its own record numbers: the ids differ.
+        // An eager and a rendezvous message, the second sent before any receive is posted, must
+        // land in the first and second receive, in that order, under every pin mode.
+        for (PinMode mode : PinMode.values()) {
+            OpenMxBed bed = new OpenMxBed(ProfileRegistry.load("openmx-base"), mode, 4 * MIB, 3);
+            long[] sizes = {4096, MIB};
+            for (int i = 0; i < 2; i++) {
+                bed.a.node().kernel().writeTag(bed.a.process(), bed.a.segment() + i * 2 * MIB, sizes[i], 0x0DD0L + i, 0);
+            }
+            long[] got = new long[2];
+            new SimProcess(bed.sim, bed.a.node(), "sender", ctx -> {
+                for (int i = 0; i < 2; i++) {
+                    bed.a.send(ctx, bed.b, i * 2 * MIB, sizes[i], 100 + i);
+                }
+                for (int i = 0; i < 2; i++) {
+                    bed.a.awaitSend(ctx);
+                }
+            }).start();
+            new SimProcess(bed.sim, bed.b.node(), "receiver", ctx -> {
+                ctx.sleep(50 * Time.US);
+                for (int i = 0; i < 2; i++) {
+                    bed.b.receive(ctx, bed.a, i * 2 * MIB, sizes[i], 7 + i);
+                }
+                for (int i = 0; i < 2; i++) {
+                    got[i] = bed.b.awaitReceive(ctx).wrId();
+                }
+            }).start();
+            bed.sim.run();
+            SimProcess.checkNoDeadlock(bed.sim);
+            for (int i = 0; i < 2; i++) {
+                assertTrue(bed.b.node().kernel().verifyTag(bed.b.process(), bed.b.segment() + i * 2 * MIB, sizes[i],
+                        0x0DD0L + i, 0), mode + ": message " + i + " in receive " + i);
+            }
+            assertTrue(got[0] == 7 || got[0] == 8, mode.name());
+        }
+    }
+
+    @Test
     void permanentPinsEachBufferOnce() {
         boolean[] ok = {true};
         OpenMxBed bed = stream(PinMode.PERMANENT, 4, MIB, ok);
