@@ -240,7 +240,7 @@ public final class ProfileWriter {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, yaml(r, plan), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, yaml(r, plan));
     }
 
     private static String quote(String s) {

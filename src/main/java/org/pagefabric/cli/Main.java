@@ -3,6 +3,7 @@ package org.pagefabric.cli;
 import java.io.PrintWriter;
 import java.util.List;
 import org.pagefabric.experiment.ExperimentRunner;
+import org.pagefabric.experiment.WriteFailedException;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.ClockOverflowException;
 import picocli.CommandLine.Command;
@@ -52,6 +53,13 @@ public final class Main implements Runnable {
             PolicyRefusal refusal = refusal(ex);
             // so is a run that asks for more simulated time than the clock holds
             ClockOverflowException overflow = causeOf(ex, ClockOverflowException.class);
+            // a full disk or an I/O error is the run's failure, not the user's input: exit 1
+            WriteFailedException unwritten = causeOf(ex, WriteFailedException.class);
+            if (unwritten != null) {
+                err.println("pagefabric " + cmd.getCommandName() + ": error: " + oneLine(unwritten));
+                err.flush();
+                return ExitCodes.FAILURE;
+            }
             String what = refusal != null ? oneLine(refusal)
                     : overflow != null ? pointOf(ex) + oneLine(overflow) : oneLine(reason(ex));
             err.println("pagefabric " + cmd.getCommandName() + ": error: " + what);

@@ -21,6 +21,7 @@ import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.experiment.VerdictTally;
 import org.pagefabric.experiment.VerificationNotice;
+import org.pagefabric.experiment.WriteFailedException;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.IndexPage;
 import picocli.CommandLine.Command;
@@ -135,22 +136,11 @@ final class ReproduceCommand implements Callable<Integer> {
             runnerSpec.add(k);
         }
         boolean[] stoppedBeforeRows = {false};
-        // every experiment's points in one pool; each experiment is written as soon as its last point is done
-        pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
-            int k = runnerSpec.get(j);
-            if (result.rows().isEmpty()) {
-                stoppedBeforeRows[0] |= !result.complete();
-                return; // stopped before any of its points finished: nothing to show
-            }
-            List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
-            try {
-                entries[k] = ExperimentOutput.write(out, result, comparison);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--out " + out + ": " + e.getMessage(), e);
-            }
-            comparisons.set(k, comparison);
-            results[k] = result;
-        });
+        try {
+            runAll(runners, runnerSpec, specs, entries, comparisons, results, stoppedBeforeRows);
+        } catch (RuntimeException e) {
+            throw withMissing(e, specs, results);
+        }
         List<IndexEntry> index = new ArrayList<>();
         List<Map<String, Object>> allComparisons = new ArrayList<>();
         List<String> tallies = new ArrayList<>();
@@ -249,6 +239,54 @@ final class ReproduceCommand implements Callable<Integer> {
         return namedOnlyRefused ? ExitCodes.USAGE : ExitCodes.OK;
     }
 
+    /** Runs every experiment's points in one pool; each experiment is written as soon as its last point is done. */
+    private void runAll(List<ExperimentRunner> runners, List<Integer> runnerSpec, List<ExperimentSpec> specs,
+            IndexEntry[] entries, List<List<Map<String, Object>>> comparisons, ExperimentResult[] results,
+            boolean[] stoppedBeforeRows) {
+            // every experiment's points in one pool; each experiment is written as soon as its last point is done
+                pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
+                int k = runnerSpec.get(j);
+                if (result.rows().isEmpty()) {
+                    stoppedBeforeRows[0] |= !result.complete();
+                    return; // stopped before any of its points finished: nothing to show
+                }
+                List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
+                try {
+                    entries[k] = ExperimentOutput.write(out, result, comparison);
+                } catch (IOException e) {
+                    throw new WriteFailedException("cannot write the results of " + specs.get(k).id() + " in " + out
+                            + ": " + Main.reason(e), Main.reason(e));
+                }
+                comparisons.set(k, comparison);
+                results[k] = result;
+            });
+    }
+
+    /**
+     * A write that failed while points were stored, named with what it leaves missing: the
+     * results of every experiment not written yet. Anything else is returned as it was.
+     */
+    private RuntimeException withMissing(RuntimeException e, List<ExperimentSpec> specs, ExperimentResult[] results) {
+        WriteFailedException w = null;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof WriteFailedException f) {
+                w = f;
+            }
+        }
+        if (w == null || !w.getMessage().startsWith("cannot store")) {
+            return e;
+        }
+        List<String> missing = new ArrayList<>();
+        for (int k = 0; k < specs.size(); k++) {
+            if (results[k] == null && specs.get(k).runnable()) {
+                missing.add(specs.get(k).id());
+            }
+        }
+        return new WriteFailedException(w.getMessage() + "; no results written for " + (missing.size() <= 5
+                ? String.join(", ", missing) : missing.size() + " experiments (" + missing.getFirst() + ", ...)"),
+                w.reason());
+    }
+
     /**
      * Runs this shard's share of every experiment and writes, per experiment, the rows (with
      * manifest and resolved spec) into {@code --out/ID}, and {@code shard.json} saying which
@@ -338,6 +376,15 @@ final class ReproduceCommand implements Callable<Integer> {
 
     /** Says how many points came from the cache, if any did: a re-run that ran nothing is never silent. */
     private static void reportCache(PrintWriter err, PointCache cache) {
+        List<String> damaged = cache == null ? List.of() : cache.damaged();
+        if (damaged.size() == 1) {
+            err.println("reproduce: point file " + cache.directory().resolve(damaged.getFirst())
+                    + "; its point ran again");
+        } else if (!damaged.isEmpty()) {
+            err.println("reproduce: " + damaged.size() + " point files in " + cache.directory()
+                    + " were damaged and their points ran again: " + String.join("; ", damaged.subList(0,
+                    Math.min(3, damaged.size()))) + (damaged.size() > 3 ? "; ..." : ""));
+        }
         if (cache != null && cache.hits() > 0) {
             err.println("reproduce: " + cache.hits() + " finished points read back from " + cache.directory()
                     + " (--no-cache runs them again)");

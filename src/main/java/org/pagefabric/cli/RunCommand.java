@@ -151,7 +151,7 @@ final class RunCommand implements Callable<Integer> {
                 // the whole trace first, so that a refusal leaves no partial file behind
                 java.io.StringWriter text = new java.io.StringWriter();
                 recorder.write(text);
-                java.nio.file.Files.writeString(recordTrace, text.toString());
+                org.pagefabric.experiment.WholeFile.write(recordTrace, text.toString());
             } catch (IOException | IllegalStateException e) {
                 spec.commandLine().getErr().println("pagefabric run: --record-trace " + recordTrace + ": "
                         + e.getMessage());

@@ -58,7 +58,7 @@ record ShardManifest(int shard, int shards, boolean quick, Map<String, String> o
     /** Writes {@code shard.json} into {@code dir}. */
     void write(Path dir) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(FILE_NAME), ResultWriter.json(this), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(dir.resolve(FILE_NAME), ResultWriter.json(this));
     }
 
     /**

@@ -230,7 +230,7 @@ final class SlurmCommand implements Callable<Integer> {
 
     private static Path write(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
-        Files.writeString(file, text, StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, text);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
         return file;
     }

@@ -72,7 +72,7 @@ public final class HtmlReport {
         Files.createDirectories(dir);
         Path file = dir.resolve(FILE_NAME);
         String html = render(meta, rows, plots, paper, comparison, Files.isRegularFile(dir.resolve(ROWS_CSV)), decision);
-        Files.writeString(file, html, StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, html);
         return file;
     }
 

@@ -49,9 +49,9 @@ public final class IndexPage {
         }
         entries.forEach(e -> all.put(e.id(), e));
         List<IndexEntry> listed = new ArrayList<>(all.values());
-        Files.writeString(root.resolve(ENTRIES_FILE), JSON.writeValueAsString(listed), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(root.resolve(ENTRIES_FILE), JSON.writeValueAsString(listed));
         Path file = root.resolve(FILE_NAME);
-        Files.writeString(file, render(listed), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, render(listed));
         return file;
     }
 

@@ -128,7 +128,7 @@ public final class Plots {
     /** Writes the figure, with the paper's values, as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
             throws IOException {
-        Files.write(file, png(spec, rows, paper, WIDTH, HEIGHT));
+        org.pagefabric.experiment.WholeFile.write(file, png(spec, rows, paper, WIDTH, HEIGHT));
     }
 
     /** Writes the figure as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
@@ -139,7 +139,7 @@ public final class Plots {
     /** Writes the figure, with the paper's values, as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
             throws IOException {
-        Files.writeString(file, svg(spec, rows, paper, WIDTH, HEIGHT), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, svg(spec, rows, paper, WIDTH, HEIGHT));
     }
 
     /**
