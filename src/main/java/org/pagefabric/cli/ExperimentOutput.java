@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.ExpectedFailures;
 import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.VerdictTally;
@@ -99,14 +100,30 @@ final class ExperimentOutput {
                     Plots.HEIGHT));
         }
         ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
-                result.complete(), ResultWriter.manifest(result));
+                result.complete(), ResultWriter.manifest(result), spec.expectedFailures().isEmpty() ? null
+                : ExpectedFailures.check(spec, result.rows()).line(result.rows().size()));
         ResultWriter.writeNext(dir, left, HtmlReport.render(meta, result.rows(), plots, paper, comparison, true,
                 decision));
         ResultWriter.writeNext(dir, left, ResultWriter.json(ResultWriter.manifest(result)));
+        ExpectedFailures outcome = ExpectedFailures.check(spec, result.rows());
         long failed = result.rows().stream().filter(VerificationNotice::failed).count();
-        String line = failed == 0 ? result.rows().size() + " rows, all verified"
+        String line = !spec.expectedFailures().isEmpty() && (failed > 0 || !outcome.asExpected())
+                ? outcome.line(result.rows().size())
+                : failed == 0 ? result.rows().size() + " rows, all verified"
                 : "NOT VERIFIED: " + failed + " of " + result.rows().size() + " rows failed the end-to-end data check";
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, line, VerdictTally.of(comparison));
+    }
+
+    /**
+     * The line that heads a run's output when rows failed: those its spec expects to fail are
+     * said as such, anything else is {@code NOT VERIFIED}; {@code null} when every row verified.
+     */
+    static String verificationLine(ExperimentResult r) {
+        ExperimentSpec s = r.spec();
+        if (s.expectedFailures().isEmpty()) {
+            return VerificationNotice.line(r.rows(), s.plot() == null ? null : s.plot().x());
+        }
+        return ExpectedFailures.check(s, r.rows()).line(r.rows().size());
     }
 
     /**

@@ -14,6 +14,7 @@ import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.ExpectedFailures;
 import org.pagefabric.experiment.PointCache;
 import org.pagefabric.experiment.PointPool;
 import org.pagefabric.experiment.ResultWriter;
@@ -149,6 +150,7 @@ final class ReproduceCommand implements Callable<Integer> {
         List<String> ownColumns = new ArrayList<>();
         int ran = 0;
         boolean verified = true;
+        List<String> notAsExpected = new ArrayList<>();
         boolean complete = !stoppedBeforeRows[0];
         for (int k = 0; k < n; k++) {
             ExperimentSpec s = specs.get(k);
@@ -164,7 +166,11 @@ final class ReproduceCommand implements Callable<Integer> {
             if (!comparison.isEmpty()) {
                 tallies.add(s.id() + ": " + VerdictTally.of(comparison).line());
             }
-            verified &= r.allVerified();
+            ExpectedFailures outcome = ExpectedFailures.check(r.spec(), r.rows());
+            if (!outcome.asExpected()) {
+                verified = false;
+                notAsExpected.add(s.id());
+            }
             if (s.reference().isEmpty()) {
                 ownRows.addAll(r.rows());
                 ownColumns.addAll(rowColumns(r.spec()).stream().filter(c -> !ownColumns.contains(c)).toList());
@@ -184,8 +190,7 @@ final class ReproduceCommand implements Callable<Integer> {
         // First thing a reader sees; machine-readable output stays pure, so it goes beside it there.
         PrintWriter notice = format == RunCommand.Format.csv || format == RunCommand.Format.json ? err : o;
         for (ExperimentResult r : results) {
-            String line = r == null ? null
-                    : VerificationNotice.line(r.rows(), r.spec().plot() == null ? null : r.spec().plot().x());
+            String line = r == null ? null : ExperimentOutput.verificationLine(r);
             if (line != null) {
                 notice.println(r.spec().id() + ": " + line);
             }
@@ -228,7 +233,8 @@ final class ReproduceCommand implements Callable<Integer> {
                 + out.resolve(IndexPage.FILE_NAME));
         err.flush();
         if (!verified) {
-            err.println("reproduce: some transfers did not verify (column 'verified')");
+            err.println("reproduce: rows that did not come out as their spec expects (column 'verified'): "
+                    + String.join(", ", notAsExpected));
             return ExitCodes.FAILURE;
         }
         if (!complete) {
@@ -243,23 +249,22 @@ final class ReproduceCommand implements Callable<Integer> {
     private void runAll(List<ExperimentRunner> runners, List<Integer> runnerSpec, List<ExperimentSpec> specs,
             IndexEntry[] entries, List<List<Map<String, Object>>> comparisons, ExperimentResult[] results,
             boolean[] stoppedBeforeRows) {
-            // every experiment's points in one pool; each experiment is written as soon as its last point is done
-                pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
-                int k = runnerSpec.get(j);
-                if (result.rows().isEmpty()) {
-                    stoppedBeforeRows[0] |= !result.complete();
-                    return; // stopped before any of its points finished: nothing to show
-                }
-                List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
-                try {
-                    entries[k] = ExperimentOutput.write(out, result, comparison);
-                } catch (IOException e) {
-                    throw new WriteFailedException("cannot write the results of " + specs.get(k).id() + " in " + out
-                            + ": " + Main.reason(e), Main.reason(e));
-                }
-                comparisons.set(k, comparison);
-                results[k] = result;
-            });
+        pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
+            int k = runnerSpec.get(j);
+            if (result.rows().isEmpty()) {
+                stoppedBeforeRows[0] |= !result.complete();
+                return; // stopped before any of its points finished: nothing to show
+            }
+            List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
+            try {
+                entries[k] = ExperimentOutput.write(out, result, comparison);
+            } catch (IOException e) {
+                throw new WriteFailedException("cannot write the results of " + specs.get(k).id() + " in " + out
+                        + ": " + Main.reason(e), Main.reason(e));
+            }
+            comparisons.set(k, comparison);
+            results[k] = result;
+        });
     }
 
     /**
@@ -327,7 +332,7 @@ final class ReproduceCommand implements Callable<Integer> {
                     mine.stream().map(ExperimentPoint::index).toList(), r.complete());
             ran[0] += r.rows().size();
             total[0] += r.planned();
-            verified[0] &= r.allVerified();
+            verified[0] &= ExpectedFailures.check(r.spec(), r.rows()).asExpected();
             if (!r.complete()) {
                 stopped.add(s.id());
             }
@@ -342,7 +347,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 + " points; merge the shards with: pagefabric merge DIR... (this one is " + out + ")");
         err.flush();
         if (!verified[0]) {
-            err.println("reproduce: some transfers did not verify (column 'verified')");
+            err.println("reproduce: some rows did not come out as their spec expects (column 'verified')");
             return ExitCodes.FAILURE;
         }
         return stopped.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;

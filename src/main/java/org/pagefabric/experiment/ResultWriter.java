@@ -266,6 +266,19 @@ public final class ResultWriter {
             refs.add(rm);
         }
         m.put("reference", refs);
+        if (!s.expectedFailures().isEmpty()) {
+            List<Map<String, Object>> expected = new ArrayList<>();
+            for (ExpectedFailure e : s.expectedFailures()) {
+                Map<String, Object> em = new LinkedHashMap<>();
+                Map<String, Object> when = new LinkedHashMap<>();
+                e.when().forEach((k, v) -> when.put(k, v.size() == 1 ? v.getFirst() : v));
+                em.put("when", when);
+                em.put("reason", e.reason());
+                em.put("why", e.why());
+                expected.add(em);
+            }
+            m.put("expected_failures", expected);
+        }
         return m;
     }
 

@@ -98,7 +98,13 @@ public final class HtmlReport {
             PolicyDecision decision) {
         StringBuilder b = new StringBuilder(Html.head(meta.title() + " \u2014 PageFabric"));
         b.append("<header>\n");
-        String notVerified = VerificationNotice.line(rows, plots.isEmpty() ? null : plots.get(0).x());
+        String notVerified = meta.expectedFailures() != null
+                ? (meta.expectedFailures().startsWith("NOT") ? meta.expectedFailures() : null)
+                : VerificationNotice.line(rows, plots.isEmpty() ? null : plots.get(0).x());
+        if (meta.expectedFailures() != null && notVerified == null) {
+            b.append("<p class=\"expected-failures\" id=\"expected-failures\">").append(Html.escape(
+                    meta.expectedFailures())).append("; every other row verified</p>\n");
+        }
         if (notVerified != null) {
             b.append("<p class=\"not-verified\" id=\"not-verified\">").append(Html.escape(notVerified))
                     .append("</p>\n");
