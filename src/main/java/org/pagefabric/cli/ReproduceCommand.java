@@ -149,6 +149,7 @@ final class ReproduceCommand implements Callable<Integer> {
         List<Map<String, Object>> ownRows = new ArrayList<>();
         List<String> ownColumns = new ArrayList<>();
         int ran = 0;
+        int idWidth = specs.stream().mapToInt(sp -> sp.id().length()).max().orElse(1);
         boolean verified = true;
         List<String> notAsExpected = new ArrayList<>();
         boolean complete = !stoppedBeforeRows[0];
@@ -164,7 +165,8 @@ final class ReproduceCommand implements Callable<Integer> {
             ran++;
             List<Map<String, Object>> comparison = comparisons.get(k);
             if (!comparison.isEmpty()) {
-                tallies.add(s.id() + ": " + VerdictTally.of(comparison).line());
+                tallies.add(String.format(java.util.Locale.ROOT, "%-" + idWidth + "s  %s", s.id(),
+                        VerdictTally.of(comparison).summary()));
             }
             ExpectedFailures outcome = ExpectedFailures.check(r.spec(), r.rows());
             if (!outcome.asExpected()) {
@@ -196,7 +198,9 @@ final class ReproduceCommand implements Callable<Integer> {
             }
         }
         err.flush();
-        if (!ownRows.isEmpty()) {
+        // Several experiments on a terminal end in one line each; the whole table is for --format and the reports.
+        boolean table = spec.commandLine().getParseResult().hasMatchedOption("--format") || n == 1;
+        if (!ownRows.isEmpty() && table) {
             switch (format) {
                 case csv -> o.print(RowFormat.csv(ownRows));
                 case json -> o.print(RowFormat.json(ownRows));
@@ -207,17 +211,19 @@ final class ReproduceCommand implements Callable<Integer> {
                 o.println();
             }
         }
-        switch (format) {
-            case csv -> o.print(RowFormat.csv(allComparisons));
-            case json -> o.print(RowFormat.json(allComparisons));
-            case table -> {
-                if (!allComparisons.isEmpty()) {
-                    o.print(RowFormat.leftTable(allComparisons, COMPARISON_COLUMNS));
+        if (table) {
+            switch (format) {
+                case csv -> o.print(RowFormat.csv(allComparisons));
+                case json -> o.print(RowFormat.json(allComparisons));
+                case table -> {
+                    if (!allComparisons.isEmpty()) {
+                        o.print(RowFormat.leftTable(allComparisons, COMPARISON_COLUMNS));
+                    }
                 }
-            }
-            case markdown -> {
-                if (!allComparisons.isEmpty()) {
-                    o.print(RowFormat.markdown(allComparisons, COMPARISON_COLUMNS));
+                case markdown -> {
+                    if (!allComparisons.isEmpty()) {
+                        o.print(RowFormat.markdown(allComparisons, COMPARISON_COLUMNS));
+                    }
                 }
             }
         }
@@ -225,8 +231,16 @@ final class ReproduceCommand implements Callable<Integer> {
         o.flush();
         tallies.forEach(err::println);
         if (!allComparisons.isEmpty()) {
-            err.println((tallies.size() > 1 ? "in total, " : "") + VerdictTally.of(allComparisons).line()
-                    + (quick ? " (--quick runs smaller set-ups than the papers')" : ""));
+            VerdictTally total = VerdictTally.of(allComparisons);
+            err.println(tallies.size() > 1 ? "in total: " + total.total() : s0(total));
+            if (quick) {
+                err.println("reproduce: --quick compares only the points that run the paper's own set-up;"
+                        + " the others are not comparable until a run without --quick");
+            }
+        }
+        if (!table && (!allComparisons.isEmpty() || !ownRows.isEmpty())) {
+            err.println("reproduce: every number beside the paper's: --format table (or csv, json, markdown),"
+                    + " and the reports");
         }
         reportCache(err, cache);
         err.println("reproduce: " + ran + " run, " + refused + " not reproducible yet; reports in "
@@ -243,6 +257,11 @@ final class ReproduceCommand implements Callable<Integer> {
         boolean namedOnlyRefused = ran == 0 && refused > 0 && !targets.isEmpty()
                 && targets.stream().noneMatch(t -> t.equals("all") || SEEDS.containsKey(t));
         return namedOnlyRefused ? ExitCodes.USAGE : ExitCodes.OK;
+    }
+
+    /** One experiment's total: the line the comparison has always ended with. */
+    private static String s0(VerdictTally t) {
+        return t.line();
     }
 
     /** Runs every experiment's points in one pool; each experiment is written as soon as its last point is done. */

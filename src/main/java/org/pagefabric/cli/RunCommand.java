@@ -223,8 +223,21 @@ final class RunCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    /** The columns worth a terminal: parameters set or swept, then the usual metrics. */
-    private static List<String> tableColumns(List<Map<String, Object>> rows, Workload w) {
+    /**
+     * The columns worth a terminal: parameters set or swept, then the usual metrics, each once; a
+     * metric no row has a value for is left out (a policy without a cache has no hit rate), and so
+     * is a bandwidth of zero everywhere, which a latency workload does not measure.
+     */
+    static List<String> tableColumns(List<Map<String, Object>> rows, Workload w) {
+        java.util.Set<String> cols = new java.util.LinkedHashSet<>(columnsOf(rows, w));
+        cols.removeIf(c -> !c.equals("verified") && !c.equals(w.mainMetric()) && !c.equals("policy")
+                && (rows.stream().allMatch(r -> r.get(c) == null)
+                || c.equals("bandwidth_MBps") && rows.stream().allMatch(r -> r.get(c) == null
+                || r.get(c) instanceof Number n && n.doubleValue() == 0)));
+        return new ArrayList<>(cols);
+    }
+
+    private static List<String> columnsOf(List<Map<String, Object>> rows, Workload w) {
         if (w.parameter(StandardParameters.SIZE) == null) {
             List<String> cols = new ArrayList<>(List.of("policy"));
             cols.addAll(w.parameterNames());
