@@ -232,7 +232,7 @@ final class ReproduceCommand implements Callable<Integer> {
         tallies.forEach(err::println);
         if (!allComparisons.isEmpty()) {
             VerdictTally total = VerdictTally.of(allComparisons);
-            err.println(tallies.size() > 1 ? "in total: " + total.total() : s0(total));
+            err.println(tallies.size() > 1 ? "in total: " + total.total() : total.line());
             if (quick) {
                 err.println("reproduce: --quick compares only the points that run the paper's own set-up;"
                         + " the others are not comparable until a run without --quick");
@@ -257,11 +257,6 @@ final class ReproduceCommand implements Callable<Integer> {
         boolean namedOnlyRefused = ran == 0 && refused > 0 && !targets.isEmpty()
                 && targets.stream().noneMatch(t -> t.equals("all") || SEEDS.containsKey(t));
         return namedOnlyRefused ? ExitCodes.USAGE : ExitCodes.OK;
-    }
-
-    /** One experiment's total: the line the comparison has always ended with. */
-    private static String s0(VerdictTally t) {
-        return t.line();
     }
 
     /** Runs every experiment's points in one pool; each experiment is written as soon as its last point is done. */
