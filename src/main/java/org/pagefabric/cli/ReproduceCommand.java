@@ -21,7 +21,6 @@ import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.experiment.VerdictTally;
-import org.pagefabric.experiment.VerificationNotice;
 import org.pagefabric.experiment.WriteFailedException;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.IndexPage;

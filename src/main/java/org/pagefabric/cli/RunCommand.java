@@ -102,6 +102,7 @@ final class RunCommand implements Callable<Integer> {
             Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
             OutputPaths.directory("--out", out);
+            OutputPaths.file("--record-trace", recordTrace);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
@@ -137,7 +138,8 @@ final class RunCommand implements Callable<Integer> {
                 try {
                     IndexPage.write(out, List.of(ExperimentOutput.write(out, result, List.of())));
                 } catch (IOException e) {
-                    throw new IllegalArgumentException("--out " + out + ": cannot write results: " + e.getMessage(), e);
+                    throw new org.pagefabric.experiment.WriteFailedException("cannot write the results in " + out + ": "
+                            + Main.reason(e), Main.reason(e));
                 }
             }
             });
@@ -156,6 +158,10 @@ final class RunCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("pagefabric run: --record-trace " + recordTrace + ": "
                         + e.getMessage());
                 return ExitCodes.USAGE;
+            } catch (org.pagefabric.experiment.WriteFailedException e) {
+                // checked before the run: what fails now is the disk, not the path
+                spec.commandLine().getErr().println("pagefabric run: " + e.getMessage() + "; no trace was written");
+                return ExitCodes.FAILURE;
             }
         }
         ExperimentResult result = done.get(0);
