@@ -10,11 +10,15 @@ final class PerPageFit {
     private PerPageFit() {
     }
 
-    /** Per-page cost of each repetition. */
+    /**
+     * Per-page cost of each repetition, never below zero: where the per-page part is a few
+     * nanoseconds (mincore), the 1-page call's noise can exceed the whole difference, and a
+     * negative cost is that noise, not a page that gives time back.
+     */
     static double[] perPage(double[] one, double[] many, int pages) {
         double[] out = new double[one.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = (many[i] - one[i]) / (pages - 1);
+            out[i] = Math.max(0, (many[i] - one[i]) / (pages - 1));
         }
         return out;
     }

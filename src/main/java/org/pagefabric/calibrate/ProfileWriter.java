@@ -3,7 +3,6 @@ package org.pagefabric.calibrate;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -240,7 +239,7 @@ public final class ProfileWriter {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, yaml(r, plan), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, yaml(r, plan));
     }
 
     private static String quote(String s) {

@@ -69,7 +69,11 @@ final class CalibrateCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("pagefabric calibrate: --out " + file + ": cannot write the profile: " + Main.reason(e));
             err.flush();
-            return ExitCodes.USAGE;
+            return ExitCodes.FAILURE;
+        } catch (org.pagefabric.experiment.WriteFailedException e) {
+            err.println("pagefabric calibrate: " + e.getMessage() + "; no profile was written");
+            err.flush();
+            return ExitCodes.FAILURE;
         }
         try {
             ProfileRegistry.loadFile(file);

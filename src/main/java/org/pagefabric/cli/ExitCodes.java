@@ -4,7 +4,10 @@ package org.pagefabric.cli;
 final class ExitCodes {
     /** Success. */
     static final int OK = 0;
-    /** An internal failure: a bug or a failed simulation, reported in one line. */
+    /**
+     * A failed run, reported in one line: a bug, a row that did not come out as its spec expects,
+     * or a result file that could not be written (a full disk).
+     */
     static final int FAILURE = 1;
     /** Bad input or a command that is not available: the user can fix it. */
     static final int USAGE = 2;

@@ -1,7 +1,6 @@
 package org.pagefabric.cli;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,8 +8,10 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.ExpectedFailures;
 import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.ResultWriter;
+import org.pagefabric.experiment.VerdictTally;
 import org.pagefabric.experiment.VerificationNotice;
 import org.pagefabric.report.HtmlReport;
 import org.pagefabric.report.IndexEntry;
@@ -31,30 +32,7 @@ final class ExperimentOutput {
 
     /** Writes a finished (or stopped) experiment's results and report; returns its index entry. */
     static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison) throws IOException {
-        ExperimentSpec spec = result.spec();
-        List<PaperPoint> paper = paperPoints(spec);
-        Path dir = ResultWriter.directoryFor(root, spec.id());
-        ResultWriter.write(result, dir);
-        if (!comparison.isEmpty()) {
-            // The verdicts beside the rows, for scripts and for fingerprints of what a run concluded.
-            Files.writeString(dir.resolve("comparison.csv"), ResultWriter.csv(comparison), StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("comparison.json"), ResultWriter.json(comparison), StandardCharsets.UTF_8);
-        }
-        List<PlotSpec> plots = new ArrayList<>();
-        if (spec.plot() != null && !result.rows().isEmpty()) {
-            ExperimentSpec.Plot p = spec.plot();
-            PlotSpec ps = new PlotSpec(p.x(), p.y(), p.series(), p.logx(), p.logy(), p.title());
-            Plots.writePng(dir.resolve("plot.png"), ps, result.rows(), paper);
-            Plots.writeSvg(dir.resolve("plot.svg"), ps, result.rows(), paper);
-            plots.add(ps);
-        }
-        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
-                result.complete(), ResultWriter.manifest(result));
-        HtmlReport.write(dir, meta, result.rows(), plots, paper, comparison);
-        long failed = result.rows().stream().filter(VerificationNotice::failed).count();
-        String line = failed == 0 ? result.rows().size() + " rows, all verified"
-                : "NOT VERIFIED: " + failed + " of " + result.rows().size() + " rows failed the end-to-end data check";
-        return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, line);
+        return write(root, result, comparison, null);
     }
 
     /**
@@ -63,24 +41,88 @@ final class ExperimentOutput {
      */
     static IndexEntry writeComparison(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
                                       PolicyDecision decision) throws IOException {
-        IndexEntry entry = write(root, result, comparison);
+        IndexEntry entry = write(root, result, comparison, decision);
+        java.util.Set<String> chosen = new java.util.LinkedHashSet<>();
+        decision.recommendations().values().forEach(r -> chosen.add(r.substring(0, r.indexOf(':'))));
+        String line = chosen.isEmpty() ? entry.line() : "recommended: " + String.join(", ", chosen)
+                + (decision.apart().isEmpty() ? "" : "; " + decision.apart().size() + " reasons for policies not ranked");
+        return new IndexEntry(entry.id(), entry.title(), entry.reproduces(), entry.status(), entry.href(), line,
+                entry.tally());
+    }
+
+    /**
+     * Writes every file of the experiment's directory, each whole or not at all, and the manifest
+     * last: a manifest says {@code complete} only beside files that are all whole. A file that
+     * cannot be written ends the run with a {@link WriteFailedException} naming it and the files
+     * left unwritten; the manifest of an earlier run is removed first, so it never vouches for
+     * files of this one.
+     */
+    private static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
+                                    PolicyDecision decision) throws IOException {
         ExperimentSpec spec = result.spec();
+        List<PaperPoint> paper = paperPoints(spec);
         Path dir = ResultWriter.directoryFor(root, spec.id());
-        Files.writeString(dir.resolve("ranking.csv"), ResultWriter.csv(decision.ranking()), StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("ranking.json"), ResultWriter.json(decision.ranking()), StandardCharsets.UTF_8);
+        Files.createDirectories(dir);
+        ResultWriter.removeManifest(dir);
         List<PlotSpec> plots = new ArrayList<>();
         if (spec.plot() != null && !result.rows().isEmpty()) {
             ExperimentSpec.Plot p = spec.plot();
             plots.add(new PlotSpec(p.x(), p.y(), p.series(), p.logx(), p.logy(), p.title()));
         }
+        List<String> left = new ArrayList<>(List.of("rows.csv", "rows.json", "spec.resolved.yaml"));
+        if (!comparison.isEmpty()) {
+            left.addAll(List.of("comparison.csv", "comparison.json"));
+        }
+        if (decision != null) {
+            left.addAll(List.of("ranking.csv", "ranking.json"));
+        }
+        if (!plots.isEmpty()) {
+            left.addAll(List.of("plot.png", "plot.svg"));
+        }
+        left.addAll(List.of(HtmlReport.FILE_NAME, ResultWriter.MANIFEST));
+        ResultWriter.writeNext(dir, left, ResultWriter.csv(result.rows()));
+        ResultWriter.writeNext(dir, left, ResultWriter.json(result.rows()));
+        ResultWriter.writeNext(dir, left, ResultWriter.resolvedSpec(result));
+        if (!comparison.isEmpty()) {
+            // The verdicts beside the rows, for scripts and for fingerprints of what a run concluded.
+            ResultWriter.writeNext(dir, left, ResultWriter.csv(comparison));
+            ResultWriter.writeNext(dir, left, ResultWriter.json(comparison));
+        }
+        if (decision != null) {
+            ResultWriter.writeNext(dir, left, ResultWriter.csv(decision.ranking()));
+            ResultWriter.writeNext(dir, left, ResultWriter.json(decision.ranking()));
+        }
+        if (!plots.isEmpty()) {
+            ResultWriter.writeNext(dir, left, Plots.png(plots.getFirst(), result.rows(), paper, Plots.WIDTH,
+                    Plots.HEIGHT));
+            ResultWriter.writeNext(dir, left, Plots.svg(plots.getFirst(), result.rows(), paper, Plots.WIDTH,
+                    Plots.HEIGHT));
+        }
         ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
-                result.complete(), ResultWriter.manifest(result));
-        HtmlReport.write(dir, meta, result.rows(), plots, paperPoints(spec), comparison, decision);
-        java.util.Set<String> chosen = new java.util.LinkedHashSet<>();
-        decision.recommendations().values().forEach(r -> chosen.add(r.substring(0, r.indexOf(':'))));
-        String line = chosen.isEmpty() ? entry.line() : "recommended: " + String.join(", ", chosen)
-                + (decision.apart().isEmpty() ? "" : "; " + decision.apart().size() + " reasons for policies not ranked");
-        return new IndexEntry(entry.id(), entry.title(), entry.reproduces(), entry.status(), entry.href(), line);
+                result.complete(), ResultWriter.manifest(result), spec.expectedFailures().isEmpty() ? null
+                : ExpectedFailures.check(spec, result.rows()).line(result.rows().size()));
+        ResultWriter.writeNext(dir, left, HtmlReport.render(meta, result.rows(), plots, paper, comparison, true,
+                decision));
+        ResultWriter.writeNext(dir, left, ResultWriter.json(ResultWriter.manifest(result)));
+        ExpectedFailures outcome = ExpectedFailures.check(spec, result.rows());
+        long failed = result.rows().stream().filter(VerificationNotice::failed).count();
+        String line = !spec.expectedFailures().isEmpty() && (failed > 0 || !outcome.asExpected())
+                ? outcome.line(result.rows().size())
+                : failed == 0 ? result.rows().size() + " rows, all verified"
+                : "NOT VERIFIED: " + failed + " of " + result.rows().size() + " rows failed the end-to-end data check";
+        return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, line, VerdictTally.of(comparison));
+    }
+
+    /**
+     * The line that heads a run's output when rows failed: those its spec expects to fail are
+     * said as such, anything else is {@code NOT VERIFIED}; {@code null} when every row verified.
+     */
+    static String verificationLine(ExperimentResult r) {
+        ExperimentSpec s = r.spec();
+        if (s.expectedFailures().isEmpty()) {
+            return VerificationNotice.line(r.rows(), s.plot() == null ? null : s.plot().x());
+        }
+        return ExpectedFailures.check(s, r.rows()).line(r.rows().size());
     }
 
     /**

@@ -2,8 +2,6 @@ package org.pagefabric.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -106,7 +104,7 @@ final class FitCommand implements Callable<Integer> {
         o.print(RowFormat.leftTable(table, List.of("parameter", "fitted", "target", "paper", "ours", "ratio", "verdict")));
         o.flush();
         if (out != null) {
-            Files.writeString(out, profile(s, fit, best), StandardCharsets.UTF_8);
+            org.pagefabric.experiment.WholeFile.write(out, profile(s, fit, best));
             try {
                 ProfileRegistry.loadFile(out);
             } catch (RuntimeException e) {

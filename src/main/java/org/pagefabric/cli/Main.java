@@ -3,6 +3,7 @@ package org.pagefabric.cli;
 import java.io.PrintWriter;
 import java.util.List;
 import org.pagefabric.experiment.ExperimentRunner;
+import org.pagefabric.experiment.WriteFailedException;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.ClockOverflowException;
 import picocli.CommandLine.Command;
@@ -37,11 +38,23 @@ public final class Main implements Runnable {
         cl.registerConverter(Long.TYPE, Main::wholeNumber);
         // JMH's options must reach it untouched and in order.
         cl.getSubcommands().get("bench").getSubcommands().get("jmh").setUnmatchedOptionsArePositionalParams(true);
+        // picocli ignores an unmatched word when --help is given: a mistyped command would print the
+        // general usage and exit 0, as if it had worked
+        cl.setExecutionStrategy(parsed -> {
+            String unknown = unknownCommand(parsed.commandSpec(), parsed.unmatched());
+            if (unknown != null && parsed.subcommand() == null) {
+                throw new CommandLine.ParameterException(parsed.commandSpec().commandLine(), unknown);
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine cmd = ex.getCommandLine();
             PrintWriter err = cmd.getErr();
+            String unknown = ex instanceof CommandLine.UnmatchedArgumentException u && cmd.getParent() == null
+                    ? unknownCommand(cmd.getCommandSpec(), u.getUnmatched()) : null;
             // One line naming what is wrong, then where to look: the usage text would bury the line.
-            err.println(cmd.getCommandSpec().qualifiedName() + ": " + oneLine(ex) + suggestion(ex));
+            err.println(cmd.getCommandSpec().qualifiedName() + ": " + (unknown != null ? unknown + suggestion(ex)
+                    : oneLine(ex) + suggestion(ex)));
             err.println(hint(cmd));
             err.flush();
             return ExitCodes.USAGE;
@@ -53,6 +66,13 @@ public final class Main implements Runnable {
             PolicyRefusal refusal = refusal(ex);
             // so is a run that asks for more simulated time than the clock holds
             ClockOverflowException overflow = causeOf(ex, ClockOverflowException.class);
+            // a full disk or an I/O error is the run's failure, not the user's input: exit 1
+            WriteFailedException unwritten = causeOf(ex, WriteFailedException.class);
+            if (unwritten != null) {
+                err.println("pagefabric " + cmd.getCommandName() + ": error: " + oneLine(unwritten));
+                err.flush();
+                return ExitCodes.FAILURE;
+            }
             String what = refusal != null ? oneLine(refusal)
                     : overflow != null ? pointOf(ex) + oneLine(overflow) : oneLine(reason(ex));
             err.println("pagefabric " + cmd.getCommandName() + ": error: " + what);
@@ -88,6 +108,18 @@ public final class Main implements Runnable {
             throw new CommandLine.TypeConversionException("'" + s + "' is too large (at most " + Integer.MAX_VALUE + ")");
         }
         return (int) n;
+    }
+
+    /**
+     * "unknown command 'record'; valid: run, reproduce, ..." when the first word given to the top
+     * command is neither an option nor a command; {@code null} otherwise.
+     */
+    private static String unknownCommand(CommandLine.Model.CommandSpec top, List<String> unmatched) {
+        if (top.parent() != null || unmatched.isEmpty() || unmatched.getFirst().startsWith("-")) {
+            return null;
+        }
+        return "unknown command '" + oneLine(unmatched.getFirst()) + "'; commands: "
+                + String.join(", ", top.subcommands().keySet());
     }
 
     /** Where to read about {@code cmd}'s options: the line after every usage error. */

@@ -4,12 +4,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * Checks an output option before anything runs, so that a sweep or a calibration does not spend
- * its time only to fail at the first write. Nothing is created by a check: a directory that does
- * not exist yet must be creatable under a writable directory.
+ * its time only to fail at the first write. A check really creates and removes a file where the
+ * output will go (and the directories leading to it, removed again): permissions alone miss
+ * pseudo-file systems such as {@code /proc} and {@code /sys}, read-only mounts and a superuser's
+ * view. What a check created is removed before it returns.
  */
 final class OutputPaths {
     private OutputPaths() {
@@ -35,6 +39,13 @@ final class OutputPaths {
             return;
         }
         creatable(option, dir, abs);
+        List<Path> made = new ArrayList<>();
+        try {
+            makeDirectories(option, dir, abs, made);
+            probe(option, dir, abs);
+        } finally {
+            removeAll(made);
+        }
     }
 
     /**
@@ -75,9 +86,45 @@ final class OutputPaths {
                 throw new IllegalArgumentException(option + " " + file + ": exists and was not written by '"
                         + writtenBy.replace("`", "") + "'; give a new path or remove the file first");
             }
+            // the file is replaced by a renamed temporary one beside it
+            probe(option, file, abs.getParent());
             return;
         }
         creatable(option, file, abs);
+        List<Path> made = new ArrayList<>();
+        try {
+            makeDirectories(option, file, abs.getParent(), made);
+            probe(option, file, abs.getParent());
+        } finally {
+            removeAll(made);
+        }
+    }
+
+    /** Creates {@code dir} and its missing parents, recording each one made, outermost first. */
+    private static void makeDirectories(String option, Path given, Path dir, List<Path> made) {
+        List<Path> missing = new ArrayList<>();
+        for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
+            missing.addFirst(p);
+        }
+        for (Path p : missing) {
+            try {
+                Files.createDirectory(p);
+            } catch (IOException | SecurityException e) {
+                throw new IllegalArgumentException(option + " " + given + ": cannot be created (" + kind(e) + ")");
+            }
+            made.add(p);
+        }
+    }
+
+    /** Removes the directories a check made, innermost first; one that cannot go is left, harmless and empty. */
+    private static void removeAll(List<Path> made) {
+        for (Path p : made.reversed()) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                return;
+            }
+        }
     }
 
     /** Whether the file's first bytes are {@code prefix} (UTF-8); an unreadable file is not. */
@@ -122,9 +169,16 @@ final class OutputPaths {
         try {
             Files.delete(Files.createTempFile(dir, ".pagefabric-probe", ""));
         } catch (IOException | SecurityException e) {
-            String kind = e.getClass().getSimpleName().replace("Exception", "")
-                    .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
-            throw new IllegalArgumentException(option + " " + given + ": not writable (" + kind + ")");
+            throw new IllegalArgumentException(option + " " + given + ": not writable (" + kind(e) + ")");
         }
+    }
+
+    /** What went wrong, in words: the operating system's reason, else the kind of failure. */
+    private static String kind(Exception e) {
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason().toLowerCase(Locale.ROOT);
+        }
+        return e.getClass().getSimpleName().replace("Exception", "")
+                .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
     }
 }

@@ -14,13 +14,14 @@ import org.pagefabric.experiment.ExperimentPoint;
 import org.pagefabric.experiment.ExperimentResult;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.ExperimentSpec;
+import org.pagefabric.experiment.ExpectedFailures;
 import org.pagefabric.experiment.PointCache;
 import org.pagefabric.experiment.PointPool;
 import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.experiment.VerdictTally;
-import org.pagefabric.experiment.VerificationNotice;
+import org.pagefabric.experiment.WriteFailedException;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.IndexPage;
 import picocli.CommandLine.Command;
@@ -135,22 +136,11 @@ final class ReproduceCommand implements Callable<Integer> {
             runnerSpec.add(k);
         }
         boolean[] stoppedBeforeRows = {false};
-        // every experiment's points in one pool; each experiment is written as soon as its last point is done
-        pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
-            int k = runnerSpec.get(j);
-            if (result.rows().isEmpty()) {
-                stoppedBeforeRows[0] |= !result.complete();
-                return; // stopped before any of its points finished: nothing to show
-            }
-            List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
-            try {
-                entries[k] = ExperimentOutput.write(out, result, comparison);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--out " + out + ": " + e.getMessage(), e);
-            }
-            comparisons.set(k, comparison);
-            results[k] = result;
-        });
+        try {
+            runAll(runners, runnerSpec, specs, entries, comparisons, results, stoppedBeforeRows);
+        } catch (RuntimeException e) {
+            throw withMissing(e, specs, results);
+        }
         List<IndexEntry> index = new ArrayList<>();
         List<Map<String, Object>> allComparisons = new ArrayList<>();
         List<String> tallies = new ArrayList<>();
@@ -158,7 +148,9 @@ final class ReproduceCommand implements Callable<Integer> {
         List<Map<String, Object>> ownRows = new ArrayList<>();
         List<String> ownColumns = new ArrayList<>();
         int ran = 0;
+        int idWidth = specs.stream().mapToInt(sp -> sp.id().length()).max().orElse(1);
         boolean verified = true;
+        List<String> notAsExpected = new ArrayList<>();
         boolean complete = !stoppedBeforeRows[0];
         for (int k = 0; k < n; k++) {
             ExperimentSpec s = specs.get(k);
@@ -172,9 +164,14 @@ final class ReproduceCommand implements Callable<Integer> {
             ran++;
             List<Map<String, Object>> comparison = comparisons.get(k);
             if (!comparison.isEmpty()) {
-                tallies.add(s.id() + ": " + VerdictTally.of(comparison).line());
+                tallies.add(String.format(java.util.Locale.ROOT, "%-" + idWidth + "s  %s", s.id(),
+                        VerdictTally.of(comparison).summary()));
             }
-            verified &= r.allVerified();
+            ExpectedFailures outcome = ExpectedFailures.check(r.spec(), r.rows());
+            if (!outcome.asExpected()) {
+                verified = false;
+                notAsExpected.add(s.id());
+            }
             if (s.reference().isEmpty()) {
                 ownRows.addAll(r.rows());
                 ownColumns.addAll(rowColumns(r.spec()).stream().filter(c -> !ownColumns.contains(c)).toList());
@@ -194,14 +191,15 @@ final class ReproduceCommand implements Callable<Integer> {
         // First thing a reader sees; machine-readable output stays pure, so it goes beside it there.
         PrintWriter notice = format == RunCommand.Format.csv || format == RunCommand.Format.json ? err : o;
         for (ExperimentResult r : results) {
-            String line = r == null ? null
-                    : VerificationNotice.line(r.rows(), r.spec().plot() == null ? null : r.spec().plot().x());
+            String line = r == null ? null : ExperimentOutput.verificationLine(r);
             if (line != null) {
                 notice.println(r.spec().id() + ": " + line);
             }
         }
         err.flush();
-        if (!ownRows.isEmpty()) {
+        // Several experiments on a terminal end in one line each; the whole table is for --format and the reports.
+        boolean table = spec.commandLine().getParseResult().hasMatchedOption("--format") || n == 1;
+        if (!ownRows.isEmpty() && table) {
             switch (format) {
                 case csv -> o.print(RowFormat.csv(ownRows));
                 case json -> o.print(RowFormat.json(ownRows));
@@ -212,17 +210,19 @@ final class ReproduceCommand implements Callable<Integer> {
                 o.println();
             }
         }
-        switch (format) {
-            case csv -> o.print(RowFormat.csv(allComparisons));
-            case json -> o.print(RowFormat.json(allComparisons));
-            case table -> {
-                if (!allComparisons.isEmpty()) {
-                    o.print(RowFormat.leftTable(allComparisons, COMPARISON_COLUMNS));
+        if (table) {
+            switch (format) {
+                case csv -> o.print(RowFormat.csv(allComparisons));
+                case json -> o.print(RowFormat.json(allComparisons));
+                case table -> {
+                    if (!allComparisons.isEmpty()) {
+                        o.print(RowFormat.leftTable(allComparisons, COMPARISON_COLUMNS));
+                    }
                 }
-            }
-            case markdown -> {
-                if (!allComparisons.isEmpty()) {
-                    o.print(RowFormat.markdown(allComparisons, COMPARISON_COLUMNS));
+                case markdown -> {
+                    if (!allComparisons.isEmpty()) {
+                        o.print(RowFormat.markdown(allComparisons, COMPARISON_COLUMNS));
+                    }
                 }
             }
         }
@@ -230,15 +230,24 @@ final class ReproduceCommand implements Callable<Integer> {
         o.flush();
         tallies.forEach(err::println);
         if (!allComparisons.isEmpty()) {
-            err.println((tallies.size() > 1 ? "in total, " : "") + VerdictTally.of(allComparisons).line()
-                    + (quick ? " (--quick runs smaller set-ups than the papers')" : ""));
+            VerdictTally total = VerdictTally.of(allComparisons);
+            err.println(tallies.size() > 1 ? "in total: " + total.total() : total.line());
+            if (quick) {
+                err.println("reproduce: --quick compares only the points that run the paper's own set-up;"
+                        + " the others are not comparable until a run without --quick");
+            }
+        }
+        if (!table && (!allComparisons.isEmpty() || !ownRows.isEmpty())) {
+            err.println("reproduce: every number beside the paper's: --format table (or csv, json, markdown),"
+                    + " and the reports");
         }
         reportCache(err, cache);
         err.println("reproduce: " + ran + " run, " + refused + " not reproducible yet; reports in "
                 + out.resolve(IndexPage.FILE_NAME));
         err.flush();
         if (!verified) {
-            err.println("reproduce: some transfers did not verify (column 'verified')");
+            err.println("reproduce: rows that did not come out as their spec expects (column 'verified'): "
+                    + String.join(", ", notAsExpected));
             return ExitCodes.FAILURE;
         }
         if (!complete) {
@@ -247,6 +256,53 @@ final class ReproduceCommand implements Callable<Integer> {
         boolean namedOnlyRefused = ran == 0 && refused > 0 && !targets.isEmpty()
                 && targets.stream().noneMatch(t -> t.equals("all") || SEEDS.containsKey(t));
         return namedOnlyRefused ? ExitCodes.USAGE : ExitCodes.OK;
+    }
+
+    /** Runs every experiment's points in one pool; each experiment is written as soon as its last point is done. */
+    private void runAll(List<ExperimentRunner> runners, List<Integer> runnerSpec, List<ExperimentSpec> specs,
+            IndexEntry[] entries, List<List<Map<String, Object>>> comparisons, ExperimentResult[] results,
+            boolean[] stoppedBeforeRows) {
+        pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
+            int k = runnerSpec.get(j);
+            if (result.rows().isEmpty()) {
+                stoppedBeforeRows[0] |= !result.complete();
+                return; // stopped before any of its points finished: nothing to show
+            }
+            List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
+            try {
+                entries[k] = ExperimentOutput.write(out, result, comparison);
+            } catch (IOException e) {
+                throw new WriteFailedException("cannot write the results of " + specs.get(k).id() + " in " + out
+                        + ": " + Main.reason(e), Main.reason(e));
+            }
+            comparisons.set(k, comparison);
+            results[k] = result;
+        });
+    }
+
+    /**
+     * A write that failed while points were stored, named with what it leaves missing: the
+     * results of every experiment not written yet. Anything else is returned as it was.
+     */
+    private RuntimeException withMissing(RuntimeException e, List<ExperimentSpec> specs, ExperimentResult[] results) {
+        WriteFailedException w = null;
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof WriteFailedException f) {
+                w = f;
+            }
+        }
+        if (w == null || !w.getMessage().startsWith("cannot store")) {
+            return e;
+        }
+        List<String> missing = new ArrayList<>();
+        for (int k = 0; k < specs.size(); k++) {
+            if (results[k] == null && specs.get(k).runnable()) {
+                missing.add(specs.get(k).id());
+            }
+        }
+        return new WriteFailedException(w.getMessage() + "; no results written for " + (missing.size() <= 5
+                ? String.join(", ", missing) : missing.size() + " experiments (" + missing.getFirst() + ", ...)"),
+                w.reason());
     }
 
     /**
@@ -289,7 +345,7 @@ final class ReproduceCommand implements Callable<Integer> {
                     mine.stream().map(ExperimentPoint::index).toList(), r.complete());
             ran[0] += r.rows().size();
             total[0] += r.planned();
-            verified[0] &= r.allVerified();
+            verified[0] &= ExpectedFailures.check(r.spec(), r.rows()).asExpected();
             if (!r.complete()) {
                 stopped.add(s.id());
             }
@@ -304,7 +360,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 + " points; merge the shards with: pagefabric merge DIR... (this one is " + out + ")");
         err.flush();
         if (!verified[0]) {
-            err.println("reproduce: some transfers did not verify (column 'verified')");
+            err.println("reproduce: some rows did not come out as their spec expects (column 'verified')");
             return ExitCodes.FAILURE;
         }
         return stopped.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
@@ -338,6 +394,15 @@ final class ReproduceCommand implements Callable<Integer> {
 
     /** Says how many points came from the cache, if any did: a re-run that ran nothing is never silent. */
     private static void reportCache(PrintWriter err, PointCache cache) {
+        List<String> damaged = cache == null ? List.of() : cache.damaged();
+        if (damaged.size() == 1) {
+            err.println("reproduce: point file " + cache.directory().resolve(damaged.getFirst())
+                    + "; its point ran again");
+        } else if (!damaged.isEmpty()) {
+            err.println("reproduce: " + damaged.size() + " point files in " + cache.directory()
+                    + " were damaged and their points ran again: " + String.join("; ", damaged.subList(0,
+                    Math.min(3, damaged.size()))) + (damaged.size() > 3 ? "; ..." : ""));
+        }
         if (cache != null && cache.hits() > 0) {
             err.println("reproduce: " + cache.hits() + " finished points read back from " + cache.directory()
                     + " (--no-cache runs them again)");

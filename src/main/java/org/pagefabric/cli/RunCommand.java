@@ -139,6 +139,7 @@ final class RunCommand implements Callable<Integer> {
             Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
             OutputPaths.directory("--out", out);
+            OutputPaths.file("--record-trace", recordTrace);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
@@ -193,7 +194,8 @@ final class RunCommand implements Callable<Integer> {
                 try {
                     IndexPage.write(out, List.of(ExperimentOutput.write(out, result, List.of())));
                 } catch (IOException e) {
-                    throw new IllegalArgumentException("--out " + out + ": cannot write results: " + e.getMessage(), e);
+                    throw new org.pagefabric.experiment.WriteFailedException("cannot write the results in " + out + ": "
+                            + Main.reason(e), Main.reason(e));
                 }
             }
             });
@@ -213,11 +215,15 @@ final class RunCommand implements Callable<Integer> {
                 // the whole trace first, so that a refusal leaves no partial file behind
                 java.io.StringWriter text = new java.io.StringWriter();
                 recorder.write(text);
-                java.nio.file.Files.writeString(recordTrace, text.toString());
+                org.pagefabric.experiment.WholeFile.write(recordTrace, text.toString());
             } catch (IOException | IllegalStateException e) {
                 spec.commandLine().getErr().println("pagefabric run: --record-trace " + recordTrace + ": "
                         + e.getMessage());
                 return ExitCodes.USAGE;
+            } catch (org.pagefabric.experiment.WriteFailedException e) {
+                // checked before the run: what fails now is the disk, not the path
+                spec.commandLine().getErr().println("pagefabric run: " + e.getMessage() + "; no trace was written");
+                return ExitCodes.FAILURE;
             }
         }
         ExperimentResult result = done.get(0);
@@ -285,8 +291,21 @@ final class RunCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    /** The columns worth a terminal: parameters set or swept, then the usual metrics. */
-    private static List<String> tableColumns(List<Map<String, Object>> rows, Workload w) {
+    /**
+     * The columns worth a terminal: parameters set or swept, then the usual metrics, each once; a
+     * metric no row has a value for is left out (a policy without a cache has no hit rate), and so
+     * is a bandwidth of zero everywhere, which a latency workload does not measure.
+     */
+    static List<String> tableColumns(List<Map<String, Object>> rows, Workload w) {
+        java.util.Set<String> cols = new java.util.LinkedHashSet<>(columnsOf(rows, w));
+        cols.removeIf(c -> !c.equals("verified") && !c.equals(w.mainMetric()) && !c.equals("policy")
+                && (rows.stream().allMatch(r -> r.get(c) == null)
+                || c.equals("bandwidth_MBps") && rows.stream().allMatch(r -> r.get(c) == null
+                || r.get(c) instanceof Number n && n.doubleValue() == 0)));
+        return new ArrayList<>(cols);
+    }
+
+    private static List<String> columnsOf(List<Map<String, Object>> rows, Workload w) {
         if (w.parameter(StandardParameters.SIZE) == null) {
             List<String> cols = new ArrayList<>(List.of("policy"));
             cols.addAll(w.parameterNames());

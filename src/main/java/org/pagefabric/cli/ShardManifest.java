@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +57,7 @@ record ShardManifest(int shard, int shards, boolean quick, Map<String, String> o
     /** Writes {@code shard.json} into {@code dir}. */
     void write(Path dir) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(FILE_NAME), ResultWriter.json(this), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(dir.resolve(FILE_NAME), ResultWriter.json(this));
     }
 
     /**

@@ -3,7 +3,6 @@ package org.pagefabric.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -230,7 +229,7 @@ final class SlurmCommand implements Callable<Integer> {
 
     private static Path write(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
-        Files.writeString(file, text, StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, text);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
         return file;
     }

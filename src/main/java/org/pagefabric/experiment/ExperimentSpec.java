@@ -37,11 +37,13 @@ import org.pagefabric.workload.Workload;
  * @param seriesLabels    the paper's series labels as references write them, to our series values
  *                        ({@code "Rendezvous no-unpin" -> rendezvous-nounpin}); a label not listed
  *                        matches a series of the same name, ignoring case
+ * @param expectedFailures the rows the experiment fails by design, and why ({@link ExpectedFailure})
  */
 public record ExperimentSpec(String file, String id, String title, String paper, String where, List<String> requires,
         Workload workload, List<String> policies, String profileRef, Profile profile, long seed, int repetitions,
         List<Axis> grid, Quick quick, List<String> metrics, Plot plot, List<Reference> reference,
-        List<DerivedMetric> derived, java.util.Map<String, String> seriesLabels) {
+        List<DerivedMetric> derived, java.util.Map<String, String> seriesLabels,
+        List<ExpectedFailure> expectedFailures) {
 
     /** Copies the lists, so a spec is immutable. */
     public ExperimentSpec {
@@ -52,6 +54,7 @@ public record ExperimentSpec(String file, String id, String title, String paper,
         reference = List.copyOf(reference);
         derived = List.copyOf(derived);
         seriesLabels = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(seriesLabels));
+        expectedFailures = List.copyOf(expectedFailures);
     }
 
     /** A spec without derived metrics. */
@@ -60,7 +63,7 @@ public record ExperimentSpec(String file, String id, String title, String paper,
                           int repetitions, List<Axis> grid, Quick quick, List<String> metrics, Plot plot,
                           List<Reference> reference) {
         this(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed, repetitions, grid,
-                quick, metrics, plot, reference, List.of(), java.util.Map.of());
+                quick, metrics, plot, reference, List.of(), java.util.Map.of(), List.of());
     }
 
     /** Whether an axis sets a workload parameter or a profile parameter. */
@@ -253,13 +256,13 @@ public record ExperimentSpec(String file, String id, String title, String paper,
         }
         int reps = quick.repetitions() > 0 ? quick.repetitions() : repetitions;
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
-                reps, axes, null, metrics, plot, reference, derived, seriesLabels);
+                reps, axes, null, metrics, plot, reference, derived, seriesLabels, expectedFailures);
     }
 
     /** This spec with other axes, seed and repetitions (for {@code --set}). */
     ExperimentSpec with(List<Axis> axes, long newSeed, int newRepetitions) {
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile,
-                newSeed, newRepetitions, axes, quick, metrics, plot, reference, derived, seriesLabels);
+                newSeed, newRepetitions, axes, quick, metrics, plot, reference, derived, seriesLabels, expectedFailures);
     }
 
     /**
@@ -268,13 +271,13 @@ public record ExperimentSpec(String file, String id, String title, String paper,
      */
     public ExperimentSpec withPolicies(String newId, List<String> newPolicies) {
         return new ExperimentSpec(file, newId, title, paper, where, requires, workload, newPolicies, profileRef, profile,
-                seed, repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels);
+                seed, repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels, expectedFailures);
     }
 
     /** This spec drawn with another plot ({@code compare} draws one series per policy under one scheme). */
     public ExperimentSpec withPlot(Plot newPlot) {
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile,
-                seed, repetitions, grid, quick, metrics, newPlot, reference, derived, seriesLabels);
+                seed, repetitions, grid, quick, metrics, newPlot, reference, derived, seriesLabels, expectedFailures);
     }
 
     static int indexOf(List<Axis> axes, String key) {

@@ -3,12 +3,10 @@ package org.pagefabric.experiment;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,22 +27,24 @@ import org.pagefabric.experiment.ExperimentSpec.AxisKind;
  * points run again and a stale row is never read.
  *
  * <p>Files are written to a temporary name and renamed into place, so a reader sees a whole
- * file or none, and shards sharing one output root can write side by side. A file that does
- * not read back (truncated, edited, from an unknown format) counts as missing: its point runs
- * again and overwrites it. Safe for concurrent use.
+ * file or none, and shards sharing one output root can write side by side. Each file carries a
+ * SHA-256 of the rest of its content, so an edit that still parses (one digit of a latency) is
+ * caught like a truncated file, one of another point or of another format: such a file is listed
+ * in {@link #damaged()}, its point runs again and overwrites it. Safe for concurrent use.
  */
 public final class PointCache {
     /** The cache's directory under an output root. */
     public static final String DIRECTORY = ".points";
 
     /** Bumped when the file layout or the key's contents change, so older files are never read. */
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
     private final AtomicInteger hits = new AtomicInteger();
     private final AtomicInteger stored = new AtomicInteger();
+    private final java.util.Queue<String> damaged = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private PointCache(Path dir) {
         this.dir = dir;
@@ -108,21 +108,37 @@ public final class PointCache {
     }
 
     /**
+     * The point files found damaged so far, each as "NAME: what is wrong" (edited, truncated, not
+     * JSON, another point's or another format's), in name order. Their points ran again.
+     */
+    public List<String> damaged() {
+        List<String> out = new ArrayList<>(damaged);
+        out.sort(null);
+        return out;
+    }
+
+    /**
      * The row stored under {@code key}, or {@code null} if there is none or it does not read back
-     * whole (then the point simply runs again).
+     * whole and unchanged (then the point runs again, and the file is listed in {@link #damaged}).
      */
     Map<String, Object> find(String key) {
         Path f = dir.resolve(key + ".json");
+        if (!Files.exists(f)) {
+            return null;
+        }
         Map<String, Object> file;
         try {
             file = JSON.readValue(f.toFile(), new TypeReference<LinkedHashMap<String, Object>>() { });
         } catch (IOException e) {
-            // missing, truncated or not JSON: run the point again
-            return null;
+            return damaged(f, "not whole JSON (truncated or overwritten)");
         }
         try {
             if (!Integer.valueOf(FORMAT).equals(file.get("format")) || !key.equals(file.get("key"))) {
-                return null;
+                return damaged(f, "another point's file or another format's (foreign)");
+            }
+            Object stated = file.remove("digest");
+            if (!digest(file).equals(stated)) {
+                return damaged(f, "content does not match its digest (edited)");
             }
             @SuppressWarnings("unchecked")
             List<List<String>> cells = (List<List<String>>) file.get("row");
@@ -130,8 +146,19 @@ public final class PointCache {
             hits.incrementAndGet();
             return row;
         } catch (ClassCastException | IllegalArgumentException | NullPointerException e) {
-            return null;
+            return damaged(f, "a row that does not decode");
         }
+    }
+
+    private Map<String, Object> damaged(Path file, String why) {
+        damaged.add(file.getFileName() + ": " + why);
+        return null;
+    }
+
+    /** The SHA-256 of a point file's content without its digest, as {@link #store} writes it. */
+    private static String digest(Map<String, Object> fileWithoutDigest) {
+        return HexFormat.of().formatHex(CodeFingerprint.sha256().digest(
+                ResultWriter.json(fileWithoutDigest).getBytes(StandardCharsets.UTF_8)));
     }
 
     /**
@@ -149,7 +176,7 @@ public final class PointCache {
      * Stores {@code row} as point {@code p}'s under {@code key}, with what it took; a row with a
      * value the file cannot carry exactly is not stored (its point would run again).
      *
-     * @throws UncheckedIOException if the directory or file cannot be written
+     * @throws WriteFailedException if the directory or file cannot be written
      */
     void store(String key, ExperimentPoint p, Map<String, Object> row, Timing timing) {
         List<List<String>> cells = RowCodec.encode(row);
@@ -167,21 +194,11 @@ public final class PointCache {
         file.put("wall_s", Math.round(timing.wallSeconds() * 1000) / 1000.0);
         file.put("estimated_cost", timing.estimatedCost());
         file.put("row", cells);
+        file.put("digest", digest(file));
         try {
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, "." + key + ".", ".tmp");
-            try {
-                Files.writeString(tmp, ResultWriter.json(file), StandardCharsets.UTF_8);
-                try {
-                    Files.move(tmp, dir.resolve(key + ".json"), StandardCopyOption.ATOMIC_MOVE);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, dir.resolve(key + ".json"), StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot store a finished point in " + dir + ": " + e.getMessage(), e);
+            WholeFile.write(dir.resolve(key + ".json"), ResultWriter.json(file));
+        } catch (WriteFailedException e) {
+            throw new WriteFailedException("cannot store a finished point in " + dir + ": " + e.reason(), e.reason());
         }
         stored.incrementAndGet();
     }

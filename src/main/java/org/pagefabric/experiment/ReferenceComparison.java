@@ -26,9 +26,12 @@ import org.pagefabric.experiment.ExperimentSpec.Reference;
  *   <li>{@code tolerance} and {@code verdict} follow the reference's {@link Claim}: a ratio within
  *       [low, high], a bound, or a trend ({@code shape}).
  *   <li>A row is {@link Verdict#NOT_COMPARABLE} when the run differs from the paper's set-up
- *       ({@code --quick} or {@code --set} changed a grid axis other than the plot's x and series, or
- *       the reference's x did not run) or when the reference names no x although the plot has
- *       several: such a number would be compared with something the paper did not measure.
+ *       ({@code --quick} or {@code --set} changed the repetitions or a grid axis other than the
+ *       plot's x and series; the reference's x did not run; a claim over every x, a trend over x
+ *       or a value at a crossing of curves, and not every x ran; a series or x it needs is one a
+ *       smaller grid left out) or when the reference names no x although the plot has several:
+ *       such a number would be compared with something the paper did not measure. A quick run
+ *       whose grid keeps the paper's set-up at some x is compared there, and only there.
  *   <li>{@code role} is {@code calibration} when a profile the experiment runs on has a parameter
  *       fitted on this reference ({@code fitted: ID#ref} in its source), else {@code validation}.
  * </ul>
@@ -72,6 +75,7 @@ public final class ReferenceComparison {
         String setUpDiffers = setUpDifference(declared, result.spec());
         List<Object> xsRun = xValues(result.spec());
         List<Object> xsDeclared = xValues(declared);
+        boolean reduced = !sameGrid(declared, result.spec());
         for (Reference ref : run.reference()) {
             Reference mapped = mapSeries(run, ref);
             boolean isDerived = run.derived().stream().anyMatch(d -> d.name().equals(ref.metric()));
@@ -101,9 +105,13 @@ public final class ReferenceComparison {
                     ref.x()))) {
                 verdict = Verdict.NOT_COMPARABLE;
                 note = run.plot().x() + " = " + ref.x() + " did not run";
-            } else if (ref.allX() && !xsRun.containsAll(xsDeclared)) {
+            } else if ((ref.allX() || ref.x() == null && overX(ref) || spansX(run, ref)) && !allRan(xsRun, xsDeclared)) {
                 verdict = Verdict.NOT_COMPARABLE;
                 note = "not every " + run.plot().x() + " ran";
+            } else if (check.ours() == null && reduced) {
+                // a series or an x the paper has but this smaller grid left out: nothing to compare, not a miss
+                verdict = Verdict.NOT_COMPARABLE;
+                note = check.note() + ", which this run's grid leaves out";
             } else {
                 verdict = check.holds() ? Verdict.WITHIN : Verdict.OUTSIDE;
                 note = check.note();
@@ -122,6 +130,30 @@ public final class ReferenceComparison {
             out.add(row);
         }
         return out;
+    }
+
+    /** Whether every x of the paper's set-up ran. */
+    private static boolean allRan(List<Object> xsRun, List<Object> xsDeclared) {
+        return xsDeclared.stream().allMatch(d -> xsRun.stream().anyMatch(r -> same(r, d)));
+    }
+
+    /** Whether the reference's derived metric depends on which x ran (the x where two curves cross). */
+    private static boolean spansX(ExperimentSpec spec, Reference ref) {
+        return spec.derived().stream().anyMatch(d -> d.name().equals(ref.metric()) && d.atCrossing() != null);
+    }
+
+    /** Whether two specs run the same grid axes with the same values. */
+    private static boolean sameGrid(ExperimentSpec a, ExperimentSpec b) {
+        if (a.grid().size() != b.grid().size()) {
+            return false;
+        }
+        for (Axis x : a.grid()) {
+            Axis y = b.axis(x.key());
+            if (y == null || !sameValues(x, y)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the claim is a trend over x, which takes no single x. */
@@ -348,6 +380,10 @@ public final class ReferenceComparison {
     static String setUpDifference(ExperimentSpec declared, ExperimentSpec run) {
         if (declared.plot() == null) {
             return null;
+        }
+        // fewer repetitions average fewer seeds: another estimate than the one the tolerances were set on
+        if (run.repetitions() != declared.repetitions()) {
+            return "repetitions = " + run.repetitions() + " where the paper's set-up has " + declared.repetitions();
         }
         Set<String> free = new java.util.HashSet<>(declared.plot().seriesColumns());
         free.add(declared.plot().x());

@@ -32,6 +32,9 @@ public final class ResultWriter {
     /** The files {@link #write} produces. */
     public static final List<String> FILES = List.of("rows.csv", "rows.json", "manifest.json", "spec.resolved.yaml");
 
+    /** The manifest's file name: written last, so that its presence says the files beside it are whole. */
+    public static final String MANIFEST = "manifest.json";
+
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
@@ -42,20 +45,49 @@ public final class ResultWriter {
     }
 
     /**
-     * Writes the four files into {@code dir}, creating it.
+     * Writes the four files into {@code dir}, creating it, each whole or not at all, the manifest
+     * last: a manifest beside the rows means they are whole.
      *
-     * @throws UncheckedIOException if a file cannot be written
+     * @throws WriteFailedException naming what was not written and why
      */
     public static void write(ExperimentResult result, Path dir) {
+        // an older manifest must not vouch for files this run is about to replace
+        removeManifest(dir);
+        List<String> left = new ArrayList<>(List.of("rows.csv", "rows.json", "spec.resolved.yaml", "manifest.json"));
+        writeNext(dir, left, csv(result.rows()));
+        writeNext(dir, left, json(result.rows()));
+        writeNext(dir, left, resolvedSpec(result));
+        writeNext(dir, left, json(manifest(result)));
+    }
+
+    /**
+     * Removes {@code dir/manifest.json} before its results are rewritten.
+     *
+     * @throws WriteFailedException if it cannot be removed
+     */
+    public static void removeManifest(Path dir) {
         try {
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("rows.csv"), csv(result.rows()), StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("rows.json"), json(result.rows()), StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("manifest.json"), json(manifest(result)), StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("spec.resolved.yaml"), resolvedSpec(result), StandardCharsets.UTF_8);
+            Files.deleteIfExists(dir.resolve(MANIFEST));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write results to " + dir + ": " + e.getMessage(), e);
+            throw new WriteFailedException(dir.resolve(MANIFEST), WholeFile.reason(e));
         }
+    }
+
+    /** Writes the first of {@code left} and removes it from the list; a failure names the rest as missing. */
+    public static void writeNext(Path dir, List<String> left, String text) {
+        writeNext(dir, left, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes the first of {@code left} and removes it from the list; a failure names the rest as missing. */
+    public static void writeNext(Path dir, List<String> left, byte[] bytes) {
+        String name = left.getFirst();
+        try {
+            WholeFile.write(dir.resolve(name), bytes);
+        } catch (WriteFailedException e) {
+            throw new WriteFailedException(e.getMessage() + "; not written in " + dir + ": " + String.join(", ", left)
+                    + (left.contains(MANIFEST) ? " (no manifest: these results are not complete)" : ""), e.reason());
+        }
+        left.removeFirst();
     }
 
     /**
@@ -234,6 +266,19 @@ public final class ResultWriter {
             refs.add(rm);
         }
         m.put("reference", refs);
+        if (!s.expectedFailures().isEmpty()) {
+            List<Map<String, Object>> expected = new ArrayList<>();
+            for (ExpectedFailure e : s.expectedFailures()) {
+                Map<String, Object> em = new LinkedHashMap<>();
+                Map<String, Object> when = new LinkedHashMap<>();
+                e.when().forEach((k, v) -> when.put(k, v.size() == 1 ? v.getFirst() : v));
+                em.put("when", when);
+                em.put("reason", e.reason());
+                em.put("why", e.why());
+                expected.add(em);
+            }
+            m.put("expected_failures", expected);
+        }
         return m;
     }
 

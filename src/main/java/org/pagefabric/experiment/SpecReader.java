@@ -46,7 +46,9 @@ import org.pagefabric.workload.WorkloadRegistry;
 public final class SpecReader {
     /** Top-level fields, in the order the format documents them. */
     static final List<String> FIELDS = List.of("id", "title", "paper", "where", "requires", "workload", "policies",
-            "profile", "seed", "repetitions", "grid", "quick", "metrics", "plot", "reference", "derived", "series_labels");
+            "profile", "seed", "repetitions", "grid", "quick", "metrics", "plot", "reference", "derived", "series_labels",
+            "expected_failures");
+    private static final List<String> EXPECTED_FAILURE_FIELDS = List.of("when", "reason", "why");
     private static final List<String> QUICK_FIELDS = List.of("repetitions", "grid");
     private static final List<String> PLOT_FIELDS = List.of("x", "y", "series", "logx", "logy", "title");
     private static final List<String> REFERENCE_FIELDS = List.of("id", "series", "x", "metric", "value", "where",
@@ -232,8 +234,10 @@ public final class SpecReader {
         List<DerivedMetric> derived = derived(top.entries().get("derived"), workload, plot);
         derivedNames = derived.stream().map(DerivedMetric::name).toList();
         List<ExperimentSpec.Reference> reference = references(top.entries().get("reference"), workload, plot);
+        List<ExpectedFailure> expectedFailures = expectedFailures(top.entries().get("expected_failures"), grid,
+                quick, policies);
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
-                repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels(top));
+                repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels(top), expectedFailures);
     }
 
     /** A list of names as written, unchecked (for a spec whose names do not exist yet). */
@@ -748,6 +752,92 @@ public final class SpecReader {
                         == JsonToken.VALUE_STRING ? "blank text" : v.kind()) + "; quote it if it looks like a number");
             }
             out.put(label, s.text());
+        }
+        return out;
+    }
+
+    /**
+     * The {@code expected_failures} list: each {@code {when: {KEY: VALUE | [VALUES], ...}, reason,
+     * why}}, a key a grid key (of the grid or the quick grid) or {@code policy}, each value one the
+     * grid (or the policies) has.
+     */
+    private List<ExpectedFailure> expectedFailures(YamlNode node, List<Axis> grid, ExperimentSpec.Quick quick,
+            List<String> policies) {
+        if (node == null) {
+            return List.of();
+        }
+        if (!(node instanceof ListNode list)) {
+            throw new SpecException(file, node.line(), "expected_failures", "must be a list of {when, reason, why},"
+                    + " not a " + node.kind());
+        }
+        List<ExpectedFailure> out = new ArrayList<>();
+        for (int i = 0; i < list.items().size(); i++) {
+            YamlNode item = list.items().get(i);
+            String f = "expected_failures[" + i + "].";
+            if (!(item instanceof MapNode m)) {
+                throw new SpecException(file, item.line(), "expected_failures[" + i + "]", "must be a mapping {when,"
+                        + " reason, why}, not a " + item.kind());
+            }
+            checkFields(m, f, EXPECTED_FAILURE_FIELDS);
+            for (String required : EXPECTED_FAILURE_FIELDS) {
+                if (!m.entries().containsKey(required)) {
+                    throw new SpecException(file, m.line(), f + required, "missing; an expected failure needs when"
+                            + " (the rows), reason (text of their reason column) and why");
+                }
+            }
+            if (!(m.entries().get("when") instanceof MapNode when)) {
+                throw new SpecException(file, m.keyLines().get("when"), f + "when", "must be a mapping of grid keys"
+                        + " (or policy) to their values, e.g. {policy: pin-all, iterations: 400}");
+            }
+            java.util.Map<String, List<Object>> match = new java.util.LinkedHashMap<>();
+            for (java.util.Map.Entry<String, YamlNode> e : when.entries().entrySet()) {
+                String key = e.getKey();
+                List<Object> valid = new ArrayList<>();
+                if (key.equals("policy")) {
+                    valid.addAll(policies);
+                } else {
+                    for (Axis a : grid) {
+                        if (a.key().equals(key)) {
+                            valid.addAll(a.values());
+                        }
+                    }
+                    if (quick != null) {
+                        for (Axis a : quick.grid()) {
+                            if (a.key().equals(key)) {
+                                valid.addAll(a.values());
+                            }
+                        }
+                    }
+                }
+                int line = when.keyLines().get(key);
+                if (valid.isEmpty()) {
+                    List<String> keys = new ArrayList<>(List.of("policy"));
+                    grid.forEach(a -> keys.add(a.key()));
+                    throw new SpecException(file, line, f + "when." + key, "not a grid key; valid: "
+                            + String.join(", ", keys));
+                }
+                List<YamlNode> given = e.getValue() instanceof ListNode l ? l.items() : List.of(e.getValue());
+                List<Object> values = new ArrayList<>();
+                for (YamlNode v : given) {
+                    if (!(v instanceof Scalar s) || s.token() == JsonToken.VALUE_NULL) {
+                        throw new SpecException(file, line, f + "when." + key, "must be a value or a list of values");
+                    }
+                    Object match1 = valid.stream().filter(w -> ReferenceComparison.same(w, s.text())).findFirst()
+                            .orElse(null);
+                    if (match1 == null) {
+                        throw new SpecException(file, line, f + "when." + key, "'" + s.text() + "' is not a value of "
+                                + key + "; valid: " + String.join(", ", valid.stream().map(String::valueOf).toList()));
+                    }
+                    values.add(match1);
+                }
+                match.put(key, values);
+            }
+            String reason = text(m, "reason", f);
+            String why = text(m, "why", f);
+            if (reason.isBlank() || why.isBlank()) {
+                throw new SpecException(file, m.line(), f + (reason.isBlank() ? "reason" : "why"), "is empty");
+            }
+            out.add(new ExpectedFailure(match, reason, why));
         }
         return out;
     }

@@ -40,6 +40,55 @@ public record VerdictTally(int within, int validated, int withheld, int notCompa
         return new VerdictTally(within, validated, withheld, notComparable, calibration);
     }
 
+    /** Published numbers outside tolerance: the comparable validation numbers not within. */
+    public int outside() {
+        return validated - within;
+    }
+
+    /** Numbers the paper publishes (withheld ones are not). */
+    public int published() {
+        return validated + notComparable + calibration;
+    }
+
+    /**
+     * One experiment's verdicts in one short line: {@code within 5, outside 1, not comparable 4,
+     * withheld 2} (and the calibration targets, if any).
+     */
+    public String summary() {
+        return "within " + within + ", outside " + outside() + ", not comparable " + notComparable + ", withheld "
+                + withheld + (calibration > 0 ? ", calibration " + calibration : "");
+    }
+
+    /**
+     * Published numbers compared with ours: the validation numbers and the calibration targets
+     * whose set-up ran.
+     */
+    public int comparable() {
+        return validated + calibration;
+    }
+
+    /**
+     * The total over experiments: {@code 75 of 76 comparable published numbers within tolerance
+     * (99 %); 79 of 151 published numbers comparable (52 %, 3 of them calibration targets), 96
+     * withheld}.
+     */
+    public String total() {
+        StringBuilder b = new StringBuilder().append(within).append(" of ").append(validated)
+                .append(" comparable published numbers within tolerance");
+        if (validated > 0) {
+            b.append(" (").append(Math.round(100.0 * within / validated)).append(" %)");
+        }
+        b.append("; ").append(comparable()).append(" of ").append(published()).append(" published numbers comparable");
+        if (published() > 0) {
+            b.append(" (").append(Math.round(100.0 * comparable() / published())).append(" %");
+            if (calibration > 0) {
+                b.append(", ").append(calibration).append(" of them calibration target").append(calibration == 1 ? "" : "s");
+            }
+            b.append(")");
+        }
+        return b.append(", ").append(withheld).append(" withheld").toString();
+    }
+
     /** {@code published numbers within tolerance: N of M (W withheld, C not comparable, K calibration targets)}. */
     public String line() {
         StringBuilder b = new StringBuilder("published numbers within tolerance: ").append(within).append(" of ")

@@ -49,6 +49,9 @@ final class Html {
             .verdict-not-comparable { background: #eeeeee; color: #555; }
             .verdict-withheld { background: #eef2fb; color: #555; font-style: italic; }
             p.tally { font-weight: bold; }
+            td.count { text-align: right; font-variant-numeric: tabular-nums; }
+            .expected-failures { background: #fef3c7; color: #78350f; border: 1px solid #b45309; border-radius: 6px;
+                padding: .4em .8em; }
             .not-verified { background: #fbd5d5; color: #7f1d1d; border: 2px solid #b91c1c; border-radius: 6px;
                             padding: 8px 12px; font-weight: bold; }
             tbody tr.not-verified-row td { background: #fde8e8; color: #7f1d1d; }

@@ -1,7 +1,6 @@
 package org.pagefabric.report;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,7 +71,7 @@ public final class HtmlReport {
         Files.createDirectories(dir);
         Path file = dir.resolve(FILE_NAME);
         String html = render(meta, rows, plots, paper, comparison, Files.isRegularFile(dir.resolve(ROWS_CSV)), decision);
-        Files.writeString(file, html, StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, html);
         return file;
     }
 
@@ -98,7 +97,13 @@ public final class HtmlReport {
             PolicyDecision decision) {
         StringBuilder b = new StringBuilder(Html.head(meta.title() + " \u2014 PageFabric"));
         b.append("<header>\n");
-        String notVerified = VerificationNotice.line(rows, plots.isEmpty() ? null : plots.get(0).x());
+        String notVerified = meta.expectedFailures() != null
+                ? (meta.expectedFailures().startsWith("NOT") ? meta.expectedFailures() : null)
+                : VerificationNotice.line(rows, plots.isEmpty() ? null : plots.get(0).x());
+        if (meta.expectedFailures() != null && notVerified == null) {
+            b.append("<p class=\"expected-failures\" id=\"expected-failures\">").append(Html.escape(
+                    meta.expectedFailures())).append("; every other row verified</p>\n");
+        }
         if (notVerified != null) {
             b.append("<p class=\"not-verified\" id=\"not-verified\">").append(Html.escape(notVerified))
                     .append("</p>\n");

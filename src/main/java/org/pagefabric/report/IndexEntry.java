@@ -1,6 +1,7 @@
 package org.pagefabric.report;
 
 import java.util.Objects;
+import org.pagefabric.experiment.VerdictTally;
 
 /**
  * One experiment on the index page.
@@ -12,8 +13,10 @@ import java.util.Objects;
  * @param href       relative path from the index to the experiment's report, for example
  *                   {@code part-latency/report.html}
  * @param line       one line of summary, for example a headline number or why it did not run
+ * @param tally      how its published numbers compare with ours, or {@code null} when it has none
  */
-public record IndexEntry(String id, String title, String reproduces, RunStatus status, String href, String line) {
+public record IndexEntry(String id, String title, String reproduces, RunStatus status, String href, String line,
+        VerdictTally tally) {
 
     /** Checks that the link stays inside the results tree, so the index is as self-contained as reports. */
     public IndexEntry {
@@ -29,8 +32,21 @@ public record IndexEntry(String id, String title, String reproduces, RunStatus s
         line = line == null ? "" : line;
     }
 
+    /** An entry without verdicts: an experiment that publishes no number, or did not run. */
+    public IndexEntry(String id, String title, String reproduces, RunStatus status, String href, String line) {
+        this(id, title, reproduces, status, href, line, null);
+    }
+
     /** The entry for an experiment whose report is at {@code href}, described by its metadata. */
     public static IndexEntry of(ReportMetadata meta, String href, String line) {
-        return new IndexEntry(meta.id(), meta.title(), meta.reproduces(), meta.status(), href, line);
+        return of(meta, href, line, null);
+    }
+
+    /** The entry for an experiment with its verdicts ({@code null} or empty when it publishes no number). */
+    public static IndexEntry of(ReportMetadata meta, String href, String line, VerdictTally tally) {
+        boolean none = tally == null || tally.validated() + tally.withheld() + tally.notComparable()
+                + tally.calibration() == 0;
+        return new IndexEntry(meta.id(), meta.title(), meta.reproduces(), meta.status(), href, line,
+                none ? null : tally);
     }
 }

@@ -1,7 +1,6 @@
 package org.pagefabric.report;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import com.fasterxml.jackson.core.JacksonException;
@@ -13,6 +12,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.experiment.VerdictTally;
 
 /**
  * The page across experiments: one row per experiment with a link to its report, what it reproduces,
@@ -49,9 +49,9 @@ public final class IndexPage {
         }
         entries.forEach(e -> all.put(e.id(), e));
         List<IndexEntry> listed = new ArrayList<>(all.values());
-        Files.writeString(root.resolve(ENTRIES_FILE), JSON.writeValueAsString(listed), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(root.resolve(ENTRIES_FILE), JSON.writeValueAsString(listed));
         Path file = root.resolve(FILE_NAME);
-        Files.writeString(file, render(listed), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, render(listed));
         return file;
     }
 
@@ -67,6 +67,32 @@ public final class IndexPage {
             // a file of another tool or an older layout: the index starts again rather than failing the run
             return List.of();
         }
+    }
+
+    /** The verdicts of several experiments added up. */
+    static VerdictTally sum(List<VerdictTally> tallies) {
+        int within = 0;
+        int validated = 0;
+        int withheld = 0;
+        int notComparable = 0;
+        int calibration = 0;
+        for (VerdictTally t : tallies) {
+            within += t.within();
+            validated += t.validated();
+            withheld += t.withheld();
+            notComparable += t.notComparable();
+            calibration += t.calibration();
+        }
+        return new VerdictTally(within, validated, withheld, notComparable, calibration);
+    }
+
+    /** A count in the colour reports give its verdict; a zero stays plain, so the colours point at what is there. */
+    private static String count(String verdict, int n, String label) {
+        return n == 0 ? "0 " + label : "<span class=\"verdict-" + verdict + "\">" + n + " " + label + "</span>";
+    }
+
+    private static void cell(StringBuilder b, String verdict, int n) {
+        b.append(n == 0 ? "<td class=\"count\">0</td>" : "<td class=\"count verdict-" + verdict + "\">" + n + "</td>");
     }
 
     /** The index as a string; entries appear in the order given. */
@@ -85,13 +111,37 @@ public final class IndexPage {
         if (entries.isEmpty()) {
             return b.append("<p class=\"note\">No experiments have results yet.</p>\n").append(Html.foot()).toString();
         }
+        List<VerdictTally> tallies = entries.stream().map(IndexEntry::tally).filter(java.util.Objects::nonNull).toList();
+        if (!tallies.isEmpty()) {
+            VerdictTally total = sum(tallies);
+            b.append("<p class=\"tally\" id=\"fidelity\">Published numbers: ")
+                    .append(count("within", total.within(), "within tolerance")).append(", ")
+                    .append(count("outside", total.outside(), "outside")).append(", ")
+                    .append(count("not-comparable", total.notComparable(), "not comparable")).append(", ")
+                    .append(count("withheld", total.withheld(), "withheld by the paper"));
+            if (total.calibration() > 0) {
+                b.append(", ").append(total.calibration()).append(" calibration targets");
+            }
+            b.append(". ").append(Html.escape(total.total())).append(".</p>\n");
+        }
         b.append("<table class=\"index\">\n<thead><tr><th>experiment</th><th>reproduces</th><th>status</th>"
+                + "<th>within</th><th>outside</th><th>not comparable</th><th>withheld</th>"
                 + "<th>summary</th></tr></thead>\n<tbody>\n");
         for (IndexEntry e : entries) {
             b.append("<tr><td><a href=\"").append(Html.escape(e.href())).append("\">").append(Html.escape(e.title()))
                     .append("</a><br/><code>").append(Html.escape(e.id())).append("</code></td><td>")
                     .append(Html.escape(e.reproduces())).append("</td><td>").append(HtmlReport.badge(e.status()))
-                    .append("</td><td>").append(Html.escape(e.line())).append("</td></tr>\n");
+                    .append("</td>");
+            VerdictTally t = e.tally();
+            if (t == null) {
+                b.append("<td colspan=\"4\" class=\"note\">no published number</td>");
+            } else {
+                cell(b, "within", t.within());
+                cell(b, "outside", t.outside());
+                cell(b, "not-comparable", t.notComparable());
+                cell(b, "withheld", t.withheld());
+            }
+            b.append("<td>").append(Html.escape(e.line())).append("</td></tr>\n");
         }
         return b.append("</tbody>\n</table>\n").append(Html.foot()).toString();
     }

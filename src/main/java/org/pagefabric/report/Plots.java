@@ -7,7 +7,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +79,17 @@ public final class Plots {
         new ShapeMarker(ShapeMarker.Shape.FOUR_POINT_STAR, false),
         new ShapeMarker(ShapeMarker.Shape.TRIANGLE_RIGHT, false)};
 
+    /** The markers, earlier series larger (see {@link ScaledMarker}). */
+    private static final Marker[] SCALED = scaled();
+
+    private static Marker[] scaled() {
+        Marker[] out = new Marker[MARKERS.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new ScaledMarker(MARKERS[i], ScaledMarker.scaleOf(i));
+        }
+        return out;
+    }
+
     /** How many series get a colour and a marker no other series has. */
     public static final int DISTINCT_SERIES = Math.min(PALETTE.length, MARKERS.length);
 
@@ -128,7 +138,7 @@ public final class Plots {
     /** Writes the figure, with the paper's values, as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
             throws IOException {
-        Files.write(file, png(spec, rows, paper, WIDTH, HEIGHT));
+        org.pagefabric.experiment.WholeFile.write(file, png(spec, rows, paper, WIDTH, HEIGHT));
     }
 
     /** Writes the figure as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
@@ -139,7 +149,7 @@ public final class Plots {
     /** Writes the figure, with the paper's values, as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
             throws IOException {
-        Files.writeString(file, svg(spec, rows, paper, WIDTH, HEIGHT), StandardCharsets.UTF_8);
+        org.pagefabric.experiment.WholeFile.write(file, svg(spec, rows, paper, WIDTH, HEIGHT));
     }
 
     /**
@@ -200,16 +210,23 @@ public final class Plots {
 
     /** The marker of the series at this index in the legend. */
     static Marker seriesMarker(int index) {
-        return MARKERS[index % MARKERS.length];
+        return SCALED[index % SCALED.length];
     }
 
-    private record Built(Chart<?, ?> chart, String description) {
+    /** A chart as built, with its description. */
+    record Built(Chart<?, ?> chart, String description) {
     }
 
-    private static Built build(PlotSpec spec, PlotData data, List<PaperPoint> paper, int width, int height) {
+    /** The chart of {@code rows}, for the writers and for tests that read its axes. */
+    static Built build(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper) {
+        return build(spec, PlotData.of(spec, rows), paper, WIDTH, HEIGHT);
+    }
+
+    private static Built build(PlotSpec declared, PlotData data, List<PaperPoint> paper, int width, int height) {
         if (width < 100 || height < 100) {
             throw new IllegalArgumentException("plot size " + width + "x" + height + " is too small (at least 100x100)");
         }
+        PlotSpec spec = withLogY(declared, data);
         Chart<?, ?> chart;
         if (data.numericX()) {
             XYChart xy = new XYChartBuilder().width(width).height(height).title(spec.title())
@@ -254,7 +271,7 @@ public final class Plots {
             chart = xy;
         } else {
             CategoryChart bars = new CategoryChartBuilder().width(width).height(height).title(spec.title())
-                    .xAxisTitle(AxisLabels.title(spec.x())).yAxisTitle(AxisLabels.title(spec.y())).build();
+                    .xAxisTitle(xTitle(spec, data)).yAxisTitle(AxisLabels.title(spec.y())).build();
             style(bars.getStyler(), data);
             bars.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
             List<Object> categories = data.xValues();
@@ -281,8 +298,12 @@ public final class Plots {
             }
             chart = bars;
         }
-        ((AxesChartStyler) chart.getStyler()).setYAxisLogarithmic(spec.logy());
-        return new Built(chart, describeData(spec, data));
+        AxesChartStyler styler = (AxesChartStyler) chart.getStyler();
+        styler.setYAxisLogarithmic(spec.logy());
+        if (spec.logy()) {
+            coverWithDecades(styler, data, paper);
+        }
+        return new Built(chart, describeData(declared, data));
     }
 
     /**
@@ -327,6 +348,68 @@ public final class Plots {
         return p.mean();
     }
 
+    /** Orders of magnitude between a plot's series beyond which a linear y axis would draw the lowest on zero. */
+    static final int SPAN_FOR_LOG_DECADES = 3;
+
+    /**
+     * Whether the y axis is logarithmic: as the spec says, or because every value is positive and
+     * they span more than {@link #SPAN_FOR_LOG_DECADES} orders of magnitude, where a linear axis
+     * would draw the lowest series as a line on zero (the caption says so).
+     */
+    static boolean logY(PlotSpec spec, PlotData data) {
+        if (spec.logy()) {
+            return true;
+        }
+        if (!data.numericX()) {
+            return false; // a bar a series lacks cannot stand on a log axis
+        }
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (PlotData.Series s : data.series()) {
+            for (PlotData.Point p : s.points()) {
+                if (!(p.mean() > 0)) {
+                    return false;
+                }
+                lo = Math.min(lo, p.mean());
+                hi = Math.max(hi, p.mean());
+            }
+        }
+        return hi > 0 && hi / lo > Math.pow(10, SPAN_FOR_LOG_DECADES);
+    }
+
+    /**
+     * Extends a log y axis to the decades around every value, error bars and the paper's values
+     * included: XChart ends the axis at the highest value and labels decades only, so a value
+     * above the last decade would sit over the last label with nothing to read it by.
+     */
+    private static void coverWithDecades(AxesChartStyler st, PlotData data, List<PaperPoint> paper) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (PlotData.Series s : data.series()) {
+            for (PlotData.Point p : s.points()) {
+                if (p.mean() > 0) {
+                    lo = Math.min(lo, p.mean() - Math.min(p.stddev(), p.mean() * 0.999));
+                    hi = Math.max(hi, p.mean() + p.stddev());
+                }
+            }
+        }
+        for (PaperPoint p : paper) {
+            if (p.y() > 0) {
+                lo = Math.min(lo, p.y());
+                hi = Math.max(hi, p.y());
+            }
+        }
+        if (hi > 0 && lo > 0) {
+            st.setYAxisMin(Math.pow(10, Math.floor(Math.log10(lo))));
+            st.setYAxisMax(Math.pow(10, Math.ceil(Math.log10(hi))));
+        }
+    }
+
+    /** The x axis title; a column of categories (kernel behaviours, not page counts) shows no unit. */
+    private static String xTitle(PlotSpec spec, PlotData data) {
+        return data.numericX() ? AxisLabels.title(spec.x()) : spec.x().replace('_', ' ');
+    }
+
     /** A paper-like look: white background, light grid, readable fonts, fixed colours and markers. */
     private static void style(AxesChartStyler st, PlotData data) {
         st.setChartBackgroundColor(Color.WHITE);
@@ -343,7 +426,7 @@ public final class Plots {
         st.setChartTitleVisible(true);
         st.setChartTitleBoxVisible(false);
         st.setSeriesColors(PALETTE);
-        st.setSeriesMarkers(MARKERS);
+        st.setSeriesMarkers(SCALED);
         st.setMarkerSize(8);
         st.setErrorBarsColorSeriesColor(true);
         st.setLegendVisible(true);
@@ -361,12 +444,21 @@ public final class Plots {
         st.setYAxisDecimalPattern("#,##0.###");
     }
 
-    private static String describeData(PlotSpec spec, PlotData data) {
+    /** The spec with a log y axis where {@link #logY} asks for one. */
+    private static PlotSpec withLogY(PlotSpec spec, PlotData data) {
+        return spec.logy() || !logY(spec, data) ? spec
+                : new PlotSpec(spec.x(), spec.y(), spec.series(), spec.logx(), true, spec.title());
+    }
+
+    private static String describeData(PlotSpec declared, PlotData data) {
+        PlotSpec spec = withLogY(declared, data);
         boolean clipped = data.series().stream()
                 .anyMatch(s -> s.points().stream().anyMatch(p -> clippedError(spec, p) != p.stddev()));
         StringBuilder b = new StringBuilder();
         b.append(AxisLabels.title(spec.y())).append(spec.logy() ? " on a log scale" : "")
-                .append(" against ").append(AxisLabels.title(spec.x()));
+                .append(spec.logy() && !declared.logy() ? " (its values span more than " + SPAN_FOR_LOG_DECADES
+                        + " orders of magnitude)" : "")
+                .append(" against ").append(xTitle(spec, data));
         if (spec.logx()) {
             b.append(AxisLabels.isBytes(spec.x()) && data.numericX() ? " on a log2 scale" : " on a log scale");
         }

@@ -17,9 +17,17 @@ import java.util.Objects;
  * @param requires prerequisites that are not met (empty when the experiment could run)
  * @param complete whether every run of the grid finished
  * @param manifest the run's manifest fields in display order (seed, version, commit, JVM, ...)
+ * @param expectedFailures the line saying which rows failed as the spec expects (and any that did
+ *                 not come out as expected), or {@code null} when the spec expects no failure
  */
 public record ReportMetadata(String id, String title, String paper, String where, List<String> requires,
-        boolean complete, Map<String, Object> manifest) {
+        boolean complete, Map<String, Object> manifest, String expectedFailures) {
+
+    /** Metadata of an experiment that expects no failure. */
+    public ReportMetadata(String id, String title, String paper, String where, List<String> requires,
+            boolean complete, Map<String, Object> manifest) {
+        this(id, title, paper, where, requires, complete, manifest, null);
+    }
 
     /** Checks the identity and copies the collections, keeping the manifest's order. */
     public ReportMetadata {

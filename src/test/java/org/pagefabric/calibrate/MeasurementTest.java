@@ -2,6 +2,7 @@ package org.pagefabric.calibrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +42,18 @@ class MeasurementTest {
         assertEquals(200, PerPageFit.perPage(one, many, 64)[1], 1e-9);
         assertEquals(1700, PerPageFit.base(one, many, 64)[1], 1e-9);
         assertEquals(4096 / 200.0, PerPageFit.gigabytesPerSecond(new double[] {200})[0], 1e-12);
+    }
+
+    @Test
+    void aPerPageCostBelowTheNoiseIsZeroNotNegative() {
+        // mincore: a few ns a page over 64 pages, while the 1-page call varies by hundreds of ns
+        double[] one = {900, 700, 1000};
+        double[] many = {700, 900, 1100};
+        double[] per = PerPageFit.perPage(one, many, 64);
+        assertEquals(0, per[0], 0, "the 1-page call's noise, not a page that gives time back");
+        assertEquals(200 / 63.0, per[1], 1e-9);
+        assertEquals(900, PerPageFit.base(one, many, 64)[0], 1e-9);
+        assertTrue(new Measurement("mincore", "per_page", "ns", per).min() >= 0);
     }
 
     @Test

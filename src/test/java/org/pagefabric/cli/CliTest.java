@@ -49,8 +49,8 @@ class CliTest {
     void unknownCommandIsAUsageError() {
         Result r = run("frobnicate");
         assertEquals(2, r.code());
-        assertEquals(List.of("pagefabric: Unmatched argument at index 0: 'frobnicate'"
-                + " (did you mean calibrate or reproduce?)", "try 'pagefabric --help'"),
+        assertEquals(List.of("pagefabric: unknown command 'frobnicate'; commands: run, reproduce, compare, fit, info,"
+                + " calibrate, bench, merge, slurm (did you mean calibrate or reproduce?)", "try 'pagefabric --help'"),
                 r.err().lines().toList());
     }
 

@@ -126,9 +126,9 @@ class ReferenceComparisonTest {
         List<Map<String, Object>> rows = List.of(row("pin-all", 64, 4));
         Map<String, Object> q = ReferenceComparison.compare(declared,
                 new ExperimentResult(quick, true, Map.of(), 1, rows, true), declared).get(0);
-        // The quick grid keeps iterations; only size_B (the x) changes, so 8 did not run.
+        // The quick grid runs one repetition of two: another estimate than the paper's set-up.
         assertEquals("not comparable", q.get("verdict"));
-        assertEquals("size_B = 8 did not run", q.get("note"));
+        assertEquals("repetitions = 1 where the paper's set-up has 2", q.get("note"));
         ExperimentSpec set = Grid.effective(declared, false, Map.of("iterations", "1"));
         Map<String, Object> s = ReferenceComparison.compare(declared,
                 new ExperimentResult(set, false, Map.of("iterations", "1"), 1, sweep("pin-all", 4, 9), true), declared)
@@ -136,10 +136,54 @@ class ReferenceComparisonTest {
         assertEquals("not comparable", s.get("verdict"));
         assertTrue(String.valueOf(s.get("note")).startsWith("iterations = 1 where the paper's set-up has 3"),
                 String.valueOf(s.get("note")));
-        ExperimentSpec same = Grid.effective(declared, false, Map.of("repetitions", "1"));
+        // fewer repetitions average fewer seeds: not the estimate the tolerance was set on
+        ExperimentSpec fewer = Grid.effective(declared, false, Map.of("repetitions", "1"));
+        Map<String, Object> f = ReferenceComparison.compare(declared,
+                new ExperimentResult(fewer, false, Map.of(), 1, sweep("pin-all", 4, 9), true), declared).get(0);
+        assertEquals("not comparable", f.get("verdict"));
+        assertEquals("repetitions = 1 where the paper's set-up has 2", f.get("note"));
+        ExperimentSpec same = Grid.effective(declared, false, Map.of("seed", "7"));
         assertEquals("within", ReferenceComparison.compare(declared,
                 new ExperimentResult(same, false, Map.of(), 1, sweep("pin-all", 4, 9), true), declared)
                 .get(0).get("verdict"));
+    }
+
+    /** A spec of sizes 8 and 4096 whose quick grid keeps the paper's set-up at size 8 only. */
+    private static ExperimentSpec quickAtEight(String... references) {
+        String text = Specs.SMALL.substring(0, Specs.SMALL.indexOf("reference:"))
+                .replace("  repetitions: 1\n  grid: {size_B: [64]}", "  grid: {size_B: [8]}");
+        StringBuilder b = new StringBuilder(text).append("reference:\n");
+        for (String r : references) {
+            b.append("  - ").append(r).append('\n');
+        }
+        return Specs.parse(b.toString());
+    }
+
+    private static Map<String, Object> quickVerdict(ExperimentSpec declared, List<Map<String, Object>> rows, int k) {
+        ExperimentSpec quick = Grid.effective(declared, true, Map.of());
+        return ReferenceComparison.compare(declared, new ExperimentResult(quick, true, Map.of(), rows.size(), rows,
+                true), declared).get(k);
+    }
+
+    @Test
+    void aQuickRunComparesWhereItRunsThePapersSetUpAndOnlyThere() {
+        ExperimentSpec declared = quickAtEight("{series: pin-all, x: 8, metric: latency_us, value: 4}",
+                "{series: pin-all, x: 4096, metric: latency_us, value: 9}",
+                "{series: pin-all, x: all, metric: latency_us, value: 4, kind: approximate}",
+                "{series: pin-all, metric: latency_us, shape: increasing}",
+                "{series: Touch-NoPres, x: 8, metric: latency_us, value: 4.1}");
+        assertEquals(1, Grid.effective(declared, true, Map.of()).axis("size_B").values().size());
+        List<Map<String, Object>> rows = List.of(row("pin-all", 8, 4.1));
+        assertEquals("within", quickVerdict(declared, rows, 0).get("verdict"), "size 8 ran as the paper ran it");
+        assertEquals("not comparable", quickVerdict(declared, rows, 1).get("verdict"));
+        assertEquals("size_B = 4096 did not run", quickVerdict(declared, rows, 1).get("note"));
+        // a claim over every x, or a trend over x, is not judged on a subset of the x
+        assertEquals("not comparable", quickVerdict(declared, rows, 2).get("verdict"));
+        assertEquals("not every size_B ran", quickVerdict(declared, rows, 3).get("note"));
+        // a series the smaller grid leaves out is not a miss
+        assertEquals("not comparable", quickVerdict(declared, rows, 4).get("verdict"));
+        // and the same rows on the paper's grid: a missing series is outside
+        assertEquals("outside", compare(declared, rows).get(4).get("verdict"));
     }
 
     @Test

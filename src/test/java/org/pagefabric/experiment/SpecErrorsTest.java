@@ -45,7 +45,7 @@ class SpecErrorsTest {
                 Arguments.of("unknown top-level field", "seed: 1", "colour: red",
                         "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, workload,"
                                 + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
-                                + " series_labels"),
+                                + " series_labels, expected_failures"),
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
                         "bad.yaml:3: workload: unknown workload 'latncy'; valid: " + String.join(", ", WorkloadRegistry.standard().names())),
                 Arguments.of("unknown policy", "policies: [pin-all]", "policies: [pin-all, pin-none]",
@@ -222,12 +222,12 @@ class SpecErrorsTest {
     void emptyAndNonMappingFiles() {
         assertEquals("empty.yaml: the file is empty; a spec is a mapping with fields id, title, paper, where,"
                         + " requires, workload, policies, profile, seed, repetitions, grid, quick, metrics, plot,"
-                        + " reference, derived, series_labels",
+                        + " reference, derived, series_labels, expected_failures",
                 assertThrows(SpecException.class, () -> SpecReader.parse("empty.yaml", "", Path.of(".")))
                         .getMessage());
         assertEquals("list.yaml:1: a spec is a mapping with fields id, title, paper, where, requires, workload,"
                         + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
-                        + " series_labels, not a list",
+                        + " series_labels, expected_failures, not a list",
                 assertThrows(SpecException.class, () -> SpecReader.parse("list.yaml", "- a\n- b\n", Path.of(".")))
                         .getMessage());
     }

@@ -53,6 +53,9 @@ public final class PinDownCache implements RegistrationPolicy {
     private final boolean freeUnderLock;
     private final PerRank<State> states = new PerRank<>();
     private ActiveMessages am;
+    // what reset(HITS or MISSES) saw, so that a warm-up does not count in the hit rate
+    private long hitsAtReset;
+    private long missesAtReset;
 
     /** One rank's cache and the references its operations in flight hold. */
     private static final class State {
@@ -186,11 +189,31 @@ public final class PinDownCache implements RegistrationPolicy {
 
     @Override
     public long count(Metric metric) {
+        if (metric == Metric.HITS || metric == Metric.MISSES) {
+            // lookups served by a valid region, and those that registered: the cache's hit rate
+            return lookups(metric) - (metric == Metric.HITS ? hitsAtReset : missesAtReset);
+        }
         if (metric != Metric.RACE_WINDOWS && metric != Metric.LOST_INVALIDATIONS) {
             return NOT_COUNTED;
         }
         long[] n = {0};
         states.forEach(s -> n[0] += count(metric, s.cache));
+        return n[0];
+    }
+
+    @Override
+    public void reset(Metric metric) {
+        if (metric == Metric.HITS) {
+            hitsAtReset = lookups(metric);
+        } else if (metric == Metric.MISSES) {
+            missesAtReset = lookups(metric);
+        }
+    }
+
+    /** Every rank's cache hits or misses so far. */
+    private long lookups(Metric metric) {
+        long[] n = {0};
+        states.forEach(s -> n[0] += metric == Metric.HITS ? s.cache.statistics().hits() : s.cache.statistics().misses());
         return n[0];
     }
 
