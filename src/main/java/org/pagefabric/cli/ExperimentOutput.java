@@ -53,7 +53,7 @@ final class ExperimentOutput {
     /**
      * Writes every file of the experiment's directory, each whole or not at all, and the manifest
      * last: a manifest says {@code complete} only beside files that are all whole. A file that
-     * cannot be written ends the run with a {@link WriteFailedException} naming it and the files
+     * cannot be written ends the run with a {@link org.pagefabric.experiment.WriteFailedException} naming it and the files
      * left unwritten; the manifest of an earlier run is removed first, so it never vouches for
      * files of this one.
      */
