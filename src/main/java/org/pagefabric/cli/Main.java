@@ -12,7 +12,8 @@ import picocli.CommandLine;
 @Command(name = "pagefabric", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         description = "PageFabric: a deterministic simulator of how RDMA NICs reach application memory.",
         subcommands = {RunCommand.class, ReproduceCommand.class, CompareCommand.class, FitCommand.class,
-                InfoCommand.class, CalibrateCommand.class, BenchCommand.class, MergeCommand.class, SlurmCommand.class},
+                InfoCommand.class, CalibrateCommand.class, BenchCommand.class, MergeCommand.class, SlurmCommand.class,
+                SensitivityCommand.class},
         synopsisSubcommandLabel = "COMMAND")
 public final class Main implements Runnable {
     @CommandLine.Spec
