@@ -36,7 +36,7 @@ public final class SensitivityFiles {
     }
 
     /**
-     * The bands stored in {@code dir} for a run with these options, keyed by series, x and metric
+     * The bands stored in {@code dir} for a run with these options, keyed by series, x, metric and tolerance
      * ({@link #key}); empty if there is none, it is unreadable, or it was made with other
      * {@code --quick} or {@code --set} options (its verdicts would be another set-up's).
      */
@@ -53,7 +53,7 @@ public final class SensitivityFiles {
                 return out;
             }
             for (JsonNode b : doc.path("bands")) {
-                out.put(key(text(b.get("series")), text(b.get("x")), text(b.get("metric"))),
+                out.put(key(text(b.get("series")), text(b.get("x")), text(b.get("metric")), text(b.get("tolerance"))),
                         new Stored(text(b.get("band")), text(b.get("robustness")), text(b.get("hinges_on"))));
             }
         } catch (IOException | IllegalArgumentException e) {
@@ -62,10 +62,10 @@ public final class SensitivityFiles {
         return out;
     }
 
-    /** The key a comparison row and a stored band share. */
-    public static String key(Object series, Object x, Object metric) {
+    /** The key a comparison row and a stored band share: two claims on one number differ in tolerance. */
+    public static String key(Object series, Object x, Object metric, Object tolerance) {
         List<String> parts = new ArrayList<>();
-        for (Object o : new Object[] {series, x, metric}) {
+        for (Object o : new Object[] {series, x, metric, tolerance}) {
             parts.add(o == null ? "" : o instanceof Number n ? new java.math.BigDecimal(n.toString()).stripTrailingZeros()
                     .toPlainString() : String.valueOf(o));
         }
