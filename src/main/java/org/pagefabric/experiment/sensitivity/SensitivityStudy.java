@@ -89,7 +89,7 @@ public final class SensitivityStudy {
         ExperimentResult result = runner.run();
         StudyRun nominal = new StudyRun(StudyRun.Kind.NOMINAL, "nominal", null, compare(result), null);
         return new SensitivityStudy(runner.spec(), options, runner.points().size(),
-                varied(runner.spec(), reads), nominal);
+                choose(runner.spec(), reads), nominal);
     }
 
     /** The parameters the study varies, by name. */
@@ -168,8 +168,14 @@ public final class SensitivityStudy {
         return ReferenceComparison.compare(result.spec(), result);
     }
 
-    /** The parameters read, not set by the grid, with a range of some width in a profile the spec runs on. */
-    private static List<VariedParameter> varied(ExperimentSpec spec, ParameterReads reads) {
+    /**
+     * The parameters worth varying: those {@code reads} saw read, not set by the spec's grid, with
+     * a plausible range of some width in a profile the spec runs on; by name.
+     *
+     * @param spec  the spec as run ({@code --quick} and {@code --set} applied)
+     * @param reads what its nominal run read
+     */
+    public static List<VariedParameter> choose(ExperimentSpec spec, ParameterReads reads) {
         Set<String> gridKeys = new LinkedHashSet<>();
         spec.grid().forEach(a -> gridKeys.add(a.key()));
         List<Profile> profiles = new ArrayList<>();
