@@ -94,6 +94,8 @@ final class SensitivityCommand implements Callable<Integer> {
             options = new SensitivityStudy.Options(quick, RunCommand.parseSets(sets), samples, seed,
                     threads != null ? threads : Runtime.getRuntime().availableProcessors(),
                     noCache ? null : PointCache.under(out));
+            // every --quick and --set error before the first line of progress
+            org.pagefabric.experiment.Grid.expand(org.pagefabric.experiment.Grid.effective(s, quick, options.sets()));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
