@@ -113,14 +113,7 @@ final class SensitivityCommand implements Callable<Integer> {
                 + " points (" + (long) runs * study.pointsPerRun() + " points, the nominal run's done)");
         err.flush();
         if (plan) {
-            o.print(table(study.parameters().stream().map(v -> {
-                Map<String, Object> row = new java.util.LinkedHashMap<>();
-                row.put("parameter", v.name());
-                row.put("nominal", v.nominal());
-                row.put("range", v.range().text());
-                row.put("basis", v.range().basis().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-                return row;
-            }).toList(), PARAMETER_COLUMNS));
+            o.print(table(SensitivityResult.parameterRows(study.parameters()), PARAMETER_COLUMNS));
             o.flush();
             return ExitCodes.OK;
         }

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.pagefabric.experiment.ExperimentSpec;
-import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.Verdict;
 
 /**
@@ -118,8 +117,13 @@ public record SensitivityResult(ExperimentSpec spec, boolean quick, Map<String, 
 
     /** One row per varied parameter: name, nominal value, plausible range, its basis and reason. */
     public List<Map<String, Object>> parameterRows() {
+        return parameterRows(parameters);
+    }
+
+    /** One row per parameter of {@code varied}: name, nominal value, plausible range, its basis and reason. */
+    public static List<Map<String, Object>> parameterRows(List<VariedParameter> varied) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (VariedParameter v : parameters) {
+        for (VariedParameter v : varied) {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("parameter", v.name());
             row.put("nominal", v.nominal());
@@ -177,13 +181,5 @@ public record SensitivityResult(ExperimentSpec spec, boolean quick, Map<String, 
         }
         String s = Double.toString(r);
         return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
-    }
-
-    /** The references' rows are compared one by one, so their order must be the spec's in every run. */
-    static void requireSameShape(List<Map<String, Object>> a, List<Map<String, Object>> b) {
-        if (a.size() != b.size()) {
-            throw new IllegalStateException("comparisons of one spec differ in length: " + a.size() + " and "
-                    + b.size() + "; " + ReferenceComparison.COLUMNS);
-        }
     }
 }
