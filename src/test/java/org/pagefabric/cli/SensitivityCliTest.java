@@ -106,6 +106,19 @@ class SensitivityCliTest {
     }
 
     @Test
+    void compareBandsShowEachPolicysBandAndWhetherTheRankingHolds() {
+        CliTest.Result r = CliTest.run("compare", "latency", "--sizes", "64", "--iterations", "3", "--policy", "pin-all",
+                "--policy", "bounce", "--bands", "--samples", "2", "--threads", "1");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("bands of latency_us over 2 joint samples"), r.out());
+        assertTrue(r.out().contains("ranking at size_B 64: holds across the band")
+                || r.out().contains("ranking at size_B 64: the order changes"), r.out());
+        assertTrue(r.err().contains("compare --bands: "), "the cost is said first: " + r.err());
+        CliTest.Result bad = CliTest.run("compare", "latency", "--bands", "--samples", "0");
+        assertEquals(2, bad.code(), bad.err());
+    }
+
+    @Test
     void badInputIsOneLineWithExitCodeTwo(@TempDir Path dir) throws Exception {
         for (String[] args : new String[][] {
                 {"sensitivity", "no.such.experiment"},
