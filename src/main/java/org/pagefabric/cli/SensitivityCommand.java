@@ -102,6 +102,7 @@ final class SensitivityCommand implements Callable<Integer> {
         err.println("sensitivity " + s.id() + ": the nominal run first, noting which parameters it reads");
         err.flush();
         SensitivityStudy study;
+        long started = System.nanoTime();
         try {
             study = SensitivityStudy.prepare(s, options);
         } catch (IllegalArgumentException e) {
@@ -110,7 +111,9 @@ final class SensitivityCommand implements Callable<Integer> {
         int runs = study.plannedRuns();
         err.println("sensitivity " + s.id() + ": " + study.parameters().size() + " parameters to vary; 1 + 2 x "
                 + study.parameters().size() + " + " + samples + " samples = " + runs + " runs of " + study.pointsPerRun()
-                + " points (" + (long) runs * study.pointsPerRun() + " points, the nominal run's done)");
+                + " points (" + (long) runs * study.pointsPerRun() + " points); the nominal one took "
+                + seconds(System.nanoTime() - started) + ", so the rest should take about "
+                + seconds((System.nanoTime() - started) * (runs - 1)) + " (less where --out holds their points)");
         err.flush();
         if (plan) {
             o.print(table(SensitivityResult.parameterRows(study.parameters()), PARAMETER_COLUMNS));
@@ -148,6 +151,13 @@ final class SensitivityCommand implements Callable<Integer> {
         err.println("sensitivity " + s.id() + ": " + result.summary() + "; written to " + dir.resolve(SensitivityFiles.JSON));
         err.flush();
         return ExitCodes.OK;
+    }
+
+    /** A wall-clock duration as a person reads it: 12 s, 7 min, 3.5 h. */
+    private static String seconds(long nanos) {
+        double s = nanos / 1e9;
+        return s < 120 ? Math.round(s) + " s" : s < 7200 ? Math.round(s / 60) + " min"
+                : String.format(java.util.Locale.ROOT, "%.1f h", s / 3600);
     }
 
     private String table(List<Map<String, Object>> rows, List<String> cols) {
