@@ -27,7 +27,12 @@ public final class Variation implements UnaryOperator<Profile> {
 
     private final Map<Parameter, Double> positions;
 
-    /** @param positions each varied parameter's position in its range, in [0, 1] */
+    /**
+     * A variation that puts each parameter at its position.
+     *
+     * @param positions each varied parameter's position in its range, in [0, 1]
+     * @throws IllegalArgumentException if a position lies outside [0, 1]
+     */
     public Variation(Map<Parameter, Double> positions) {
         for (Map.Entry<Parameter, Double> e : positions.entrySet()) {
             double u = e.getValue();
