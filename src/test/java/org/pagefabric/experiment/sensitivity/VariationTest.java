@@ -21,10 +21,13 @@ class VariationTest {
 
     @Test
     void theEndsAreTheRangesEndsAndTheMiddleIsTheGeometricMean() {
-        Parameter syscall = p("os.syscall"); // assumed 150 ns: 75 to 300 ns
-        assertEquals(75_000, new Variation(Map.of(syscall, 0.0)).apply(DEFAULT).time(syscall));
+        Parameter pin = p("os.pin.base"); // assumed 1 us, no stated range: 0.5 to 2 us
+        assertEquals(500_000, new Variation(Map.of(pin, 0.0)).apply(DEFAULT).time(pin));
+        assertEquals(2_000_000, new Variation(Map.of(pin, 1.0)).apply(DEFAULT).time(pin));
+        assertEquals(1_000_000, new Variation(Map.of(pin, 0.5)).apply(DEFAULT).time(pin));
+        Parameter syscall = p("os.syscall"); // assumed 150 ns with a stated range of 100 to 300 ns
+        assertEquals(100_000, new Variation(Map.of(syscall, 0.0)).apply(DEFAULT).time(syscall));
         assertEquals(300_000, new Variation(Map.of(syscall, 1.0)).apply(DEFAULT).time(syscall));
-        assertEquals(150_000, new Variation(Map.of(syscall, 0.5)).apply(DEFAULT).time(syscall));
     }
 
     @Test
@@ -38,8 +41,11 @@ class VariationTest {
 
     @Test
     void anInputKeepsItsValueWhateverThePosition() {
-        Parameter minor = p("os.page_fault.minor"); // measured on a host: an input, no range
-        assertEquals(DEFAULT.time(minor), new Variation(Map.of(minor, 1.0)).apply(DEFAULT).time(minor));
+        Profile part = ProfileRegistry.load("part-forth");
+        Parameter hop = p("switch.hop_latency"); // 000 §V states it: an input, no range
+        assertEquals(part.time(hop), new Variation(Map.of(hop, 1.0)).apply(part).time(hop));
+        Parameter cores = p("cpu.cores"); // a count without a stated range describes the machine
+        assertEquals(DEFAULT.count(cores), new Variation(Map.of(cores, 0.0)).apply(DEFAULT).count(cores));
     }
 
     @Test
