@@ -26,6 +26,15 @@ import org.pagefabric.workload.StandardParameters;
 import org.pagefabric.workload.Workload;
 import org.pagefabric.workload.WorkloadParameter;
 import org.pagefabric.workload.WorkloadRegistry;
+import java.util.function.UnaryOperator;
+import org.pagefabric.config.ParameterReads;
+import org.pagefabric.config.Profile;
+import org.pagefabric.experiment.ResultWriter;
+import org.pagefabric.experiment.sensitivity.LatinHypercube;
+import org.pagefabric.experiment.sensitivity.PolicyBands;
+import org.pagefabric.experiment.sensitivity.SensitivityStudy;
+import org.pagefabric.experiment.sensitivity.Variation;
+import org.pagefabric.experiment.sensitivity.VariedParameter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -104,8 +113,29 @@ final class CompareCommand implements Callable<Integer> {
             description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     RunCommand.Format format;
 
+    @Option(names = "--bands", description = "Also run every policy at --samples joint samples of the plausible ranges"
+            + " of the assumed and fitted costs the comparison reads, and show each policy's band of the main metric"
+            + " and whether the ranking holds across it.")
+    boolean bands;
+
+    @Option(names = "--samples", paramLabel = "N", defaultValue = "8",
+            description = "With --bands: Latin-hypercube samples (default: ${DEFAULT-VALUE}).")
+    int samples;
+
+    @Option(names = "--bands-seed", paramLabel = "S", defaultValue = "1",
+            description = "With --bands: the hypercube's seed; the same seed, the same bands (default: ${DEFAULT-VALUE}).")
+    long bandsSeed;
+
     @Override
     public Integer call() throws IOException {
+        if (bands && (samples < 1 || samples > SensitivityStudy.MAX_SAMPLES)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--samples must be from 1 to "
+                    + SensitivityStudy.MAX_SAMPLES + ", not " + samples);
+        }
+        ParameterReads reads = new ParameterReads();
+        UnaryOperator<Profile> recording = bands ? p -> p.recording(reads) : UnaryOperator.identity();
+        List<ExperimentSpec> ranSpecs = new ArrayList<>();
+        List<List<Map<String, Object>>> ranRows = new ArrayList<>();
         boolean file = target.endsWith(".yaml") || target.endsWith(".yml");
         boolean experiment = file || SpecReader.bundledIds().contains(target);
         ExperimentSpec base = experiment ? experimentSpec(file) : workloadSpec();
@@ -144,8 +174,8 @@ final class CompareCommand implements Callable<Integer> {
                         : "gives scheme " + chosenScheme + " none of the registration it needs");
                 continue;
             }
-            ExperimentRunner runner = new ExperimentRunner(drawn.withPolicies(id, List.of(policy)),
-                    new ExperimentRunner.Options(t, quick, true, settings));
+            ExperimentRunner runner = ExperimentRunner.varying(drawn.withPolicies(id, List.of(policy)),
+                    new ExperimentRunner.Options(t, quick, true, settings), recording);
             String cannot = refusalBeforeRunning(runner, base);
             if (cannot != null) {
                 comparison.exclude(candidate, PolicyComparison.CANNOT_RUN, cannot);
@@ -156,6 +186,8 @@ final class CompareCommand implements Callable<Integer> {
                 rows.addAll(candidateRows);
                 comparison.addRows(candidateRows);
                 ran.add(candidate);
+                ranSpecs.add(runner.spec());
+                ranRows.add(candidateRows);
             } catch (ExperimentRunner.PointFailedException e) {
                 PolicyRefusal refusal = refusal(e);
                 if (refusal != null) {
@@ -213,12 +245,74 @@ final class CompareCommand implements Callable<Integer> {
             // the machine-readable output stays pure; the decision goes beside it
             printDecision(err, comparison, recommendations, apart);
         }
+        if (bands) {
+            String candidateColumn = schemes ? StandardParameters.SCHEME : "policy";
+            PolicyBands band = bands(comparison, candidateColumn, ran, ranSpecs, ranRows, reads, t, err);
+            PrintWriter w = format == RunCommand.Format.csv || format == RunCommand.Format.json ? err : o;
+            w.println();
+            w.println("bands of " + comparison.metric() + " over " + band.samples() + " joint samples of the plausible"
+                    + " ranges:");
+            w.print(format == RunCommand.Format.markdown ? RowFormat.markdown(band.table(), bandColumns(comparison,
+                    candidateColumn)) : RowFormat.leftTable(band.table(), bandColumns(comparison, candidateColumn)));
+            band.rankingLines().forEach(w::println);
+            w.flush();
+            if (root != null) {
+                java.nio.file.Files.writeString(ResultWriter.directoryFor(root, id).resolve("bands.csv"),
+                        ResultWriter.csv(band.table()), java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
         String what = schemes ? (ran.size() == 1 ? " scheme ran under " + fixedPolicy + ", "
                 : " schemes ran under " + fixedPolicy + ", ") : ran.size() == 1 ? " policy ran, " : " policies ran, ";
         err.println("compare: " + ran.size() + what + comparison.exclusions().size()
                 + " listed apart" + (root == null ? "" : "; report in " + root.resolve(id).resolve("report.html")));
         err.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * Runs every candidate that ran at each joint sample of the plausible ranges of the parameters
+     * the nominal runs read, and collects each candidate's metric per x.
+     */
+    private PolicyBands bands(PolicyComparison comparison, String candidateColumn, List<String> ran,
+            List<ExperimentSpec> ranSpecs, List<List<Map<String, Object>>> ranRows, ParameterReads reads, int t,
+            PrintWriter err) {
+        PolicyBands band = new PolicyBands(candidateColumn, comparison.xColumn(), comparison.metric(),
+                higherIsBetter(ranSpecs.getFirst()));
+        ExperimentSpec first = ranSpecs.getFirst();
+        List<VariedParameter> varied = SensitivityStudy.choose(first, reads);
+        err.println("compare --bands: " + varied.size() + " parameters to vary; " + samples + " samples x "
+                + ran.size() + " candidates = " + samples * ran.size() + " more runs");
+        err.flush();
+        double[][] lhs = LatinHypercube.sample(samples, varied.size(), bandsSeed);
+        ranRows.forEach(r -> band.add(0, r));
+        for (int i = 0; i < samples; i++) {
+            Map<org.pagefabric.config.Parameter, Double> at = new java.util.LinkedHashMap<>();
+            for (int j = 0; j < varied.size(); j++) {
+                at.put(varied.get(j).parameter(), lhs[i][j]);
+            }
+            Variation variation = new Variation(at);
+            for (int k = 0; k < ran.size(); k++) {
+                try {
+                    band.add(i + 1, candidateRows(ranSpecs.get(k), variation, t));
+                } catch (RuntimeException e) {
+                    err.println("compare --bands: sample " + (i + 1) + ", " + ran.get(k) + ": " + oneLine(e));
+                }
+            }
+        }
+        return band;
+    }
+
+    /** The rows of one candidate's spec as run, on profiles {@code vary} derives. */
+    private static List<Map<String, Object>> candidateRows(ExperimentSpec asRun, UnaryOperator<Profile> vary, int t) {
+        // asRun has --quick and --set applied already
+        return ExperimentRunner.varying(asRun, new ExperimentRunner.Options(t, false, false, Map.of()), vary).run()
+                .rows();
+    }
+
+    private static List<String> bandColumns(PolicyComparison c, String candidateColumn) {
+        List<String> cols = new ArrayList<>(List.of(c.xColumn(), candidateColumn, c.metric() + "_nominal"));
+        cols.addAll(List.of("band", "rank_nominal", "ranks_seen"));
+        return cols;
     }
 
     private static void printDecision(PrintWriter w, PolicyComparison c, Map<Object, String> recommendations,

@@ -13,6 +13,7 @@ import org.pagefabric.experiment.ReferenceComparison;
 import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.VerdictTally;
 import org.pagefabric.experiment.VerificationNotice;
+import org.pagefabric.report.BandSegment;
 import org.pagefabric.report.HtmlReport;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.PaperPoint;
@@ -93,9 +94,10 @@ final class ExperimentOutput {
             ResultWriter.writeNext(dir, left, ResultWriter.json(decision.ranking()));
         }
         if (!plots.isEmpty()) {
-            ResultWriter.writeNext(dir, left, Plots.png(plots.getFirst(), result.rows(), paper, Plots.WIDTH,
+            List<BandSegment> bands = bands(spec, comparison);
+            ResultWriter.writeNext(dir, left, Plots.png(plots.getFirst(), result.rows(), paper, bands, Plots.WIDTH,
                     Plots.HEIGHT));
-            ResultWriter.writeNext(dir, left, Plots.svg(plots.getFirst(), result.rows(), paper, Plots.WIDTH,
+            ResultWriter.writeNext(dir, left, Plots.svg(plots.getFirst(), result.rows(), paper, bands, Plots.WIDTH,
                     Plots.HEIGHT));
         }
         ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
@@ -148,6 +150,31 @@ final class ExperimentOutput {
                 if (d != null) {
                     out.add(new PaperPoint(series, d, ref.value()));
                 }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The bands of ours a sensitivity study put beside the comparison ({@code reproduce
+     * --sensitivity}), for the plotted metric at a numeric x: the plot draws them as bars. A claim
+     * over every x has its band at the x that decides it, which the comparison does not name, so
+     * it is not drawn.
+     */
+    static List<BandSegment> bands(ExperimentSpec spec, List<Map<String, Object>> comparison) {
+        List<BandSegment> out = new ArrayList<>();
+        for (Map<String, Object> row : comparison) {
+            Object band = row.get("band");
+            Double x = row.get("x") == null ? null : numeric(row.get("x"));
+            if (band == null || x == null || !spec.plot().y().equals(row.get("metric")) || row.get("series") == null) {
+                continue;
+            }
+            String[] ends = String.valueOf(band).split(" \\.\\. ");
+            Double low = ends.length == 2 ? numeric(ends[0]) : null;
+            Double high = ends.length == 2 ? numeric(ends[1]) : null;
+            if (low != null && high != null) {
+                String series = String.valueOf(row.get("series"));
+                out.add(new BandSegment(spec.seriesLabels().getOrDefault(series, series), x, low, high));
             }
         }
         return out;

@@ -278,9 +278,19 @@ final class InfoCommand implements Callable<Integer> {
                 r.put("value", s.written());
                 r.put("set in", s.profile());
                 r.put("source", s.source());
+                org.pagefabric.config.PlausibleRange range = s.plausible();
+                r.put("plausible", range == null ? "none (an input)" : range.text());
+                r.put("why", range == null ? "" : range.basis() == org.pagefabric.config.PlausibleRange.Basis.STATED
+                        ? range.reason() : "factor of two (rule)");
                 rows.add(r);
             }
-            out.print(RowFormat.leftTable(rows, List.of("profile", "value", "set in", "source")));
+            out.print(RowFormat.leftTable(rows, List.of("profile", "value", "set in", "source", "plausible", "why")));
+            out.println("plausible: the values pagefabric sensitivity varies this parameter over; a profile states"
+                    + " them with range: {low, high, reason}, else an assumed or fitted "
+                    + String.join(", ", org.pagefabric.config.PlausibleRange.RULE_DIMENSIONS.stream()
+                            .map(org.pagefabric.config.Dimension::label).toList())
+                    + " value takes the general rule: " + org.pagefabric.config.PlausibleRange.RULE_REASON
+                    + "; a seed's or measured value, a count or a size without a stated range is held fixed");
             return true;
         }
         return false;

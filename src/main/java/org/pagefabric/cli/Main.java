@@ -14,7 +14,7 @@ import picocli.CommandLine;
         description = "PageFabric: a deterministic simulator of how RDMA NICs reach application memory.",
         subcommands = {RunCommand.class, ReproduceCommand.class, CompareCommand.class, FitCommand.class,
                 InfoCommand.class, CalibrateCommand.class, BenchCommand.class, MergeCommand.class, SlurmCommand.class,
-                RecordCommand.class},
+                RecordCommand.class, SensitivityCommand.class},
         synopsisSubcommandLabel = "COMMAND")
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -21,7 +21,9 @@ import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
 import org.pagefabric.experiment.VerdictTally;
+import org.pagefabric.experiment.VerificationNotice;
 import org.pagefabric.experiment.WriteFailedException;
+import org.pagefabric.experiment.sensitivity.FragileMarks;
 import org.pagefabric.report.IndexEntry;
 import org.pagefabric.report.IndexPage;
 import picocli.CommandLine.Command;
@@ -88,6 +90,14 @@ final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--no-cache", description = "Run every point again, reading and storing nothing in --out/.points.")
     boolean noCache;
 
+    @Option(names = "--sensitivity", description = "Show beside each published number the band of ours and whether its"
+            + " verdict is robust or fragile, from a pagefabric sensitivity run with the same --quick and --set into"
+            + " the same --out.")
+    boolean sensitivity;
+
+    /** What each experiment's stored sensitivity study says, one line each, for the summary. */
+    private final List<String> fragileLines = new ArrayList<>();
+
     /** The bundled id or spec file each selected spec came from, in order (what a shard records). */
     private final List<String> sources = new ArrayList<>();
 
@@ -137,7 +147,7 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         boolean[] stoppedBeforeRows = {false};
         try {
-            runAll(runners, runnerSpec, specs, entries, comparisons, results, stoppedBeforeRows);
+            runAll(runners, runnerSpec, specs, overrides, entries, comparisons, results, stoppedBeforeRows);
         } catch (RuntimeException e) {
             throw withMissing(e, specs, results);
         }
@@ -216,12 +226,12 @@ final class ReproduceCommand implements Callable<Integer> {
                 case json -> o.print(RowFormat.json(allComparisons));
                 case table -> {
                     if (!allComparisons.isEmpty()) {
-                        o.print(RowFormat.leftTable(allComparisons, COMPARISON_COLUMNS));
+                        o.print(RowFormat.leftTable(allComparisons, comparisonColumns()));
                     }
                 }
                 case markdown -> {
                     if (!allComparisons.isEmpty()) {
-                        o.print(RowFormat.markdown(allComparisons, COMPARISON_COLUMNS));
+                        o.print(RowFormat.markdown(allComparisons, comparisonColumns()));
                     }
                 }
             }
@@ -229,6 +239,7 @@ final class ReproduceCommand implements Callable<Integer> {
         // The table first: on a terminal both streams share the screen, and the summary closes it.
         o.flush();
         tallies.forEach(err::println);
+        fragileLines.forEach(err::println);
         if (!allComparisons.isEmpty()) {
             VerdictTally total = VerdictTally.of(allComparisons);
             err.println(tallies.size() > 1 ? "in total: " + total.total() : total.line());
@@ -260,7 +271,7 @@ final class ReproduceCommand implements Callable<Integer> {
 
     /** Runs every experiment's points in one pool; each experiment is written as soon as its last point is done. */
     private void runAll(List<ExperimentRunner> runners, List<Integer> runnerSpec, List<ExperimentSpec> specs,
-            IndexEntry[] entries, List<List<Map<String, Object>>> comparisons, ExperimentResult[] results,
+            Map<String, String> overrides, IndexEntry[] entries, List<List<Map<String, Object>>> comparisons, ExperimentResult[] results,
             boolean[] stoppedBeforeRows) {
         pool(runners).runHandlingInterrupt(true, (j, result, ran) -> {
             int k = runnerSpec.get(j);
@@ -269,6 +280,9 @@ final class ReproduceCommand implements Callable<Integer> {
                 return; // stopped before any of its points finished: nothing to show
             }
             List<Map<String, Object>> comparison = ExperimentOutput.comparison(specs.get(k), result);
+            if (sensitivity && !comparison.isEmpty()) {
+                comparison = markFragile(specs.get(k), comparison, overrides);
+            }
             try {
                 entries[k] = ExperimentOutput.write(out, result, comparison);
             } catch (IOException e) {
@@ -364,6 +378,34 @@ final class ReproduceCommand implements Callable<Integer> {
             return ExitCodes.FAILURE;
         }
         return stopped.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /** The comparison columns a table shows; with {@code --sensitivity}, the band and robustness too. */
+    private List<String> comparisonColumns() {
+        if (!sensitivity) {
+            return COMPARISON_COLUMNS;
+        }
+        List<String> cols = new ArrayList<>(COMPARISON_COLUMNS);
+        cols.addAll(List.of("band", "robustness"));
+        return cols;
+    }
+
+    /**
+     * The comparison with the stored sensitivity study's band and robustness beside each number;
+     * unchanged, with a line saying how to make one, when {@code --out} holds none for these options.
+     */
+    private List<Map<String, Object>> markFragile(ExperimentSpec s, List<Map<String, Object>> comparison,
+            Map<String, String> overrides) {
+        List<Map<String, Object>> marked = FragileMarks.mark(ResultWriter.directoryFor(out, s.id()), comparison, quick,
+                overrides);
+        if (marked == null) {
+            fragileLines.add(s.id() + ": no sensitivity result for these options in " + out.resolve(s.id())
+                    + "; run pagefabric sensitivity " + s.id() + (quick ? " --quick" : "") + " --out " + out);
+            return comparison;
+        }
+        String fragile = FragileMarks.fragileLine(marked);
+        fragileLines.add(s.id() + ": " + (fragile == null ? "no verdict fragile" : fragile));
+        return marked;
     }
 
     /** Experiment {@code s}'s runner with the command's options, reading and storing points in {@code cache} if any. */

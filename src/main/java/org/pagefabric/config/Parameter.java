@@ -167,6 +167,11 @@ public final class Parameter {
         return p;
     }
 
+    /** Whether a value must be a power of two ({@link #powerOfTwo()} declared it). */
+    public boolean requiresPowerOfTwo() {
+        return powerOfTwo;
+    }
+
     /** The values the parameter accepts; {@code null} for a boolean or a choice. */
     public Range range() {
         return range;

@@ -25,12 +25,34 @@ public final class Profile {
     private final String description;
     private final List<String> chain;
     private final Map<Parameter, ResolvedSetting> settings;
+    // where reads are noted, or null: a profile that records is a copy, so shared ones never do
+    private final ParameterReads reads;
 
     Profile(String name, String description, List<String> chain, Map<Parameter, ResolvedSetting> settings) {
+        this(name, description, chain, settings, null);
+    }
+
+    Profile(String name, String description, List<String> chain, Map<Parameter, ResolvedSetting> settings,
+            ParameterReads reads) {
         this.name = name;
         this.description = description;
         this.chain = List.copyOf(chain);
         this.settings = Collections.unmodifiableMap(settings);
+        this.reads = reads;
+    }
+
+    /**
+     * The same profile, noting in {@code reads} every parameter read from it or from a profile
+     * derived from it by {@link #withOverrides}: how {@code pagefabric sensitivity} learns which
+     * costs an experiment depends on.
+     */
+    public Profile recording(ParameterReads reads) {
+        return new Profile(name, description, chain, settings, java.util.Objects.requireNonNull(reads, "reads"));
+    }
+
+    /** Where reads are noted, or {@code null}. */
+    ParameterReads reads() {
+        return reads;
     }
 
     /** The profile's name. */
@@ -139,6 +161,9 @@ public final class Profile {
 
     /** Everything known about one parameter's value: as written, canonical, source, origin. */
     public ResolvedSetting setting(Parameter p) {
+        if (reads != null) {
+            reads.add(p);
+        }
         ResolvedSetting s = settings.get(p);
         if (s == null) {
             throw new IllegalArgumentException("parameter " + p.name()

@@ -27,8 +27,26 @@ record ProfileDocument(String file, String name, String description, String exte
      * @param column column of the parameter's name
      * @param valueLine line of the value (for bad-number errors)
      * @param unitLine line of the unit
+     * @param range the plausible range written beside the value, or {@code null}
      */
     record Setting(String name, String value, String unit, String source, int line, int column,
-            int valueLine, int unitLine) {
+            int valueLine, int unitLine, RangeText range) {
+        /** A setting without a stated plausible range. */
+        Setting(String name, String value, String unit, String source, int line, int column, int valueLine,
+                int unitLine) {
+            this(name, value, unit, source, line, column, valueLine, unitLine, null);
+        }
+    }
+
+    /**
+     * A plausible range as written: {@code range: {low: 1, high: 3, reason: "..."}}, both ends in
+     * the value's unit.
+     *
+     * @param low the low end's text
+     * @param high the high end's text
+     * @param reason why the value could lie anywhere between them
+     * @param line the line of the {@code range} field
+     */
+    record RangeText(String low, String high, String reason, int line) {
     }
 }

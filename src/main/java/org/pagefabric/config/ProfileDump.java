@@ -22,7 +22,16 @@ public final class ProfileDump {
             if (!s.unit().isEmpty()) {
                 sb.append(", unit: ").append(quote(s.unit()));
             }
-            sb.append(", source: ").append(quote(s.source())).append("}  # ").append(s.origin()).append('\n');
+            sb.append(", source: ").append(quote(s.source()));
+            if (s.stated() != null) {
+                // the written ends, without the unit the value already carries
+                String[] ends = s.stated().text().split(" to ", 2);
+                String high = s.unit().isEmpty() ? ends[1] : ends[1].substring(0, ends[1].length() - s.unit().length()
+                        - 1);
+                sb.append(", range: {low: ").append(quote(ends[0])).append(", high: ").append(quote(high))
+                        .append(", reason: ").append(quote(s.stated().reason())).append('}');
+            }
+            sb.append("}  # ").append(s.origin()).append('\n');
         }
         return sb.toString();
     }

@@ -20,7 +20,10 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 final class ProfileReader {
     private static final String TOP_FIELDS = "name, description, extends, parameters";
-    private static final String SETTING_FIELDS = "value, unit, source";
+    private static final String SETTING_FIELDS = "value, unit, source, range";
+    private static final String RANGE_FIELDS = "low, high, reason";
+    private static final String RANGE_FORM = "write it as range: {low: 50, high: 200, reason: \"...\"}, both ends"
+            + " in the value's unit";
     private static final String SETTING_FORM = "write it as {value: 150, unit: ns, source: \"000 §V: ...\"}";
 
     private static final YAMLFactory YAML = YAMLFactory.builder().build();
@@ -158,6 +161,7 @@ final class ProfileReader {
         String value = null;
         String unit = "";
         String source = null;
+        ProfileDocument.RangeText range = null;
         int valueLine = line;
         int unitLine = line;
         Set<String> seen = new HashSet<>();
@@ -176,6 +180,7 @@ final class ProfileReader {
                     unitLine = line();
                 }
                 case "source" -> source = scalar(name + ".source");
+                case "range" -> range = range(name + ".range");
                 default -> throw error(name + "." + key, "unknown field; valid fields: " + SETTING_FIELDS);
             }
         }
@@ -187,7 +192,39 @@ final class ProfileReader {
                     "the source is missing; every value needs one: " + SourceCitation.FORMS);
         }
         return new ProfileDocument.Setting(name, value.strip(), unit == null ? "" : unit.strip(), source.strip(),
-                line, column, valueLine, unitLine);
+                line, column, valueLine, unitLine, range);
+    }
+
+    /** Reads a {@code range: {low, high, reason}} mapping; every field is required. */
+    private ProfileDocument.RangeText range(String field) throws IOException {
+        int line = line();
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw error(field, "must be a mapping; " + RANGE_FORM);
+        }
+        String low = null;
+        String high = null;
+        String reason = null;
+        Set<String> seen = new HashSet<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            if (!seen.add(key)) {
+                throw error(field + "." + key, "appears twice");
+            }
+            switch (key) {
+                case "low" -> low = scalar(field + ".low");
+                case "high" -> high = scalar(field + ".high");
+                case "reason" -> reason = scalar(field + ".reason");
+                default -> throw error(field + "." + key, "unknown field; valid fields: " + RANGE_FIELDS);
+            }
+        }
+        if (low == null || high == null) {
+            throw new ProfileException(file, line, 0, field, "needs both low and high; " + RANGE_FORM);
+        }
+        if (reason == null || reason.isBlank()) {
+            throw new ProfileException(file, line, 0, field + ".reason",
+                    "missing; say why the value could lie anywhere in the range (the sources' spread)");
+        }
+        return new ProfileDocument.RangeText(low.strip(), high.strip(), reason.strip(), line);
     }
 
     /** Reads the next token as a scalar's text; {@code null} for an explicit YAML null. */

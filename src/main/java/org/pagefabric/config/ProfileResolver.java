@@ -100,7 +100,7 @@ final class ProfileResolver {
         List<String> chain = new ArrayList<>();
         chain.add(OVERRIDE);
         chain.addAll(base.chain());
-        return new Profile(base.name(), base.description(), chain, values);
+        return new Profile(base.name(), base.description(), chain, values, base.reads());
     }
 
     /** The value a parameter declares for itself, converted and checked as a profile file's would be. */
@@ -171,6 +171,11 @@ final class ProfileResolver {
                     "'" + abbreviate(s.source()) + "' says nowhere where the value comes from; write " + SourceCitation.FORMS);
         }
         Dimension d = p.dimension();
+        if (s.range() != null && !d.numeric()) {
+            throw new ProfileException(doc.file(), s.range().line(), 0, s.name() + ".range",
+                    "a " + d.label() + " parameter has no plausible range; only numeric parameters take one;"
+                            + " remove it");
+        }
         BigDecimal canonical = null;
         switch (d) {
             case BOOLEAN -> {
@@ -209,8 +214,42 @@ final class ProfileResolver {
                 canonical = canonical.stripTrailingZeros();
             }
         }
+        PlausibleRange stated = s.range() == null ? null : stated(doc, s, p, canonical);
         return new ResolvedSetting(p, canonical, s.value(), s.unit(), s.source(), citation, doc.name(), doc.file(),
-                s.line());
+                s.line(), stated);
+    }
+
+    /**
+     * A stated plausible range, converted with the value's unit and checked: both ends numbers
+     * the parameter accepts, low at most high, and the value inside.
+     */
+    private static PlausibleRange stated(ProfileDocument doc, ProfileDocument.Setting s, Parameter p,
+            BigDecimal value) {
+        ProfileDocument.RangeText r = s.range();
+        String field = s.name() + ".range";
+        String unit = s.unit().isEmpty() ? "" : " " + s.unit();
+        BigDecimal factor = p.dimension().factor(s.unit());
+        BigDecimal[] ends = new BigDecimal[2];
+        String[] texts = {r.low(), r.high()};
+        for (int i = 0; i < 2; i++) {
+            String problem = Decimals.problem(texts[i]);
+            if (problem != null) {
+                throw new ProfileException(doc.file(), r.line(), 0, field + (i == 0 ? ".low" : ".high"), problem);
+            }
+            ends[i] = Decimals.parse(texts[i]).multiply(factor);
+            String violation = p.violation(ends[i]);
+            if (violation != null) {
+                throw new ProfileException(doc.file(), r.line(), 0, field + (i == 0 ? ".low" : ".high"),
+                        texts[i] + unit + " " + violation);
+            }
+        }
+        String text = r.low() + " to " + r.high() + unit;
+        if (ends[0].compareTo(ends[1]) > 0 || value.compareTo(ends[0]) < 0 || value.compareTo(ends[1]) > 0) {
+            throw new ProfileException(doc.file(), r.line(), 0, field, text + " does not contain the value "
+                    + s.value() + unit + "; valid: low <= " + s.value() + unit + " <= high");
+        }
+        return new PlausibleRange(ends[0].stripTrailingZeros(), ends[1].stripTrailingZeros(), text, r.reason(),
+                PlausibleRange.Basis.STATED);
     }
 
     private static BigDecimal number(ProfileDocument doc, ProfileDocument.Setting s) {

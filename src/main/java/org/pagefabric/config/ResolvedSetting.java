@@ -16,9 +16,18 @@ import java.math.BigDecimal;
  * @param profile the name of the profile that set the value
  * @param file the file that set it
  * @param line the line in that file
+ * @param stated the plausible range the profile states beside the value ({@code range:}), or {@code null}
  */
 public record ResolvedSetting(Parameter parameter, BigDecimal canonical, String text, String unit, String source,
-        SourceCitation citation, String profile, String file, int line) {
+        SourceCitation citation, String profile, String file, int line, PlausibleRange stated) {
+
+    /**
+     * The values the parameter could plausibly have: the stated range, else the factor-of-two rule
+     * for an assumed or fitted cost, else {@code null}; see {@link PlausibleRange}.
+     */
+    public PlausibleRange plausible() {
+        return PlausibleRange.of(this);
+    }
 
     /** "profile (file:line)", for dumps and messages. */
     public String origin() {

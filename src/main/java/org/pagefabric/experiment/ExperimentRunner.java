@@ -104,14 +104,31 @@ public final class ExperimentRunner {
      * @throws SpecException for a bad {@code --set} key or value
      */
     public ExperimentRunner(ExperimentSpec spec, Options options) {
-        this(spec, options, null);
+        this(spec, options, null, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * A runner whose points run on profiles {@code vary} derives from the spec's (each
+     * {@code profile} axis value's) before the grid's profile values apply: how a sensitivity
+     * study moves costs the grid does not set. Rows are what the derived profiles give.
+     *
+     * @throws SpecException for a bad {@code --set} key or value
+     */
+    public static ExperimentRunner varying(ExperimentSpec spec, Options options,
+            java.util.function.UnaryOperator<org.pagefabric.config.Profile> vary) {
+        return new ExperimentRunner(spec, options, null, vary);
     }
 
     /** A runner whose points run through {@code pointFunction} instead of a simulation (tests). */
     ExperimentRunner(ExperimentSpec spec, Options options, PointFunction pointFunction) {
+        this(spec, options, pointFunction, java.util.function.UnaryOperator.identity());
+    }
+
+    private ExperimentRunner(ExperimentSpec spec, Options options, PointFunction pointFunction,
+            java.util.function.UnaryOperator<org.pagefabric.config.Profile> vary) {
         this.options = Objects.requireNonNull(options, "options");
         this.spec = Grid.effective(spec, options.quick(), options.overrides());
-        this.points = Grid.expand(this.spec);
+        this.points = Grid.expand(this.spec, Objects.requireNonNull(vary, "vary"));
         if (points.isEmpty()) {
             // only pairing schemes with policies can leave no point: a grid axis has at least one value
             throw new SpecException(this.spec.file(), 0, "policies", "none of " + String.join(", ",

@@ -121,6 +121,15 @@ public final class Grid {
 
     /** Every run of the spec, in run order. */
     public static List<ExperimentPoint> expand(ExperimentSpec spec) {
+        return expand(spec, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * Every run of the spec, in run order, each on its profile as {@code vary} makes it: the
+     * spec's profile, or each profile a {@code profile} axis names, goes through {@code vary}
+     * once before the grid's profile values are applied, so a grid value always wins.
+     */
+    public static List<ExperimentPoint> expand(ExperimentSpec spec, java.util.function.UnaryOperator<Profile> vary) {
         List<Axis> axes = spec.grid();
         long combinations = runs(axes, 1, 1);
         checkRuns(axes, spec.policies().size(), spec.repetitions(), spec.file(), 0, "grid");
@@ -138,7 +147,7 @@ public final class Grid {
                 digit[i] = (int) (rest % n);
                 rest /= n;
             }
-            Profile base = spec.profile();
+            Profile base = profiles.computeIfAbsent("", k -> vary.apply(spec.profile()));
             Map<String, Object> workloadValues = new LinkedHashMap<>();
             Map<String, String> profileValues = new LinkedHashMap<>();
             List<ProfileOverride> overrides = new ArrayList<>();
@@ -149,7 +158,8 @@ public final class Grid {
                 if (a.kind() == AxisKind.WORKLOAD) {
                     workloadValues.put(a.key(), v);
                 } else if (a.kind() == AxisKind.PROFILE_NAME) {
-                    base = profiles.computeIfAbsent((String) v, ProfileRegistry::resolve);
+                    // a profile axis's names are never empty, so "" keeps the spec's own profile
+                    base = profiles.computeIfAbsent((String) v, k -> vary.apply(ProfileRegistry.resolve(k)));
                 } else {
                     profileValues.put(a.key(), (String) v);
                     overrides.add(new ProfileOverride(a.key(), (String) v, a.file(), a.line()));

@@ -48,6 +48,8 @@ final class Html {
             .verdict-outside { background: #fbd5d5; color: #7f1d1d; font-weight: bold; }
             .verdict-not-comparable { background: #eeeeee; color: #555; }
             .verdict-withheld { background: #eef2fb; color: #555; font-style: italic; }
+            .verdict-fragile { background: #fdecc8; color: #7c4a03; font-weight: bold; }
+            .verdict-robust { background: #d8f0dc; color: #14532d; }
             p.tally { font-weight: bold; }
             td.count { text-align: right; font-variant-numeric: tabular-nums; }
             .expected-failures { background: #fef3c7; color: #78350f; border: 1px solid #b45309; border-radius: 6px;

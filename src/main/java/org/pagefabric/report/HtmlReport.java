@@ -246,6 +246,12 @@ public final class HtmlReport {
                 + " them. Not comparable: the run's set-up is not the paper's (a --quick run, a --set value, an x"
                 + " that did not run). Calibration targets are published numbers a profile parameter was fitted"
                 + " on; every other number validates the model.</p>\n");
+        if (comparison.stream().anyMatch(r -> r.containsKey("robustness"))) {
+            b.append("<p class=\"note\">band: the lowest and highest of ours over a pagefabric sensitivity study,"
+                    + " which moved every assumed and fitted cost the experiment reads across its plausible range, one"
+                    + " at a time and together. Robust: every run reaches the verdict shown; fragile: some run turns"
+                    + " it, and hinges_on names the ends of the ranges that do.</p>\n");
+        }
         List<String> columns = new ArrayList<>(COMPARISON_COLUMNS);
         columns.removeIf(c -> comparison.stream().noneMatch(r -> r.containsKey(c)));
         columns(comparison).stream().filter(c -> !columns.contains(c)).forEach(columns::add);
@@ -256,7 +262,7 @@ public final class HtmlReport {
             if (WITHHELD.equals(v)) {
                 return "<span class=\"withheld\">" + WITHHELD + "</span>";
             }
-            if (column.equals("verdict")) {
+            if (column.equals("verdict") || column.equals("robustness")) {
                 return "<span class=\"verdict verdict-" + String.valueOf(v).replace(' ', '-') + "\">"
                         + Html.escape(String.valueOf(v)) + "</span>";
             }

@@ -104,8 +104,17 @@ public final class Plots {
     /** The figure with the paper's values as hollow markers, as PNG bytes of the given size in pixels. */
     public static byte[] png(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper, int width,
             int height) {
+        return png(spec, rows, paper, List.of(), width, height);
+    }
+
+    /**
+     * The figure with the paper's values as hollow markers and the bands of ours over a
+     * sensitivity study as bars, as PNG bytes of the given size in pixels.
+     */
+    public static byte[] png(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper,
+            List<BandSegment> bands, int width, int height) {
         try {
-            return BitmapEncoder.getBitmapBytes(build(spec, PlotData.of(spec, rows), paper, width, height).chart(),
+            return BitmapEncoder.getBitmapBytes(build(spec, PlotData.of(spec, rows), paper, bands, width, height).chart(),
                     BitmapEncoder.BitmapFormat.PNG);
         } catch (IOException e) {
             throw new UncheckedIOException("PNG encoding of plot " + spec.y() + " failed", e);
@@ -120,7 +129,13 @@ public final class Plots {
     /** The figure with the paper's values as hollow markers, as a standalone SVG document. */
     public static String svg(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper, int width,
             int height) {
-        Built built = build(spec, PlotData.of(spec, rows), paper, width, height);
+        return svg(spec, rows, paper, List.of(), width, height);
+    }
+
+    /** The figure with the paper's values and the bands of ours over a sensitivity study, as a standalone SVG. */
+    public static String svg(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper,
+            List<BandSegment> bands, int width, int height) {
+        Built built = build(spec, PlotData.of(spec, rows), paper, bands, width, height);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             VectorGraphicsEncoder.saveVectorGraphic(built.chart(), out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
@@ -138,7 +153,13 @@ public final class Plots {
     /** Writes the figure, with the paper's values, as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
             throws IOException {
-        org.pagefabric.experiment.WholeFile.write(file, png(spec, rows, paper, WIDTH, HEIGHT));
+        writePng(file, spec, rows, paper, List.of());
+    }
+
+    /** Writes the figure, with the paper's values and the bands of ours, as a PNG file of {@link #WIDTH} by {@link #HEIGHT}. */
+    public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper,
+            List<BandSegment> bands) throws IOException {
+        org.pagefabric.experiment.WholeFile.write(file, png(spec, rows, paper, bands, WIDTH, HEIGHT));
     }
 
     /** Writes the figure as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
@@ -149,7 +170,13 @@ public final class Plots {
     /** Writes the figure, with the paper's values, as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
     public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
             throws IOException {
-        org.pagefabric.experiment.WholeFile.write(file, svg(spec, rows, paper, WIDTH, HEIGHT));
+        writeSvg(file, spec, rows, paper, List.of());
+    }
+
+    /** Writes the figure, with the paper's values and the bands of ours, as an SVG file of {@link #WIDTH} by {@link #HEIGHT}. */
+    public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper,
+            List<BandSegment> bands) throws IOException {
+        org.pagefabric.experiment.WholeFile.write(file, svg(spec, rows, paper, bands, WIDTH, HEIGHT));
     }
 
     /**
@@ -219,10 +246,11 @@ public final class Plots {
 
     /** The chart of {@code rows}, for the writers and for tests that read its axes. */
     static Built build(PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper) {
-        return build(spec, PlotData.of(spec, rows), paper, WIDTH, HEIGHT);
+        return build(spec, PlotData.of(spec, rows), paper, List.of(), WIDTH, HEIGHT);
     }
 
-    private static Built build(PlotSpec declared, PlotData data, List<PaperPoint> paper, int width, int height) {
+    private static Built build(PlotSpec declared, PlotData data, List<PaperPoint> paper, List<BandSegment> bands,
+            int width, int height) {
         if (width < 100 || height < 100) {
             throw new IllegalArgumentException("plot size " + width + "x" + height + " is too small (at least 100x100)");
         }
@@ -268,6 +296,7 @@ public final class Plots {
                 series.setLineStyle(new BasicStroke(1.5f));
             }
             paperSeries(xy, spec, data, paper, log2x);
+            bandSeries(xy, spec, data, bands, log2x);
             chart = xy;
         } else {
             CategoryChart bars = new CategoryChartBuilder().width(width).height(height).title(spec.title())
@@ -331,6 +360,37 @@ public final class Plots {
             s.setMarker(new HollowCircle());
             s.setMarkerColor(seriesColor(i));
             s.setLineColor(seriesColor(i));
+        }
+    }
+
+    /**
+     * Each band as a vertical bar in its series' colour, kept out of the legend (one entry per bar
+     * would crowd it); after the paper's values, so that the data keep their colours.
+     */
+    private static void bandSeries(XYChart xy, PlotSpec spec, PlotData data, List<BandSegment> bands, boolean log2x) {
+        int k = 0;
+        for (BandSegment b : bands) {
+            int i = -1;
+            for (int j = 0; j < data.series().size(); j++) {
+                if (data.series().get(j).name().equalsIgnoreCase(b.series())) {
+                    i = j;
+                }
+            }
+            if (i < 0 || spec.logy() && b.low() <= 0 || spec.logx() && b.x() <= 0) {
+                continue;
+            }
+            double x = log2x ? Math.log(b.x()) / Math.log(2) : b.x();
+            double[] xs = {x, x};
+            double[] ys = {b.low(), b.high()};
+            XYSeries s = data.hasRepetitions() ? xy.addSeries(data.series().get(i).name() + " (band " + ++k + ")", xs, ys,
+                    new double[2]) : xy.addSeries(data.series().get(i).name() + " (band " + ++k + ")", xs, ys);
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+            s.setMarker(SeriesMarkers.NONE);
+            // translucent, so that our value and the paper's stay visible on the bar
+            java.awt.Color c = seriesColor(i);
+            s.setLineColor(new java.awt.Color(c.getRed(), c.getGreen(), c.getBlue(), 90));
+            s.setLineStyle(new BasicStroke(6f));
+            s.setShowInLegend(false);
         }
     }
 

@@ -61,7 +61,7 @@ class ProfileErrorsTest {
                     + " {value: 150, unit: ns, source: \"000 §V: ...\"}"),
             Arguments.of("unknown field in a setting",
                 HEAD + "  link.latency: {value: 1, unit: us, source: \"assumed: x\", note: y}\n",
-                "bad.yaml:4:60: link.latency.note: unknown field; valid fields: value, unit, source"),
+                "bad.yaml:4:60: link.latency.note: unknown field; valid fields: value, unit, source, range"),
             Arguments.of("unknown top-level field",
                 HEAD + "  link.latency: {value: 1, unit: us, source: \"assumed: x\"}\nparams: {}\n",
                 "bad.yaml:5:1: params: unknown field; valid fields: name, description, extends, parameters"),
