@@ -17,6 +17,12 @@ import org.pagefabric.sim.stat.Counter;
  * no storage: {@code busyUntil} is its tail, and one event per packet (the arrival) suffices.
  * The queue is unbounded, as on a credit-based lossless fabric; loss comes from
  * {@link LinkFaults} only.
+ *
+ * <p>A train ({@link NetworkModel#TRAIN}) is offered as its head: each of its packets starts at
+ * {@code max(its own offer time, busyUntil)} and is counted as a packet would be, so busy time,
+ * bytes and queueing come out per packet; one arrival event carries the whole train, at its
+ * head's arrival. Packets that other senders offer while a train is being serialized wait for
+ * its tail (see docs/MACHINE.md, "Two network models").
  */
 public final class Link extends Component {
     private static final int ARRIVE = 1;
@@ -81,6 +87,9 @@ public final class Link extends Component {
      * @return the time its last bit leaves this end of the link
      */
     public long transmit(Packet p) {
+        if (p.trainNext != null) {
+            return transmitTrain(p);
+        }
         final long now = sim.now();
         long start = Math.max(now, busyUntil);
         long ser = params.serializationPs(p.wireBytes);
@@ -104,6 +113,64 @@ public final class Link extends Component {
         }
         arrivals.schedule(end + params.latencyPs() - now, ARRIVE, p.index());
         return end;
+    }
+
+    /**
+     * Queues a train whose packets carry their offer times in {@link Packet#trainAt}; on return
+     * each carries its arrival time at the far end instead, lost packets are unlinked and
+     * released, and one event brings the train's (new) head to the far end.
+     *
+     * @return the time the train's last bit leaves this end of the link
+     */
+    private long transmitTrain(Packet head) {
+        final long now = sim.now();
+        final long latency = params.latencyPs();
+        long busy = busyUntil;
+        Packet first = null;
+        Packet last = null;
+        for (Packet q = head; q != null; ) {
+            Packet next = q.trainNext;
+            long start = Math.max(q.trainAt, busy);
+            long ser = params.serializationPs(q.wireBytes);
+            busy = start + ser;
+            packets.increment();
+            bytes.add(q.wireBytes);
+            busyPs.add(ser);
+            queueingDelay.record(start - q.trainAt);
+            if (lossProbability > 0 && random().nextBoolean(lossProbability)) {
+                lost.increment();
+                if (q.kind == PacketKind.DATAGRAM) {
+                    lostDatagrams.increment();
+                }
+                q.trainNext = null;
+                if (first == null && next != null) {
+                    // the route travels with whichever packet leads the train
+                    next.route = q.route;
+                    next.hop = q.hop;
+                }
+                pool.release(q);
+                q = next;
+                continue;
+            }
+            if (corruptionProbability > 0 && random().nextBoolean(corruptionProbability)) {
+                corrupted.increment();
+                flipBit(q);
+            }
+            q.trainAt = busy + latency;
+            if (first == null) {
+                first = q;
+            } else {
+                last.trainNext = q;
+            }
+            last = q;
+            q = next;
+        }
+        busyUntil = busy;
+        if (first != null) {
+            last.trainNext = null;
+            arrivals.schedule(first.trainAt - now, ARRIVE, first.index());
+        }
+        return busy;
     }
 
     /** Flips one payload bit, or a checksum bit when the payload is a tag or empty. */

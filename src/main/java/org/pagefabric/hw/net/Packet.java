@@ -89,6 +89,14 @@ public final class Packet {
 
     Route route;
     int hop;
+    /** The next packet of this packet's train, or null: the last of its train, or not in one. */
+    Packet trainNext;
+    /**
+     * In a train, when this packet is offered to the link it is about to cross, and once that
+     * link has taken it, when its last bit reaches the far end: the times the packet model
+     * would give it, kept per packet so that one event per train per hop is enough.
+     */
+    long trainAt;
 
     Packet(int index, int payloadCapacity) {
         this.index = index;
@@ -132,6 +140,8 @@ public final class Packet {
         wireBytes = 0;
         route = null;
         hop = 0;
+        trainNext = null;
+        trainAt = 0;
     }
 
     /** Whether this is the last packet of its block. */

@@ -64,10 +64,28 @@ public final class Switch extends Component implements PacketReceiver {
         if (forwarding == null && (p.route == null || p.hop >= p.route.length())) {
             throw new IllegalStateException("switch " + name() + " got a packet whose route ends here: " + p);
         }
+        if (p.trainNext != null) {
+            receiveTrain(p);
+            return;
+        }
         forwarded.increment();
         forwardedBytes.add(p.wireBytes);
         // Through an event even at zero latency: the output port must see offers in time order.
         forwards.schedule(hopLatencyPs, FORWARD, p.index());
+    }
+
+    /** A train's head has arrived: every packet is counted and offered to the output a hop latency after its own arrival. */
+    private void receiveTrain(Packet head) {
+        long n = 0;
+        long b = 0;
+        for (Packet q = head; q != null; q = q.trainNext) {
+            n++;
+            b += q.wireBytes;
+            q.trainAt += hopLatencyPs;
+        }
+        forwarded.add(n);
+        forwardedBytes.add(b);
+        forwards.schedule(hopLatencyPs, FORWARD, head.index());
     }
 
     @Override
