@@ -18,9 +18,7 @@ import org.pagefabric.sim.Simulator;
  * datagrams, real payload bytes, sent at random times between random nodes): the same bytes
  * reach the same sinks in the same order per connection, every link and switch counts the same
  * packets, bytes and busy time, and each message's last datagram arrives within the bound of
- * docs/MACHINE.md: its route's links times the serialization of the longest message of the run,
- * the most by which train-granular arbitration can move it per link it crosses... per message in
- * front of it at a link; taken over every link of its route, see {@link #bound}.
+ * docs/MACHINE.md ({@link #bound}). On a lossy fabric both models run packets, event for event.
  */
 class TrainModelPropertyTest {
     private static final List<String> TOPOLOGIES = List.of("star", "full_mesh", "torus3d", "torus5d", "hypercube",
@@ -129,11 +127,11 @@ class TrainModelPropertyTest {
     }
 
     /**
-     * How far train-granular arbitration may move a message's last arrival: at every link of its
-     * route, the trains in front of it may differ from the packets in front of it by the
-     * messages that meet it there, each at most the longest message's serialization. Taken as
-     * every other message of the run at every link of the route: loose, but it holds whatever
-     * the traffic, and it is zero without contention, where trains are exact.
+     * How far train-granular arbitration may move a message's last arrival: the serialization
+     * time of the run's longest message per link of its route, the most one train in front of
+     * it can take from it or give it at one output. Zero where no message meets another, where
+     * trains are exact. Not a theorem (a delay can be handed on from link to link), but what the
+     * models' difference is held to; over these seeds it stays below a fifth of it.
      */
     private static long bound(Scenario s, Network net, int m) {
         long longest = 0;
@@ -145,7 +143,7 @@ class TrainModelPropertyTest {
             longest = Math.max(longest, ser);
         }
         int links = net.topology().route(s.src()[m], s.dst()[m]).length();
-        return (long) links * (s.src().length - 1) * longest;
+        return links * longest;
     }
 
     @ParameterizedTest(name = "seed {0}")
@@ -176,20 +174,12 @@ class TrainModelPropertyTest {
         }
         assertEquals(packets.net().nicBytes(), trains.net().nicBytes());
         assertEquals(packets.net().nicPackets(), trains.net().nicPackets());
-        long worst = 0;
-        long worstBound = 1;
         boolean multi = false;
         for (int m = 0; m < s.src().length; m++) {
             long d = Math.abs(trains.lastArrival()[m] - packets.lastArrival()[m]);
             assertTrue(d <= bound(s, trains.net(), m), where + ": message " + m + " moved by " + d + " ps");
             multi |= s.lengths()[m].length > 1;
-            if (d > worst) {
-                worst = d;
-                worstBound = bound(s, trains.net(), m);
-            }
         }
-        System.out.println("DIAG " + where + " worst " + worst + " ps, bound " + worstBound + " ratio "
-                + (double) worst / worstBound + " events " + packets.events() + " -> " + trains.events());
         if (multi) {
             assertTrue(trains.events() < packets.events(), where + ": trains take fewer events");
         }
