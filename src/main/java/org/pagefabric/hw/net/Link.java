@@ -26,6 +26,10 @@ import org.pagefabric.sim.stat.Counter;
  */
 public final class Link extends Component {
     private static final int ARRIVE = 1;
+    /** A train's tail has been offered: serialize what was offered up to it and send the train on. */
+    private static final int TAIL_OFFERED = 2;
+    /** A train's tail has reached the far end: hand the train over. */
+    private static final int TRAIN_ARRIVE = 3;
 
     private final LinkParams params;
     private final PacketPool pool;
@@ -33,6 +37,11 @@ public final class Link extends Component {
     private final EventLane arrivals;
     private PacketReceiver downstream;
     private long busyUntil;
+    /** Trains wait here and are serialized packet by packet in offer order (see {@link #serveInOfferOrder}). */
+    private TrainHeap waiting;
+    private long trainsTaken;
+    /** Serialization time of the waiting trains' packets not yet serialized. */
+    private long waitingPs;
     private double lossProbability;
     private double corruptionProbability;
 
@@ -65,10 +74,31 @@ public final class Link extends Component {
         this.downstream = receiver;
     }
 
+    /** Whether this link delivers to {@code receiver}. */
+    boolean endsAt(PacketReceiver receiver) {
+        return downstream == receiver;
+    }
+
     /** Sets the loss and corruption probabilities for packets offered from now on. */
     public void setFaults(LinkFaults faults) {
         this.lossProbability = faults.lossProbability();
         this.corruptionProbability = faults.corruptionProbability();
+    }
+
+    /**
+     * Makes this link serialize trains packet by packet in the order their packets are offered,
+     * interleaving the packets of trains that meet here as the packet model does, at the price
+     * of holding each train until its tail has been offered. Meant for a link that ends at a
+     * node, where nothing waits for a train's head: the node takes a train at its tail.
+     */
+    public void serveInOfferOrder(boolean on) {
+        if (on && waiting == null) {
+            waiting = new TrainHeap(pool);
+        } else if (!on && waiting != null && !waiting.isEmpty()) {
+            throw new IllegalStateException(name() + " still holds trains");
+        } else if (!on) {
+            waiting = null;
+        }
     }
 
     /** This link's cost parameters. */
@@ -78,7 +108,7 @@ public final class Link extends Component {
 
     /** When the last queued packet will have left: the earliest start of the next one. */
     public long freeAt() {
-        return Math.max(busyUntil, sim.now());
+        return Math.max(busyUntil, sim.now()) + waitingPs;
     }
 
     /**
@@ -87,7 +117,13 @@ public final class Link extends Component {
      * @return the time its last bit leaves this end of the link
      */
     public long transmit(Packet p) {
-        if (p.trainNext != null) {
+        if (waiting != null) {
+            // every offer made before this one is served first, as the packet model serves them
+            serve(sim.now());
+            if (p.trainNext != null) {
+                return holdTrain(p);
+            }
+        } else if (p.trainNext != null) {
             return transmitTrain(p);
         }
         final long now = sim.now();
@@ -173,6 +209,62 @@ public final class Link extends Component {
         return busy;
     }
 
+    /**
+     * Takes a train to serialize in offer order: its packets wait with every other train's, and
+     * when its tail has been offered everything offered up to then is serialized and the train
+     * goes on at its tail's arrival.
+     *
+     * @return when the train's last bit would leave if nothing were offered after it
+     */
+    private long holdTrain(Packet head) {
+        if (lossProbability > 0 || corruptionProbability > 0) {
+            throw new IllegalStateException(name() + ": a train on a link with faults; the network sends packets there");
+        }
+        Packet tail = head;
+        long end = Math.max(busyUntil, sim.now()) + waitingPs;
+        for (Packet q = head; q != null; q = q.trainNext) {
+            long ser = params.serializationPs(q.wireBytes);
+            waitingPs += ser;
+            end = Math.max(end, q.trainAt) + ser;
+            tail = q;
+        }
+        long tailOffered = tail.trainAt;
+        head.trainCursor = head;
+        head.trainSeq = trainsTaken++;
+        waiting.add(head);
+        serve(sim.now());
+        sim.schedule(tailOffered - sim.now(), this, TAIL_OFFERED, head.index());
+        return end;
+    }
+
+    /**
+     * Serializes, in offer order (ties in the order the trains were taken), every waiting packet
+     * offered at or before {@code until}: what the packet model's first-come first-served queue
+     * has decided by then.
+     */
+    private void serve(long until) {
+        final long latency = params.latencyPs();
+        while (!waiting.isEmpty() && waiting.leastOffer() <= until) {
+            Packet head = waiting.peek();
+            Packet q = head.trainCursor;
+            long start = Math.max(q.trainAt, busyUntil);
+            long ser = params.serializationPs(q.wireBytes);
+            busyUntil = start + ser;
+            waitingPs -= ser;
+            packets.increment();
+            bytes.add(q.wireBytes);
+            busyPs.add(ser);
+            queueingDelay.record(start - q.trainAt);
+            q.trainAt = busyUntil + latency;
+            head.trainCursor = q.trainNext;
+            if (q.trainNext == null) {
+                waiting.poll();
+            } else {
+                waiting.update();
+            }
+        }
+    }
+
     /** Flips one payload bit, or a checksum bit when the payload is a tag or empty. */
     private void flipBit(Packet p) {
         Checksum.settle(p); // the sealed value, from the packet as it was before the flip
@@ -188,9 +280,21 @@ public final class Link extends Component {
 
     @Override
     public void handle(int type, long arg) {
-        if (type != ARRIVE) {
-            throw new IllegalStateException("unknown link event " + type);
+        switch (type) {
+            case ARRIVE, TRAIN_ARRIVE -> downstream.receive(pool.get((int) arg));
+            case TAIL_OFFERED -> {
+                serve(sim.now());
+                Packet head = pool.get((int) arg);
+                if (head.trainCursor != null) {
+                    throw new IllegalStateException(name() + ": train tail offered but not serialized");
+                }
+                Packet tail = head;
+                while (tail.trainNext != null) {
+                    tail = tail.trainNext;
+                }
+                sim.schedule(tail.trainAt - sim.now(), this, TRAIN_ARRIVE, head.index());
+            }
+            default -> throw new IllegalStateException("unknown link event " + type);
         }
-        downstream.receive(pool.get((int) arg));
     }
 }

@@ -77,6 +77,10 @@ public final class Network extends Component implements PacketReceiver {
     /** Sets how messages of several packets move: as packets (the reference) or as trains. */
     public void setModel(NetworkModel model) {
         this.model = java.util.Objects.requireNonNull(model, "model");
+        // where a link ends at a node, trains interleave there as packets do (see NetworkModel)
+        for (Link l : topology.links()) {
+            l.serveInOfferOrder(model == NetworkModel.TRAIN && l.endsAt(this));
+        }
     }
 
     /** How messages of several packets move. */
@@ -165,12 +169,25 @@ public final class Network extends Component implements PacketReceiver {
                 nicBytes.add(q.wireBytes);
                 tail = q;
             }
-            sim.schedule(tail.trainAt - sim.now(), this, DELIVER_TRAIN, p.index());
+            if (tail.trainAt == sim.now()) {
+                deliverTrain(p);
+            } else {
+                sim.schedule(tail.trainAt - sim.now(), this, DELIVER_TRAIN, p.index());
+            }
             return;
         }
         nicPackets.increment();
         nicBytes.add(p.wireBytes);
         deliver(p);
+    }
+
+    private void deliverTrain(Packet head) {
+        for (Packet q = head; q != null; ) {
+            Packet next = q.trainNext;
+            q.trainNext = null;
+            deliver(q);
+            q = next;
+        }
     }
 
     private void deliver(Packet p) {
@@ -186,12 +203,7 @@ public final class Network extends Component implements PacketReceiver {
     @Override
     public void handle(int type, long arg) {
         if (type == DELIVER_TRAIN) {
-            for (Packet q = pool.get((int) arg); q != null; ) {
-                Packet next = q.trainNext;
-                q.trainNext = null;
-                deliver(q);
-                q = next;
-            }
+            deliverTrain(pool.get((int) arg));
             return;
         }
         if (type != LOOPBACK) {

@@ -97,6 +97,10 @@ public final class Packet {
      * would give it, kept per packet so that one event per train per hop is enough.
      */
     long trainAt;
+    /** On a train's head, at a link that serves offers in order: its next packet not yet serialized there. */
+    Packet trainCursor;
+    /** On a train's head, at such a link: the order the link took trains in, which breaks ties between equal offers. */
+    long trainSeq;
 
     Packet(int index, int payloadCapacity) {
         this.index = index;
@@ -142,6 +146,8 @@ public final class Packet {
         hop = 0;
         trainNext = null;
         trainAt = 0;
+        trainCursor = null;
+        trainSeq = 0;
     }
 
     /** Whether this is the last packet of its block. */
