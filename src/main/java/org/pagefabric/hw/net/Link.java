@@ -106,7 +106,11 @@ public final class Link extends Component {
         return params;
     }
 
-    /** When the last queued packet will have left: the earliest start of the next one. */
+    /**
+     * When the last queued packet will have left: the earliest start of the next one. With trains
+     * waiting to be serialized in offer order, their packets' serialization is added as if each
+     * were offered at once, so the time is a lower bound.
+     */
     public long freeAt() {
         return Math.max(busyUntil, sim.now()) + waitingPs;
     }
