@@ -58,9 +58,9 @@ class ProgressLinesCliTest {
         assertTrue(written.stream().anyMatch(l -> l.startsWith("reproduce: omx.table1 written; ")), r.err());
         String last = written.get(1);
         assertTrue(last.matches("reproduce: \\S+ written; (\\d+) of \\1 points, \\d+ CPU s, none left"), last);
-        // in between, lines without an experiment, each with what is done and what is left
+        // in between, if a point took long enough for the pool to look, lines without an experiment
+        // (how often: ProgressLogTest), each with what is done and what is left
         List<String> ticks = r.err().lines().filter(l -> l.matches("reproduce: \\d+ of .*")).toList();
-        assertFalse(ticks.isEmpty(), r.err());
         assertTrue(ticks.stream().allMatch(l -> l.matches("reproduce: \\d+ of \\d+ points, \\d+ CPU s, "
                 + "(about \\d+ (s|min) left|time left not estimated yet)")), r.err());
     }
