@@ -165,11 +165,15 @@ public final class Link extends Component {
     private long transmitTrain(Packet head) {
         final long now = sim.now();
         final long latency = params.latencyPs();
+        final long shift = head.trainShift;
         long busy = busyUntil;
         Packet first = null;
         Packet last = null;
+        int n = 0;
+        long wire = 0;
         for (Packet q = head; q != null; ) {
             Packet next = q.trainNext;
+            q.trainAt += shift;
             long start = Math.max(q.trainAt, busy);
             long ser = params.serializationPs(q.wireBytes);
             busy = start + ser;
@@ -197,6 +201,8 @@ public final class Link extends Component {
                 flipBit(q);
             }
             q.trainAt = busy + latency;
+            n++;
+            wire += q.wireBytes;
             if (first == null) {
                 first = q;
             } else {
@@ -208,6 +214,9 @@ public final class Link extends Component {
         busyUntil = busy;
         if (first != null) {
             last.trainNext = null;
+            first.trainShift = 0;
+            first.trainPackets = n;
+            first.trainWireBytes = wire;
             arrivals.schedule(first.trainAt - now, ARRIVE, first.index());
         }
         return busy;
@@ -226,7 +235,10 @@ public final class Link extends Component {
         }
         Packet tail = head;
         long end = Math.max(busyUntil, sim.now()) + waitingPs;
+        final long shift = head.trainShift;
+        head.trainShift = 0;
         for (Packet q = head; q != null; q = q.trainNext) {
+            q.trainAt += shift;
             long ser = params.serializationPs(q.wireBytes);
             waitingPs += ser;
             end = Math.max(end, q.trainAt) + ser;

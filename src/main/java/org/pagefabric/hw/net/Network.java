@@ -108,12 +108,19 @@ public final class Network extends Component implements PacketReceiver {
         checkNode(head.src);
         checkNode(head.dst);
         long now = sim.now();
+        int n = 0;
+        long wire = 0;
         for (Packet q = head; q != null; q = q.trainNext) {
             q.wireBytes = costs.headerBytes() + q.length;
             q.trainAt = now;
             nicPackets.increment();
             nicBytes.add(q.wireBytes);
+            n++;
+            wire += q.wireBytes;
         }
+        head.trainPackets = n;
+        head.trainWireBytes = wire;
+        head.trainShift = 0;
         Route r = topology.sourceRoute(head.src, head.dst);
         head.route = r;
         head.hop = 0;

@@ -97,6 +97,14 @@ public final class Packet {
      * would give it, kept per packet so that one event per train per hop is enough.
      */
     long trainAt;
+    /** On a train's head: its packets, and their wire bytes, so that a switch counts them without a walk. */
+    int trainPackets;
+    long trainWireBytes;
+    /**
+     * On a train's head: time every packet's {@link #trainAt} is still to be shifted by (the
+     * switches' hop latencies since the last link), added by the next link as it walks the train.
+     */
+    long trainShift;
     /** On a train's head, at a link that serves offers in order: its next packet not yet serialized there. */
     Packet trainCursor;
     /** On a train's head, at such a link: the order the link took trains in, which breaks ties between equal offers. */
@@ -148,6 +156,9 @@ public final class Packet {
         trainAt = 0;
         trainCursor = null;
         trainSeq = 0;
+        trainPackets = 0;
+        trainWireBytes = 0;
+        trainShift = 0;
     }
 
     /** Whether this is the last packet of its block. */

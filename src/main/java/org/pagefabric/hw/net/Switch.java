@@ -74,17 +74,14 @@ public final class Switch extends Component implements PacketReceiver {
         forwards.schedule(hopLatencyPs, FORWARD, p.index());
     }
 
-    /** A train's head has arrived: every packet is counted and offered to the output a hop latency after its own arrival. */
+    /**
+     * A train's head has arrived: every packet is counted and will be offered to the output a hop
+     * latency after its own arrival (the output link adds the latency as it walks the train).
+     */
     private void receiveTrain(Packet head) {
-        long n = 0;
-        long b = 0;
-        for (Packet q = head; q != null; q = q.trainNext) {
-            n++;
-            b += q.wireBytes;
-            q.trainAt += hopLatencyPs;
-        }
-        forwarded.add(n);
-        forwardedBytes.add(b);
+        forwarded.add(head.trainPackets);
+        forwardedBytes.add(head.trainWireBytes);
+        head.trainShift += hopLatencyPs;
         forwards.schedule(hopLatencyPs, FORWARD, head.index());
     }
 
