@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.WriteFailedException;
+import org.pagefabric.experiment.ProgressLog;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.ClockOverflowException;
 import picocli.CommandLine.Command;
@@ -27,9 +28,18 @@ public final class Main implements Runnable {
                 + String.join(", ", spec.subcommands().keySet()));
     }
 
-    /** Builds the command line with PageFabric's error handling. */
+    /** Builds the command line with PageFabric's error handling, without progress lines. */
     public static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /**
+     * Builds the command line with PageFabric's error handling; with a clock, long commands
+     * ({@code reproduce}) print progress lines on standard error read from it.
+     */
+    static CommandLine commandLine(ProgressLog.Clock progressClock) {
         CommandLine cl = new CommandLine(new Main());
+        ((ReproduceCommand) cl.getSubcommands().get("reproduce").getCommand()).progressClock = progressClock;
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // Integer.valueOf reads any Unicode digit ('\u0668' as 8): a count on the command line is ASCII
         cl.registerConverter(Integer.class, Main::wholeInt);
@@ -186,6 +196,6 @@ public final class Main implements Runnable {
 
     /** Entry point. */
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(StandardError.isTerminal() ? null : ProgressLog.SYSTEM).execute(args));
     }
 }

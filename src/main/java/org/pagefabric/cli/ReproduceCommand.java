@@ -17,6 +17,7 @@ import org.pagefabric.experiment.ExperimentSpec;
 import org.pagefabric.experiment.ExpectedFailures;
 import org.pagefabric.experiment.PointCache;
 import org.pagefabric.experiment.PointPool;
+import org.pagefabric.experiment.ProgressLog;
 import org.pagefabric.experiment.ResultWriter;
 import org.pagefabric.experiment.Shard;
 import org.pagefabric.experiment.SpecReader;
@@ -97,6 +98,12 @@ final class ReproduceCommand implements Callable<Integer> {
 
     /** What each experiment's stored sensitivity study says, one line each, for the summary. */
     private final List<String> fragileLines = new ArrayList<>();
+
+    /**
+     * The clocks of progress lines on standard error, or null for none: set when standard error
+     * is not a terminal (a log file), where a bar cannot be drawn.
+     */
+    ProgressLog.Clock progressClock;
 
     /** The bundled id or spec file each selected spec came from, in order (what a shard records). */
     private final List<String> sources = new ArrayList<>();
@@ -428,7 +435,9 @@ final class ReproduceCommand implements Callable<Integer> {
 
     private PointPool pool(List<ExperimentRunner> runners) {
         try {
-            return new PointPool(runners, threads());
+            PointPool pool = new PointPool(runners, threads());
+            return progressClock == null ? pool
+                    : pool.logProgress(new ProgressLog(spec.commandLine().getErr(), "reproduce: ", progressClock));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

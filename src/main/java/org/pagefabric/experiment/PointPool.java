@@ -93,6 +93,8 @@ public final class PointPool {
     private long peakAdmitted;
     private Task failedTask;
     private Throwable failure;
+    private double doneCost;
+    private ProgressLog log;
 
     private final AtomicInteger done = new AtomicInteger();
     private final BlockingQueue<Integer> settled = new LinkedBlockingQueue<>();
@@ -138,6 +140,17 @@ public final class PointPool {
         this.label = label;
         this.budget = budget;
         this.estimates = estimates;
+    }
+
+    /**
+     * Prints progress lines to {@code log} as the run goes (for standard error that is not a
+     * terminal), beside or instead of the bar {@link #run}'s {@code progress} allows.
+     *
+     * @return this pool
+     */
+    public PointPool logProgress(ProgressLog log) {
+        this.log = log;
+        return this;
     }
 
     /** The heap the running points' estimates may fill, in bytes. */
@@ -226,6 +239,8 @@ public final class PointPool {
                     thrown = e;
                 }
                 synchronized (lock) {
+                    // counted before the experiment can settle, so that its line counts its last point
+                    done.incrementAndGet();
                     admitted -= t.footprint();
                     running--;
                     if (thrown != null) {
@@ -235,6 +250,7 @@ public final class PointPool {
                             failure = thrown;
                         }
                     } else {
+                        doneCost += t.cost();
                         rows[t.experiment()][t.position()] = row;
                         if (--remaining[t.experiment()] == 0) {
                             settled.add(t.experiment());
@@ -242,7 +258,6 @@ public final class PointPool {
                     }
                     lock.notifyAll();
                 }
-                done.incrementAndGet();
             }
         };
         Runnable work = () -> {
@@ -253,6 +268,9 @@ public final class PointPool {
                 settled.add(WORKER_ENDED);
             }
         };
+        if (log != null) {
+            log.start(total, pending.stream().mapToDouble(Task::cost).sum());
+        }
         int workers = Math.max(1, Math.min(threads, pending.size()));
         Thread[] pool = new Thread[workers];
         for (int w = 0; w < workers; w++) {
@@ -263,6 +281,9 @@ public final class PointPool {
         handOver(pool, total, progress, k -> {
             handed[k] = true;
             finished.accept(k, runners.get(k).result(rows[k]), ran(runners.get(k), rows[k]));
+            if (log != null) {
+                log.experimentDone(runners.get(k).spec().id(), done.get(), doneCost());
+            }
         });
         synchronized (lock) {
             if (failedTask != null) {
@@ -301,6 +322,12 @@ public final class PointPool {
                     cancelled = true;
                 }
             }
+        }
+    }
+
+    private double doneCost() {
+        synchronized (lock) {
+            return doneCost;
         }
     }
 
@@ -345,6 +372,9 @@ public final class PointPool {
                     return;
                 }
                 bar.update(done.get());
+                if (log != null) {
+                    log.tick(done.get(), doneCost());
+                }
             }
         } finally {
             bar.finish(done.get());

@@ -17,9 +17,19 @@ import org.pagefabric.sim.stat.Counter;
  * no storage: {@code busyUntil} is its tail, and one event per packet (the arrival) suffices.
  * The queue is unbounded, as on a credit-based lossless fabric; loss comes from
  * {@link LinkFaults} only.
+ *
+ * <p>A train ({@link NetworkModel#TRAIN}) is offered as its head: each of its packets starts at
+ * {@code max(its own offer time, busyUntil)} and is counted as a packet would be, so busy time,
+ * bytes and queueing come out per packet; one arrival event carries the whole train, at its
+ * head's arrival. Packets that other senders offer while a train is being serialized wait for
+ * its tail (see docs/MACHINE.md, "Two network models").
  */
 public final class Link extends Component {
     private static final int ARRIVE = 1;
+    /** A train's tail has been offered: serialize what was offered up to it and send the train on. */
+    private static final int TAIL_OFFERED = 2;
+    /** A train's tail has reached the far end: hand the train over. */
+    private static final int TRAIN_ARRIVE = 3;
 
     private final LinkParams params;
     private final PacketPool pool;
@@ -27,6 +37,11 @@ public final class Link extends Component {
     private final EventLane arrivals;
     private PacketReceiver downstream;
     private long busyUntil;
+    /** Trains wait here and are serialized packet by packet in offer order (see {@link #serveInOfferOrder}). */
+    private TrainHeap waiting;
+    private long trainsTaken;
+    /** Serialization time of the waiting trains' packets not yet serialized. */
+    private long waitingPs;
     private double lossProbability;
     private double corruptionProbability;
 
@@ -59,10 +74,31 @@ public final class Link extends Component {
         this.downstream = receiver;
     }
 
+    /** Whether this link delivers to {@code receiver}. */
+    boolean endsAt(PacketReceiver receiver) {
+        return downstream == receiver;
+    }
+
     /** Sets the loss and corruption probabilities for packets offered from now on. */
     public void setFaults(LinkFaults faults) {
         this.lossProbability = faults.lossProbability();
         this.corruptionProbability = faults.corruptionProbability();
+    }
+
+    /**
+     * Makes this link serialize trains packet by packet in the order their packets are offered,
+     * interleaving the packets of trains that meet here as the packet model does, at the price
+     * of holding each train until its tail has been offered. Meant for a link that ends at a
+     * node, where nothing waits for a train's head: the node takes a train at its tail.
+     */
+    public void serveInOfferOrder(boolean on) {
+        if (on && waiting == null) {
+            waiting = new TrainHeap(pool);
+        } else if (!on && waiting != null && !waiting.isEmpty()) {
+            throw new IllegalStateException(name() + " still holds trains");
+        } else if (!on) {
+            waiting = null;
+        }
     }
 
     /** This link's cost parameters. */
@@ -70,9 +106,13 @@ public final class Link extends Component {
         return params;
     }
 
-    /** When the last queued packet will have left: the earliest start of the next one. */
+    /**
+     * When the last queued packet will have left: the earliest start of the next one. With trains
+     * waiting to be serialized in offer order, their packets' serialization is added as if each
+     * were offered at once, so the time is a lower bound.
+     */
     public long freeAt() {
-        return Math.max(busyUntil, sim.now());
+        return Math.max(busyUntil, sim.now()) + waitingPs;
     }
 
     /**
@@ -81,6 +121,15 @@ public final class Link extends Component {
      * @return the time its last bit leaves this end of the link
      */
     public long transmit(Packet p) {
+        if (waiting != null) {
+            // every offer made before this one is served first, as the packet model serves them
+            serve(sim.now());
+            if (p.trainNext != null) {
+                return holdTrain(p);
+            }
+        } else if (p.trainNext != null) {
+            return transmitTrain(p);
+        }
         final long now = sim.now();
         long start = Math.max(now, busyUntil);
         long ser = params.serializationPs(p.wireBytes);
@@ -106,6 +155,132 @@ public final class Link extends Component {
         return end;
     }
 
+    /**
+     * Queues a train whose packets carry their offer times in {@link Packet#trainAt}; on return
+     * each carries its arrival time at the far end instead, lost packets are unlinked and
+     * released, and one event brings the train's (new) head to the far end.
+     *
+     * @return the time the train's last bit leaves this end of the link
+     */
+    private long transmitTrain(Packet head) {
+        final long now = sim.now();
+        final long latency = params.latencyPs();
+        final long shift = head.trainShift;
+        long busy = busyUntil;
+        Packet first = null;
+        Packet last = null;
+        int n = 0;
+        long wire = 0;
+        for (Packet q = head; q != null; ) {
+            Packet next = q.trainNext;
+            q.trainAt += shift;
+            long start = Math.max(q.trainAt, busy);
+            long ser = params.serializationPs(q.wireBytes);
+            busy = start + ser;
+            packets.increment();
+            bytes.add(q.wireBytes);
+            busyPs.add(ser);
+            queueingDelay.record(start - q.trainAt);
+            if (lossProbability > 0 && random().nextBoolean(lossProbability)) {
+                lost.increment();
+                if (q.kind == PacketKind.DATAGRAM) {
+                    lostDatagrams.increment();
+                }
+                q.trainNext = null;
+                if (first == null && next != null) {
+                    // the route travels with whichever packet leads the train
+                    next.route = q.route;
+                    next.hop = q.hop;
+                }
+                pool.release(q);
+                q = next;
+                continue;
+            }
+            if (corruptionProbability > 0 && random().nextBoolean(corruptionProbability)) {
+                corrupted.increment();
+                flipBit(q);
+            }
+            q.trainAt = busy + latency;
+            n++;
+            wire += q.wireBytes;
+            if (first == null) {
+                first = q;
+            } else {
+                last.trainNext = q;
+            }
+            last = q;
+            q = next;
+        }
+        busyUntil = busy;
+        if (first != null) {
+            last.trainNext = null;
+            first.trainShift = 0;
+            first.trainPackets = n;
+            first.trainWireBytes = wire;
+            arrivals.schedule(first.trainAt - now, ARRIVE, first.index());
+        }
+        return busy;
+    }
+
+    /**
+     * Takes a train to serialize in offer order: its packets wait with every other train's, and
+     * when its tail has been offered everything offered up to then is serialized and the train
+     * goes on at its tail's arrival.
+     *
+     * @return when the train's last bit would leave if nothing were offered after it
+     */
+    private long holdTrain(Packet head) {
+        if (lossProbability > 0 || corruptionProbability > 0) {
+            throw new IllegalStateException(name() + ": a train on a link with faults; the network sends packets there");
+        }
+        Packet tail = head;
+        long end = Math.max(busyUntil, sim.now()) + waitingPs;
+        final long shift = head.trainShift;
+        head.trainShift = 0;
+        for (Packet q = head; q != null; q = q.trainNext) {
+            q.trainAt += shift;
+            long ser = params.serializationPs(q.wireBytes);
+            waitingPs += ser;
+            end = Math.max(end, q.trainAt) + ser;
+            tail = q;
+        }
+        long tailOffered = tail.trainAt;
+        head.trainCursor = head;
+        head.trainSeq = trainsTaken++;
+        waiting.add(head);
+        serve(sim.now());
+        sim.schedule(tailOffered - sim.now(), this, TAIL_OFFERED, head.index());
+        return end;
+    }
+
+    /**
+     * Serializes, in offer order (ties in the order the trains were taken), every waiting packet
+     * offered at or before {@code until}: what the packet model's first-come first-served queue
+     * has decided by then.
+     */
+    private void serve(long until) {
+        final long latency = params.latencyPs();
+        while (!waiting.isEmpty() && waiting.leastOffer() <= until) {
+            Packet head = waiting.peek();
+            Packet q = head.trainCursor;
+            long start = Math.max(q.trainAt, busyUntil);
+            long ser = params.serializationPs(q.wireBytes);
+            busyUntil = start + ser;
+            waitingPs -= ser;
+            packets.increment();
+            bytes.add(q.wireBytes);
+            busyPs.add(ser);
+            queueingDelay.record(start - q.trainAt);
+            q.trainAt = busyUntil + latency;
+            head.trainCursor = q.trainNext;
+            if (q.trainNext == null) {
+                waiting.poll();
+            } else {
+                waiting.update();
+            }
+        }
+    }
+
     /** Flips one payload bit, or a checksum bit when the payload is a tag or empty. */
     private void flipBit(Packet p) {
         Checksum.settle(p); // the sealed value, from the packet as it was before the flip
@@ -121,9 +296,21 @@ public final class Link extends Component {
 
     @Override
     public void handle(int type, long arg) {
-        if (type != ARRIVE) {
-            throw new IllegalStateException("unknown link event " + type);
+        switch (type) {
+            case ARRIVE, TRAIN_ARRIVE -> downstream.receive(pool.get((int) arg));
+            case TAIL_OFFERED -> {
+                serve(sim.now());
+                Packet head = pool.get((int) arg);
+                if (head.trainCursor != null) {
+                    throw new IllegalStateException(name() + ": train tail offered but not serialized");
+                }
+                Packet tail = head;
+                while (tail.trainNext != null) {
+                    tail = tail.trainNext;
+                }
+                sim.schedule(tail.trainAt - sim.now(), this, TRAIN_ARRIVE, head.index());
+            }
+            default -> throw new IllegalStateException("unknown link event " + type);
         }
-        downstream.receive(pool.get((int) arg));
     }
 }

@@ -16,6 +16,7 @@ import org.pagefabric.sim.stat.Counter;
  */
 public final class Network extends Component implements PacketReceiver {
     private static final int LOOPBACK = 1;
+    private static final int DELIVER_TRAIN = 2;
 
     private final PacketPool pool;
     private final NetCosts costs;
@@ -24,6 +25,8 @@ public final class Network extends Component implements PacketReceiver {
     private final Counter undeliverable;
     private final Counter nicPackets;
     private final Counter nicBytes;
+    private NetworkModel model = NetworkModel.PACKET;
+    private boolean faulty;
 
     /** A network named {@code name} whose topology {@code factory} builds from {@code costs}. */
     public Network(Simulator sim, String name, PacketPool pool, NetCosts costs, Topology.Factory factory) {
@@ -68,6 +71,60 @@ public final class Network extends Component implements PacketReceiver {
         for (Link l : topology.links()) {
             l.setFaults(faults);
         }
+        faulty = faults.lossProbability() > 0 || faults.corruptionProbability() > 0;
+    }
+
+    /** Sets how messages of several packets move: as packets (the reference) or as trains. */
+    public void setModel(NetworkModel model) {
+        this.model = java.util.Objects.requireNonNull(model, "model");
+        // where a link ends at a node, trains interleave there as packets do (see NetworkModel)
+        for (Link l : topology.links()) {
+            l.serveInOfferOrder(model == NetworkModel.TRAIN && l.endsAt(this));
+        }
+    }
+
+    /** How messages of several packets move. */
+    public NetworkModel model() {
+        return model;
+    }
+
+    /**
+     * Whether a message sent now moves as one train: under {@link NetworkModel#TRAIN}, on a
+     * fabric without loss or corruption, between distinct nodes.
+     */
+    boolean trains(int src, int dst) {
+        return model == NetworkModel.TRAIN && !faulty && src != dst;
+    }
+
+    /**
+     * Sends the packets linked from {@code head} (one message, from one node to one other, each
+     * with its payload length set) back to back as one train; the network owns them from now on.
+     * Each packet's wire size, counters and link times are what {@link #send} would give it;
+     * only the events differ (see {@link NetworkModel#TRAIN}).
+     *
+     * @return when the last bit of the last packet has left the source node
+     */
+    long sendTrain(Packet head) {
+        checkNode(head.src);
+        checkNode(head.dst);
+        long now = sim.now();
+        int n = 0;
+        long wire = 0;
+        for (Packet q = head; q != null; q = q.trainNext) {
+            q.wireBytes = costs.headerBytes() + q.length;
+            q.trainAt = now;
+            nicPackets.increment();
+            nicBytes.add(q.wireBytes);
+            n++;
+            wire += q.wireBytes;
+        }
+        head.trainPackets = n;
+        head.trainWireBytes = wire;
+        head.trainShift = 0;
+        Route r = topology.sourceRoute(head.src, head.dst);
+        head.route = r;
+        head.hop = 0;
+        return (r != null ? r.hop(0) : topology.firstLink(head.src, head.dst)).transmit(head);
     }
 
     /** When a packet sent by {@code node} now could start serializing on its first link toward {@code dst}. */
@@ -111,9 +168,33 @@ public final class Network extends Component implements PacketReceiver {
     /** Delivery at the end of a route: hands the packet to the destination node's receiver. */
     @Override
     public void receive(Packet p) {
+        if (p.trainNext != null) {
+            // the destination takes the train when its tail is in, as its last packet would have arrived
+            Packet tail = p;
+            for (Packet q = p; q != null; q = q.trainNext) {
+                nicPackets.increment();
+                nicBytes.add(q.wireBytes);
+                tail = q;
+            }
+            if (tail.trainAt == sim.now()) {
+                deliverTrain(p);
+            } else {
+                sim.schedule(tail.trainAt - sim.now(), this, DELIVER_TRAIN, p.index());
+            }
+            return;
+        }
         nicPackets.increment();
         nicBytes.add(p.wireBytes);
         deliver(p);
+    }
+
+    private void deliverTrain(Packet head) {
+        for (Packet q = head; q != null; ) {
+            Packet next = q.trainNext;
+            q.trainNext = null;
+            deliver(q);
+            q = next;
+        }
     }
 
     private void deliver(Packet p) {
@@ -128,6 +209,10 @@ public final class Network extends Component implements PacketReceiver {
 
     @Override
     public void handle(int type, long arg) {
+        if (type == DELIVER_TRAIN) {
+            deliverTrain(pool.get((int) arg));
+            return;
+        }
         if (type != LOOPBACK) {
             throw new IllegalStateException("unknown network event " + type);
         }

@@ -89,6 +89,26 @@ public final class Packet {
 
     Route route;
     int hop;
+    /** The next packet of this packet's train, or null: the last of its train, or not in one. */
+    Packet trainNext;
+    /**
+     * In a train, when this packet is offered to the link it is about to cross, and once that
+     * link has taken it, when its last bit reaches the far end: the times the packet model
+     * would give it, kept per packet so that one event per train per hop is enough.
+     */
+    long trainAt;
+    /** On a train's head: its packets, and their wire bytes, so that a switch counts them without a walk. */
+    int trainPackets;
+    long trainWireBytes;
+    /**
+     * On a train's head: time every packet's {@link #trainAt} is still to be shifted by (the
+     * switches' hop latencies since the last link), added by the next link as it walks the train.
+     */
+    long trainShift;
+    /** On a train's head, at a link that serves offers in order: its next packet not yet serialized there. */
+    Packet trainCursor;
+    /** On a train's head, at such a link: the order the link took trains in, which breaks ties between equal offers. */
+    long trainSeq;
 
     Packet(int index, int payloadCapacity) {
         this.index = index;
@@ -132,6 +152,13 @@ public final class Packet {
         wireBytes = 0;
         route = null;
         hop = 0;
+        trainNext = null;
+        trainAt = 0;
+        trainCursor = null;
+        trainSeq = 0;
+        trainPackets = 0;
+        trainWireBytes = 0;
+        trainShift = 0;
     }
 
     /** Whether this is the last packet of its block. */

@@ -64,10 +64,25 @@ public final class Switch extends Component implements PacketReceiver {
         if (forwarding == null && (p.route == null || p.hop >= p.route.length())) {
             throw new IllegalStateException("switch " + name() + " got a packet whose route ends here: " + p);
         }
+        if (p.trainNext != null) {
+            receiveTrain(p);
+            return;
+        }
         forwarded.increment();
         forwardedBytes.add(p.wireBytes);
         // Through an event even at zero latency: the output port must see offers in time order.
         forwards.schedule(hopLatencyPs, FORWARD, p.index());
+    }
+
+    /**
+     * A train's head has arrived: every packet is counted and will be offered to the output a hop
+     * latency after its own arrival (the output link adds the latency as it walks the train).
+     */
+    private void receiveTrain(Packet head) {
+        forwarded.add(head.trainPackets);
+        forwardedBytes.add(head.trainWireBytes);
+        head.trainShift += hopLatencyPs;
+        forwards.schedule(hopLatencyPs, FORWARD, head.index());
     }
 
     @Override

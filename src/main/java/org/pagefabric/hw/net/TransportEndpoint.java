@@ -30,6 +30,9 @@ public final class TransportEndpoint implements PacketReceiver {
     private ReliableSender[] senders = new ReliableSender[8];
     private ReliableReceiver[] receivers = new ReliableReceiver[8];
     private PacketSink[] datagramSinks = new PacketSink[8];
+    /** The message being built by {@link #addToMessage}: its first and last datagram, or null. */
+    private Packet messageHead;
+    private Packet messageTail;
     private final Counter unknownChannel;
     private final Counter datagramsSent;
     private final Counter datagramsCorrupt;
@@ -123,6 +126,60 @@ public final class TransportEndpoint implements PacketReceiver {
      * @return when its last bit has left this node
      */
     public long sendDatagram(Packet p) {
+        if (messageHead != null) {
+            throw new IllegalStateException("node " + node + " is building a message; send it before a single datagram");
+        }
+        seal(p);
+        return net.send(p);
+    }
+
+    /**
+     * Adds a datagram built by {@link #newDatagram} to the message this endpoint is building,
+     * sealed as {@link #sendDatagram} seals it; {@link #sendMessage} sends them. The datagrams of
+     * a message go to one destination and leave back to back, in the order added.
+     */
+    public void addToMessage(Packet p) {
+        if (messageHead != null && p.dst != messageHead.dst) {
+            throw new IllegalArgumentException("a message goes to one node: " + messageHead.dst + ", not " + p.dst);
+        }
+        seal(p);
+        if (messageHead == null) {
+            messageHead = p;
+        } else {
+            messageTail.trainNext = p;
+        }
+        messageTail = p;
+    }
+
+    /**
+     * Sends the message built by {@link #addToMessage}: as one train when the network moves
+     * trains ({@link NetworkModel#TRAIN}, no loss or corruption, another node) and the message
+     * has several datagrams, otherwise as its datagrams one by one, exactly as
+     * {@link #sendDatagram} would send them.
+     *
+     * @return when its last bit has left this node
+     */
+    public long sendMessage() {
+        Packet head = messageHead;
+        if (head == null) {
+            throw new IllegalStateException("node " + node + " has no message to send");
+        }
+        messageHead = null;
+        messageTail = null;
+        if (head.trainNext != null && net.trains(head.src, head.dst)) {
+            return net.sendTrain(head);
+        }
+        long left = 0;
+        for (Packet q = head; q != null; ) {
+            Packet next = q.trainNext;
+            q.trainNext = null;
+            left = net.send(q);
+            q = next;
+        }
+        return left;
+    }
+
+    private void seal(Packet p) {
         if (p.kind != PacketKind.DATAGRAM || p.src != node) {
             throw new IllegalArgumentException("not a datagram of node " + node + ": " + p);
         }
@@ -133,7 +190,6 @@ public final class TransportEndpoint implements PacketReceiver {
         p.messageLength = p.length;
         Checksum.seal(p);
         datagramsSent.increment();
-        return net.send(p);
     }
 
     /** The largest datagram payload, in bytes: what one packet of the network's pool carries. */

@@ -58,10 +58,12 @@ public final class Cluster {
         Topology.Factory topology = CostsFromProfile.topology(profile, nodes);
         NetCosts netCosts = CostsFromProfile.net(profile);
         LinkFaults faults = CostsFromProfile.linkFaults(profile);
+        org.pagefabric.hw.net.NetworkModel model = CostsFromProfile.networkModel(profile);
         // A packet carries at most one MTU of payload.
         Network network = new Network(sim, "net", new PacketPool(INITIAL_PACKETS, transport.mtuBytes()), netCosts,
                 topology);
         network.setFaults(faults);
+        network.setModel(model);
         Node[] built = new Node[nodes];
         for (int i = 0; i < nodes; i++) {
             built[i] = new Node(sim, i, spec, network);

@@ -266,6 +266,11 @@ public final class CostsFromProfile {
                 p.joules(PowerParameters.ROUTER_PER_BYTE), p.joules(PowerParameters.ROUTER_PER_PACKET));
     }
 
+    /** How the packets of a message move ({@code network.model}). */
+    public static org.pagefabric.hw.net.NetworkModel networkModel(Profile p) {
+        return org.pagefabric.hw.net.NetworkModel.of(p.choice(LinkParameters.MODEL));
+    }
+
     /** Packet loss on every link ({@code link.loss}; the fabric has no separate corruption rate). */
     public static LinkFaults linkFaults(Profile p) {
         double loss = p.probability(LinkParameters.LOSS);

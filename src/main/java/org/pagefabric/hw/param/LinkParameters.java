@@ -32,6 +32,13 @@ public final class LinkParameters {
             "two_nodes", "full_mesh", "star", "torus3d", "torus5d", "hypercube", "dragonfly", "flattened-butterfly",
             "long-hop", "fat-tree");
 
+    /** How the packets of a message move: each on its own, or as one train. */
+    public static final Parameter MODEL = Parameter.choice("network.model",
+            "How the back-to-back packets of one message move: packet (one event per packet per hop, the reference)"
+                    + " or train (one event per message per hop, each packet still timed and counted on every link;"
+                    + " loss or corruption on the links runs packets; docs/MACHINE.md, Two network models).",
+            "packet", "train");
+
     private LinkParameters() {
     }
 }

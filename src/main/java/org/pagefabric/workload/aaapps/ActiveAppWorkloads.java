@@ -8,6 +8,7 @@ import org.pagefabric.workload.WorkloadProvider;
 public final class ActiveAppWorkloads implements WorkloadProvider {
     @Override
     public List<Workload> workloads() {
-        return List.of(new AccessCounterWorkload(), new LoggedGetsWorkload(), new CoralSortWorkload());
+        return List.of(new AccessCounterWorkload(), new LoggedGetsWorkload(), new CoralSortWorkload(),
+                new IncastWorkload());
     }
 }

@@ -294,8 +294,9 @@ public final class DatagramRma extends Component {
             p.offset = off;
             p.contentTag = words;
             pack(p, src, from + off, n);
-            send(p);
+            addToMessage(p);
         }
+        sendMessage(nodeOf(rank));
     }
 
     /** {@code target} acknowledges an acknowledged transfer from {@code source}. */
@@ -352,11 +353,25 @@ public final class DatagramRma extends Component {
     }
 
     private void send(Packet p) {
+        count(p);
+        cluster.node(p.src).endpoint().sendDatagram(p);
+    }
+
+    /** Adds a datagram to the message its node is building: the datagrams of one transfer or reply leave together. */
+    private void addToMessage(Packet p) {
+        count(p);
+        cluster.node(p.src).endpoint().addToMessage(p);
+    }
+
+    private void sendMessage(int node) {
+        cluster.node(node).endpoint().sendMessage();
+    }
+
+    private void count(Packet p) {
         bytes += p.length;
         datagrams++;
         nodeBytes[p.src] += p.length;
         nodeBytes[p.dst] += p.length;
-        cluster.node(p.src).endpoint().sendDatagram(p);
     }
 
     /** Writes {@code n} words from {@code src} at {@code from} into the payload, each little-endian. */
@@ -477,7 +492,8 @@ public final class DatagramRma extends Component {
             Packet p = datagram(from, source, GET_REPLY, n * 8);
             p.offset = off;
             pack(p, mem, at + off, n);
-            send(p);
+            addToMessage(p);
         }
+        sendMessage(nodeOf(from));
     }
 }
