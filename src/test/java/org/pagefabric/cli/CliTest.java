@@ -50,7 +50,7 @@ class CliTest {
         Result r = run("frobnicate");
         assertEquals(2, r.code());
         assertEquals(List.of("pagefabric: unknown command 'frobnicate'; commands: run, reproduce, compare, fit, info,"
-                + " calibrate, bench, merge, slurm (did you mean calibrate or reproduce?)", "try 'pagefabric --help'"),
+                + " calibrate, bench, merge, slurm, record, sensitivity (did you mean calibrate or reproduce?)", "try 'pagefabric --help'"),
                 r.err().lines().toList());
     }
 

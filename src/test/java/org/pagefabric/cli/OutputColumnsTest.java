@@ -22,11 +22,11 @@ class OutputColumnsTest {
 
     @Test
     void anUnknownCommandIsNamedWithOrWithoutHelp() {
-        for (String[] args : new String[][] {{"record", "--help"}, {"record"}, {"record", "x", "-h"}}) {
+        for (String[] args : new String[][] {{"replay", "--help"}, {"replay"}, {"replay", "x", "-h"}}) {
             CliTest.Result r = CliTest.run(args);
             assertEquals(2, r.code(), String.join(" ", args) + ": " + r.err());
             assertEquals("", r.out(), "no usage text on standard output");
-            assertTrue(r.err().startsWith("pagefabric: unknown command 'record'; commands: run, reproduce, compare"),
+            assertTrue(r.err().startsWith("pagefabric: unknown command 'replay'; commands: run, reproduce, compare"),
                     r.err());
         }
         assertEquals(0, CliTest.run("--help").code());
