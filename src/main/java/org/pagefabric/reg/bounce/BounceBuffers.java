@@ -78,7 +78,7 @@ public final class BounceBuffers implements RegistrationPolicy {
             this.channels = new Channel[ranks];
             this.mailboxes = new Mailbox[ranks];
             for (int peer = 0; peer < ranks; peer++) {
-                mailboxes[peer] = new Mailbox("rank" + rank.id() + ".bounce.from" + peer);
+                mailboxes[peer] = new Mailbox();
             }
         }
     }

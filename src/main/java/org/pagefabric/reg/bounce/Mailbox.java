@@ -3,8 +3,9 @@ package org.pagefabric.reg.bounce;
 import java.util.ArrayDeque;
 
 /**
- * The receives one rank posted for messages from one peer, in posting order: the receiving
- * CPU matches each message arriving in its bounce buffers to the oldest one and copies it there.
+ * The receives one rank posted for messages from one peer, in posting order, and the pieces of
+ * that peer's messages that arrived before their receive: the receiving CPU copies each piece into
+ * the oldest receive, at once if one is posted and no earlier piece waits, else when a receive is.
  */
 final class Mailbox {
     /** A posted receive and how much of its message was copied into it so far. */
@@ -25,14 +26,9 @@ final class Mailbox {
     record Parked(int buffer, long offset, long length, long total) {
     }
 
-    private final String name;
     private final ArrayDeque<Posted> posted = new ArrayDeque<>();
     private final ArrayDeque<Parked> parked = new ArrayDeque<>();
     private boolean draining;
-
-    Mailbox(String name) {
-        this.name = name;
-    }
 
     /** Adds a receive; the caller then drains the pieces parked for it. */
     void post(long va, long length, long wrId) {
