@@ -7,6 +7,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 
 /**
@@ -39,6 +40,7 @@ public final class WholeFile {
             Files.createDirectories(dir);
             tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
             Files.write(tmp, bytes);
+            readableByAll(tmp);
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -55,6 +57,18 @@ public final class WholeFile {
                     // the disk that refused the write may refuse this too; a hidden .tmp is harmless
                 }
             }
+        }
+    }
+
+    /**
+     * A temporary file is created private (rw-------); the result it becomes is an ordinary file,
+     * rw-r--r-- as the usual umask gives, for the others who read a shared results directory.
+     */
+    private static void readableByAll(Path tmp) throws IOException {
+        try {
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: its default permissions stand
         }
     }
 

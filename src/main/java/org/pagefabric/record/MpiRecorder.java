@@ -1,19 +1,19 @@
 package org.pagefabric.record;
 
 import java.io.IOException;
-import java.io.Writer;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.pagefabric.experiment.WholeFile;
+import org.pagefabric.experiment.WriteFailedException;
 import org.pagefabric.workload.trace.TraceWriter;
 
 /**
@@ -172,36 +172,12 @@ public final class MpiRecorder {
     }
 
     private static void write(TraceAssembly.Assembled trace, Path out) throws RecordingRefused {
-        Path dir = out.toAbsolutePath().getParent();
-        Path tmp = null;
+        StringWriter text = new StringWriter();
         try {
-            Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, "." + out.getFileName(), ".tmp");
-            try {
-                // a temporary file is private; the trace is an ordinary file
-                Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: its default permissions stand
-            }
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                TraceWriter.write(w, trace.header(), trace.records());
-            }
-            try {
-                Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-            }
-            tmp = null;
-        } catch (IOException e) {
+            TraceWriter.write(text, trace.header(), trace.records());
+            WholeFile.write(out, text.toString());
+        } catch (IOException | WriteFailedException e) {
             throw new RecordingRefused("--out " + out + ": cannot write the trace: " + e.getMessage());
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException e) {
-                    // the temporary file is named as one; nothing reads it as a trace
-                }
-            }
         }
     }
 
