@@ -302,7 +302,7 @@ final class CompareCommand implements Callable<Integer> {
             return null;
         }
         String at = xColumn.equals("workload") ? "" : " at " + xColumn + " " + x;
-        return PointTimeline.record(runner, p, "The " + candidateColumn + " ranked first" + at + ", " + winner
+        return PointTimeline.record(runner, p.index(), "The " + candidateColumn + " ranked first" + at + ", " + winner
                 + (schemes ? " under " + fixedPolicy : "") + ": its point " + p.label() + ".",
                 "pagefabric compare " + target + ": " + p.label());
     }

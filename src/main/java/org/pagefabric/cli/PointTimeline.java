@@ -25,13 +25,14 @@ record PointTimeline(ReportTimeline section, String json) {
     static final String FILE_NAME = "timeline.json";
 
     /**
-     * Runs point {@code p} of {@code runner} (a fresh runner of the same spec, options and seed as
-     * the rows' run) alone with a recorder attached.
+     * Runs the point at {@code index} in run order of {@code runner} (a fresh runner of the same
+     * spec, options and seed as the rows' run) alone with a recorder attached.
      *
      * @param what  which point this is and why it was chosen, for the reader
      * @param title the command, for the trace-event file's title
      */
-    static PointTimeline record(ExperimentRunner runner, ExperimentPoint p, String what, String title) {
+    static PointTimeline record(ExperimentRunner runner, int index, String what, String title) {
+        ExperimentPoint p = runner.points().get(index);
         String point = what + " Recorded in a run of this point alone, apart from the run that measured the"
                 + " rows, so recording cannot change them.";
         TimelineRecorder recorder = new TimelineRecorder(TimelineRecorder.REPORT_CAPACITY);

@@ -182,7 +182,7 @@ final class RunCommand implements Callable<Integer> {
         // the report's timeline first, in a run of its own, before anything watches the rows' run
         PointTimeline pointTimeline = out == null ? null : PointTimeline.record(
                 new ExperimentRunner(experiment, new ExperimentRunner.Options(1, false, false, parseSets(sets))),
-                runner.points().getFirst(), "The run's first point: " + runner.points().getFirst().label() + ".",
+                0, "The run's first point: " + runner.points().getFirst().label() + ".",
                 "pagefabric run " + workload + ": " + runner.points().getFirst().label());
         List<ExperimentResult> done = new ArrayList<>();
         TraceRecorder recorder = recordTrace == null ? null : new TraceRecorder(commandLine());
