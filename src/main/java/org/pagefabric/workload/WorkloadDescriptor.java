@@ -167,10 +167,17 @@ public final class WorkloadDescriptor {
      */
     public Object coerce(WorkloadParameter p, Object value) {
         Map<String, Object> words = keywords.get(p.name());
-        if (words != null && value instanceof String s && words.containsKey(s.strip())) {
+        if (words == null) {
+            return p.coerce(value);
+        }
+        if (value instanceof String s && words.containsKey(s.strip())) {
             return words.get(s.strip());
         }
-        return p.coerce(value);
+        try {
+            return p.coerce(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + ", or " + String.join(", ", words.keySet()), e);
+        }
     }
 
     /**

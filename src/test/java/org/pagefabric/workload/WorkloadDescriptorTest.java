@@ -73,6 +73,8 @@ class WorkloadDescriptorTest {
         assertEquals("shape grid needs an even processes, not 5", assertThrows(IllegalArgumentException.class,
                 () -> HALO.resolve(Map.of("shape", "grid", "processes", 5))).getMessage());
         assertEquals(6L, HALO.resolve(Map.of("shape", "grid", "processes", 6)).get("processes"));
+        assertEquals("processes: 'most' is not a whole number; a whole number from 2 to 64, or few",
+                assertThrows(IllegalArgumentException.class, () -> HALO.resolve(Map.of("processes", "most"))).getMessage());
     }
 
     @Test
