@@ -43,7 +43,7 @@ class SpecErrorsTest {
     static Stream<Arguments> cases() {
         return Stream.of(
                 Arguments.of("unknown top-level field", "seed: 1", "colour: red",
-                        "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, workload,"
+                        "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, design_check, workload,"
                                 + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
                                 + " series_labels, expected_failures"),
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
@@ -221,11 +221,11 @@ class SpecErrorsTest {
     @Test
     void emptyAndNonMappingFiles() {
         assertEquals("empty.yaml: the file is empty; a spec is a mapping with fields id, title, paper, where,"
-                        + " requires, workload, policies, profile, seed, repetitions, grid, quick, metrics, plot,"
+                        + " requires, design_check, workload, policies, profile, seed, repetitions, grid, quick, metrics, plot,"
                         + " reference, derived, series_labels, expected_failures",
                 assertThrows(SpecException.class, () -> SpecReader.parse("empty.yaml", "", Path.of(".")))
                         .getMessage());
-        assertEquals("list.yaml:1: a spec is a mapping with fields id, title, paper, where, requires, workload,"
+        assertEquals("list.yaml:1: a spec is a mapping with fields id, title, paper, where, requires, design_check, workload,"
                         + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
                         + " series_labels, expected_failures, not a list",
                 assertThrows(SpecException.class, () -> SpecReader.parse("list.yaml", "- a\n- b\n", Path.of(".")))
