@@ -166,6 +166,11 @@ public final class NpRdmaPolicy implements RegistrationPolicy {
         return 0;
     }
 
+    /** Requests libraries sent to a target's module so far. */
+    long remoteResolves() {
+        return remoteResolves == null ? 0 : remoteResolves.value();
+    }
+
     /** Minor faults the modules of every node resolved. */
     long minorFaults() {
         return modules.values().stream().mapToLong(NpRdmaModule::minorFaults).sum();
