@@ -117,7 +117,7 @@ final class ExperimentOutput {
             ResultWriter.writeNext(dir, left, Plots.svg(plots.getFirst(), result.rows(), paper, bands, Plots.WIDTH,
                     Plots.HEIGHT));
         }
-        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
+        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.checks(), spec.requires(),
                 result.complete(), ResultWriter.manifest(result), spec.expectedFailures().isEmpty() ? null
                 : ExpectedFailures.check(spec, result.rows()).line(result.rows().size()));
         if (timeline != null && timeline.json() != null) {
@@ -215,7 +215,7 @@ final class ExperimentOutput {
     static IndexEntry pending(Path root, ExperimentSpec spec) throws IOException {
         Path dir = ResultWriter.directoryFor(root, spec.id());
         Files.createDirectories(dir);
-        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
+        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.checks(), spec.requires(),
                 false, Map.of());
         HtmlReport.write(dir, meta, List.of(), List.of(), List.of());
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, "not reproducible yet: " + spec.requires().get(0));

@@ -159,7 +159,8 @@ final class InfoCommand implements Callable<Integer> {
             ExperimentSpec e = SpecReader.bundled(id);
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("experiment", id);
-            r.put("reproduces", e.paper() == null ? "beyond the seeds" : "seed " + e.paper() + " " + e.where());
+            r.put("reproduces", e.paper() != null ? "seed " + e.paper() + " " + e.where()
+                    : e.designCheck() != null ? "beyond the seeds, design check" : "beyond the seeds");
             r.put("status", e.runnable() ? "reproducible" : "waits for: " + e.requires().get(0));
             r.put("title", e.title());
             rows.add(r);
@@ -281,6 +282,9 @@ final class InfoCommand implements Callable<Integer> {
             ExperimentSpec e = SpecReader.bundled(name);
             out.println(name + ": " + e.title());
             out.println(e.paper() == null ? "reproduces: no seed (beyond the seeds)" : "reproduces: seed " + e.paper() + ", " + e.where());
+            if (e.designCheck() != null) {
+                out.println(e.checks());
+            }
             out.println("policies: " + String.join(", ", e.policies()));
             if (e.runnable()) {
                 out.println("workload: " + e.workload().name() + "; profile: " + e.profile().name() + "; points: "
