@@ -8,6 +8,7 @@ import org.pagefabric.comm.Job;
 import org.pagefabric.config.Profile;
 import org.pagefabric.hw.nic.DomainGrowth;
 import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -26,9 +27,11 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * Costs are per registration call, never per simulated page, so a pool of hundreds of GB costs
  * as little to simulate as one page. Threads share no lock here: where the kernel serialises
  * concurrent pinning of the same pages (their reference counts), the model does not, and
- * {@code threads} then scales perfectly. Rank 1 only gives the topology its second node.
+ * {@code threads} then scales perfectly. It runs under {@code pin-all} only: an on-demand policy
+ * registers nothing up front. Rank 1 only gives the topology its second node.
  */
 public final class RegPoolWorkload extends AbstractWorkload {
+    private static final String PINNING_POLICY = "pin-all";
     private static final double MIB = 1024.0 * 1024;
     private static final double GIB = MIB * 1024;
 
@@ -74,6 +77,10 @@ public final class RegPoolWorkload extends AbstractWorkload {
 
     @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        if (!PINNING_POLICY.equals(job.policy().name())) {
+            throw new PolicyRefusal("reg-pool registers a pool up front as ibv_reg_mr and fi_mr_reg do (pinned, "
+                    + "costed per call); it runs under " + PINNING_POLICY + " only");
+        }
         Plan plan = Plan.of(params);
         Profile profile = job.cluster().profile();
         long regBase = profile.time(NicParameters.REGISTER_BASE);
