@@ -76,6 +76,11 @@ public final class RegPoolWorkload extends AbstractWorkload {
     }
 
     @Override
+    public void check(Map<String, Object> params, Profile profile) {
+        Plan.of(params);
+    }
+
+    @Override
     public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
         if (!PINNING_POLICY.equals(job.policy().name())) {
             throw new PolicyRefusal("reg-pool registers a pool up front as ibv_reg_mr and fi_mr_reg do (pinned, "

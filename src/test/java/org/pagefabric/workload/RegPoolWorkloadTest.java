@@ -1,6 +1,7 @@
 package org.pagefabric.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
@@ -75,5 +76,15 @@ class RegPoolWorkloadTest {
         // ascending: the larges find 0.004, 1.004, 2.004, 3.004 GiB; descending: the smalls find 4 GiB each
         assertEquals(0.1 * (6.016 + 0.006), a, 0.01);
         assertEquals(0.1 * (6 + 16.006), d, 0.01);
+    }
+
+    @Test
+    void aPageSizeThatIsNoPowerOfTwoOrAnEmptyPoolIsRefusedBeforeAnyPointRuns() {
+        Workload w = WorkloadRegistry.standard().byName("reg-pool");
+        Profile p = ProfileRegistry.load("default");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> w.check(w.resolve(Map.of("page_KiB", 5L)), p));
+        assertTrue(e.getMessage().startsWith("page_KiB: 5"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> w.check(w.resolve(Map.of("large_count", 0L)), p));
     }
 }
