@@ -22,6 +22,10 @@ public final class NicParameters {
     /** Per-page cost of registering memory with the NIC. */
     public static final Parameter REGISTER_PER_PAGE = Parameter.time("nic.register.per_page",
             "Cost per page of registering a region with the NIC, pinning included.");
+    /** Registration cost growing with the device memory a protection domain already holds. */
+    public static final Parameter REGISTER_DEVICE_GROWTH = Parameter.time("nic.register.device_growth",
+            "Added to each registration of device (GPU) memory per GiB of device memory the protection domain already"
+                    + " holds registered; 0 where a registration's cost does not depend on earlier ones.");
     /** Fixed cost of deregistering memory. */
     /** Whether huge-page-backed regions get 2 MiB translation entries. */
     public static final Parameter TRANSLATION_CACHE_HUGE_ENTRIES = Parameter.flag("nic.translation_cache.huge_entries",

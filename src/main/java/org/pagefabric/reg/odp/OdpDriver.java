@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.agrona.collections.LongHashSet;
 import org.pagefabric.config.Profile;
+import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.InterruptController;
 import org.pagefabric.hw.mem.PhysicalMemory;
@@ -19,12 +20,11 @@ import org.pagefabric.hw.nic.PageFault;
 import org.pagefabric.hw.nic.PageFaultHandler;
 import org.pagefabric.hw.nic.ProtectionDomain;
 import org.pagefabric.hw.node.Node;
-import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.DmaBuf;
 import org.pagefabric.hw.os.DmaBufAttachment;
-import org.pagefabric.hw.os.InvalidationReason;
 import org.pagefabric.hw.os.HostStage;
+import org.pagefabric.hw.os.InvalidationReason;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MmuIntervalNotifier;
 import org.pagefabric.hw.os.MmuInvalidationCallback;
@@ -34,6 +34,7 @@ import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.reg.DmaBufRegistrar;
 import org.pagefabric.reg.OnDemandPaging;
+import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;
@@ -238,6 +239,10 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         OdpDriver d = of(node);
         if (d != null) {
             return d;
+        }
+        if (!profile.flag(OdpParameters.SUPPORTED)) {
+            throw new PolicyRefusal("on-demand paging needs a NIC that takes page faults; profile " + profile.name()
+                    + " has none (odp.supported: false)");
         }
         if (node.nic().pageFaultHandler() != null) {
             throw new IllegalStateException(node.name() + ": the NIC already has a page-fault handler");

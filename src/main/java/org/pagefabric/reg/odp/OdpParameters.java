@@ -41,6 +41,9 @@ public final class OdpParameters {
     public static final Parameter IMPLICIT_CHILD_SIZE = Parameter.size("odp.implicit.child_size",
             "Size of each child region an implicit ODP key creates on first fault.").powerOfTwo();
 
+    /** Whether the NIC can take page faults at all (on-demand paging). */
+    public static final Parameter SUPPORTED = Parameter.flag("odp.supported",
+            "Whether the NIC and its driver offer on-demand paging; without it every ODP policy is refused.");
     /** Whether NIC accesses set accessed/dirty bits that the driver reports to reclaim. */
     public static final Parameter ACCESS_BITS = Parameter.flag("odp.access_bits",
             "NIC accesses set the accessed (and dirty) bits of the region's translation entries, and the driver"

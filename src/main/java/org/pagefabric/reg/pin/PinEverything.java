@@ -37,7 +37,8 @@ public final class PinEverything implements SegmentRegionKeys {
         this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
         this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
         this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
-        this.dmaBufs = new StaticDmaBufRegistrar(registerBasePs, registerPerPagePs);
+        this.dmaBufs = new StaticDmaBufRegistrar(registerBasePs, registerPerPagePs,
+                profile.time(NicParameters.REGISTER_DEVICE_GROWTH));
     }
 
     @Override
