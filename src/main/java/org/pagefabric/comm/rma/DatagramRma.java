@@ -1,4 +1,4 @@
-package org.pagefabric.workload.rma;
+package org.pagefabric.comm.rma;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -21,7 +21,7 @@ import org.pagefabric.sim.stat.Counter;
  * target NIC performs atomics in its atomic unit ({@code AtomicUnit}: a DMA read round trip to host memory
  * each; atomics on the same word one after another, on different words side by side), DMA-reads
  * what a get returns, and DMA-writes puts and messages into host memory. Links, switches and their contention are the cluster's own; this class adds only the
- * NIC-side steps, with costs from {@link RmaCosts}.
+ * NIC-side steps, with costs from {@link DatagramCosts}.
  *
  * <p>Process {@code r} runs on node {@code r / processesPerNode}; datagrams are addressed to a
  * node and carry the target and source process. What the operations do to memory is the
@@ -116,7 +116,7 @@ public final class DatagramRma extends Component {
     private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Cluster cluster;
-    private final RmaCosts costs;
+    private final DatagramCosts costs;
     private final Target target;
     private final int channel;
     private final int perNode;
@@ -150,7 +150,7 @@ public final class DatagramRma extends Component {
      * @param payloadBytes     bytes a put or a message of one word carries
      * @param acknowledgedPuts whether a put is acknowledged, so that {@link #flush} waits for it
      */
-    public DatagramRma(Component parent, String name, Cluster cluster, RmaCosts costs, Target target, int channel,
+    public DatagramRma(Component parent, String name, Cluster cluster, DatagramCosts costs, Target target, int channel,
                        int processes, int processesPerNode, int payloadBytes, boolean acknowledgedPuts) {
         super(cluster.simulator(), parent, name);
         this.cluster = cluster;

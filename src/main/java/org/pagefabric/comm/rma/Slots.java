@@ -1,4 +1,4 @@
-package org.pagefabric.workload.rma;
+package org.pagefabric.comm.rma;
 
 import java.util.Arrays;
 import org.agrona.collections.IntArrayQueue;

@@ -151,7 +151,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     /** The element size against the profile's packet, the computation share and the handler cores. */
     @Override
     public void check(Map<String, Object> params, Profile profile) {
-        checkElementBytes(params, CostsFromProfile.transport(profile).mtuBytes());
+        checkElementBytes(params, CostsFromProfile.mtuBytes(profile));
         checkComputation(params);
         if (schemeOf(params).usesOnloadCores()) {
             maxOnloadCores(params, (Long) params.get(ONLOAD));
@@ -256,7 +256,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         long table = (Long) params.get(VOLUME);
         long heap = (Long) params.get(HEAP) == 0 ? table : (Long) params.get(HEAP);
         long perProcess = (long) StandardParameters.iterations(params);
-        int elementBytes = checkElementBytes(params, job.cluster().node(0).endpoint().datagramCapacity());
+        int elementBytes = checkElementBytes(params, job.cluster().datagramCapacity());
         DhtContext dht = new DhtContext(job, scheme, processes, perNode, table, heap, Math.max(0, onloadCores),
                 elementBytes);
         dht.attachFabric();

@@ -1,4 +1,4 @@
-package org.pagefabric.workload.rma;
+package org.pagefabric.comm.rma;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
