@@ -3,7 +3,7 @@ package org.pagefabric.workload.aaapps;
 import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.Notification;
 import org.pagefabric.comm.rma.DatagramRma;
-import org.pagefabric.comm.rma.Slots;
+import org.pagefabric.sim.collect.Slots;
 import org.pagefabric.config.Profile;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.hw.iommu.aa.AccessLog;

@@ -30,6 +30,7 @@ class DatagramRmaTest {
         final List<Integer> pieces = new ArrayList<>();
         long hold = DatagramRma.REPLY_NOW;
         DatagramRma rma;
+        Simulator sim;
 
         @Override
         public long atomic(int target, int source, int op, long address, long a, long b) {
@@ -41,7 +42,7 @@ class DatagramRmaTest {
         @Override
         public void putLanded(int target, int source, long address, long value) {
             words[target][(int) address] = value;
-            landed.add("put " + source + "->" + target + " at " + rma.simulator().now());
+            landed.add("put " + source + "->" + target + " at " + sim.now());
         }
 
         @Override
@@ -69,6 +70,7 @@ class DatagramRmaTest {
 
     private static DatagramRma fabric(Simulator sim, Memory m, boolean ackedPuts) {
         Cluster cluster = Cluster.build(sim, PROFILE, 3);
+        m.sim = sim;
         m.rma = new DatagramRma(null, "rma", cluster, RmaCosts.of(PROFILE).datagram(), m, 9, 3, 1, 8, ackedPuts);
         return m.rma;
     }
