@@ -53,7 +53,10 @@ public final class Rank {
         this.policy = policy;
     }
 
-    /** The endpoint this rank communicates through. */
+    /**
+     * The endpoint this rank communicates through, for tests of the layers below; a workload
+     * reaches it only through this class's calls (ArchitectureTest).
+     */
     public Endpoint endpoint() {
         return endpoint;
     }
@@ -73,7 +76,7 @@ public final class Rank {
         return endpoint.process();
     }
 
-    /** The rank's protection domain. */
+    /** The rank's protection domain, for tests of the layers below (see {@link #endpoint()}). */
     public ProtectionDomain pd() {
         return endpoint.pd();
     }
@@ -93,7 +96,10 @@ public final class Rank {
         return endpoint.hooks();
     }
 
-    /** The region covering the whole segment, for policies that register it once. */
+    /**
+     * The region covering the whole segment, for policies that register it once; for tests of
+     * the layers below (see {@link #endpoint()}).
+     */
     public MemoryRegion segmentRegion() {
         return endpoint.segmentRegion();
     }
@@ -108,7 +114,7 @@ public final class Rank {
         return endpoint.jobSize();
     }
 
-    /** The queue pair connected to {@code peer}. */
+    /** The queue pair connected to {@code peer}, for tests of the layers below (see {@link #endpoint()}). */
     public QueuePair qp(int peer) {
         return endpoint.qp(peer);
     }
