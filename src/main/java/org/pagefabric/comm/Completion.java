@@ -44,9 +44,4 @@ public final class Completion {
     public long timePs() {
         return wc.timePs();
     }
-
-    /** The completion the NIC wrote, for {@code comm}'s own observers. */
-    WorkCompletion entry() {
-        return wc;
-    }
 }
