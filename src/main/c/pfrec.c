@@ -16,7 +16,8 @@
  *                                   (memory lines carry no time: their order among the MPI lines is
  *                                   what the trace needs, and a clock read would double what a
  *                                   malloc costs)
- *   S t0 t1 call req comm addr len peer             a send posted (req 0: blocking)
+ *   S t0 t1 call req comm addr len peer             a send posted (req 0: blocking; also each MPI_Start of a
+ *                                                   persistent send; call '-': a further request of one MPI_Startall)
  *   V t0 t1 call req comm addr len peer             a receive posted (peer -2: any source, resolved at completion)
  *   D t0 t1 call n req src ...                      requests a completion call finished (src: world rank of a receive's sender)
  *   C t0 t1 call comm root saddr raddr m n [sendlen sendoff recvlen recvoff] x n   a collective (blocks per member for v-variants)
@@ -28,7 +29,7 @@
  *   +  ...                                          the continuation of the line above, when it is long
  *   X t0 t1 call comm saddr slen dest raddr rlen src    a send and a receive in one call (Sendrecv)
  *   Q t0 t1 call req                                a request freed before it completed (Request_free)
- *   N t0 t1 call                                    any other wrapped call (Comm_free)
+ *   N t0 t1 call                                    any other wrapped call (Comm_free, a persistent request's init)
  *   T call count                                    the library's own tally of wrapped calls, written at MPI_Finalize
  *   Z t                                             MPI_Finalize
  */
@@ -336,7 +337,10 @@ enum {
     C_REDUCE_SCATTER_BLOCK, C_ALLGATHER, C_ALLGATHERV, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLTOALL,
     C_ALLTOALLV, C_COMM_SPLIT, C_COMM_SPLIT_TYPE, C_COMM_DUP, C_COMM_CREATE, C_CART_CREATE, C_COMM_FREE,
     C_WIN_CREATE, C_WIN_ALLOCATE, C_WIN_FREE, C_PUT, C_GET, C_ACCUMULATE, C_WIN_FENCE, C_WIN_LOCK, C_WIN_UNLOCK,
-    C_WIN_LOCK_ALL, C_WIN_UNLOCK_ALL, C_WIN_FLUSH, C_WIN_FLUSH_ALL, C_WIN_FLUSH_LOCAL, C_COUNT
+    C_WIN_LOCK_ALL, C_WIN_UNLOCK_ALL, C_WIN_FLUSH, C_WIN_FLUSH_ALL, C_WIN_FLUSH_LOCAL, C_SEND_INIT, C_SSEND_INIT,
+    C_RSEND_INIT, C_BSEND_INIT, C_RECV_INIT, C_START, C_STARTALL, C_IBARRIER, C_IBCAST, C_IREDUCE, C_IALLREDUCE,
+    C_ISCAN, C_IEXSCAN, C_IREDUCE_SCATTER, C_IREDUCE_SCATTER_BLOCK, C_IALLGATHER, C_IALLGATHERV, C_IGATHER,
+    C_IGATHERV, C_ISCATTER, C_ISCATTERV, C_IALLTOALL, C_IALLTOALLV, C_COUNT
 };
 static const char *const call_names[C_COUNT] = {
     "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend", "MPI_Irsend", "MPI_Ibsend",
@@ -347,7 +351,11 @@ static const char *const call_names[C_COUNT] = {
     "MPI_Scatterv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Comm_split", "MPI_Comm_split_type", "MPI_Comm_dup",
     "MPI_Comm_create", "MPI_Cart_create", "MPI_Comm_free", "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_free",
     "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Win_fence", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_lock_all",
-    "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local"};
+    "MPI_Win_unlock_all", "MPI_Win_flush", "MPI_Win_flush_all", "MPI_Win_flush_local", "MPI_Send_init",
+    "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Bsend_init", "MPI_Recv_init", "MPI_Start", "MPI_Startall",
+    "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter",
+    "MPI_Ireduce_scatter_block", "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter",
+    "MPI_Iscatterv", "MPI_Ialltoall", "MPI_Ialltoallv"};
 static unsigned long tally[C_COUNT];
 static int world_rank = -1;
 static MPI_Group world_group;
@@ -446,13 +454,14 @@ static long bytes(MPI_Datatype t, long count) {
     return (long) s * count;
 }
 
+/* call -1: a further line of the call of the line before (MPI_Startall's second request), named '-' and not counted */
 static void begin_line(line_t *l, char kind, unsigned long t0, int call) {
     l->n = 0;
     l_c(l, kind);
     l_u(l, t0);
     l_u(l, now_ns());
-    l_s(l, call_names[call]);
-    __atomic_fetch_add(&tally[call], 1, __ATOMIC_RELAXED);
+    l_s(l, call < 0 ? "-" : call_names[call]);
+    if (call >= 0) __atomic_fetch_add(&tally[call], 1, __ATOMIC_RELAXED);
 }
 
 /* A signed number. */
@@ -816,6 +825,102 @@ int MPI_Testsome(int n, MPI_Request rs[], int *outcount, int idx[], MPI_Status s
     return some(C_TESTSOME, n, rs, outcount, idx, sts, 1);
 }
 
+/* ---------------------------------------------------------------- persistent requests */
+
+/* Persistent requests by handle: what each MPI_Start of it posts. */
+#define MAX_PERSISTENT 4096
+static struct persistent_entry {
+    MPI_Request h; char kind; const void *buf; long len; long peer; MPI_Comm comm;
+} persistents[MAX_PERSISTENT];
+static int n_persistent;
+
+static struct persistent_entry *persistent_of(MPI_Request h) {
+    for (int i = 0; i < n_persistent; i++) {
+        if (persistents[i].h == h) return &persistents[i];
+    }
+    return NULL;
+}
+
+static void persistent_forget(MPI_Request h) {
+    for (int i = 0; i < n_persistent; i++) {
+        if (persistents[i].h == h) {
+            persistents[i] = persistents[--n_persistent];
+            return;
+        }
+    }
+}
+
+static void persistent_add(MPI_Request h, char kind, const void *buf, long len, long peer, MPI_Comm comm) {
+    /* a handle Open MPI hands out again after a free names the new request */
+    persistent_forget(h);
+    if (n_persistent == MAX_PERSISTENT) return;
+    persistents[n_persistent++] = (struct persistent_entry){h, kind, buf, len, peer, comm};
+}
+
+static void plain_line(unsigned long t0, int call);
+
+/* An init creates the request and moves nothing: a plain line; each MPI_Start of it posts the operation. */
+#define SEND_INIT(NAME, CALL)                                                                              \
+    int NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *r) { \
+        ENTER();                                                                                           \
+        int rc = P##NAME(buf, count, t, dest, tag, comm, r);                                               \
+        if (rec && rc == MPI_SUCCESS) {                                                                    \
+            persistent_add(*r, 'S', buf, bytes(t, count), world_of(comm, dest), comm);                     \
+            plain_line(t0, CALL);                                                                          \
+        } else __atomic_fetch_add(&tally[CALL], 1, __ATOMIC_RELAXED);                                      \
+        LEAVE();                                                                                           \
+        return rc;                                                                                         \
+    }
+SEND_INIT(MPI_Send_init, C_SEND_INIT)
+SEND_INIT(MPI_Ssend_init, C_SSEND_INIT)
+SEND_INIT(MPI_Rsend_init, C_RSEND_INIT)
+SEND_INIT(MPI_Bsend_init, C_BSEND_INIT)
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *r) {
+    ENTER();
+    int rc = PMPI_Recv_init(buf, count, t, src, tag, comm, r);
+    if (rec && rc == MPI_SUCCESS) {
+        persistent_add(*r, 'V', buf, bytes(t, count), world_of(comm, src), comm);
+        plain_line(t0, C_RECV_INIT);
+    } else __atomic_fetch_add(&tally[C_RECV_INIT], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+/* The operation a start of persistent request h posts, as its nonblocking call would; 0 if h is not known. */
+static int start_line(unsigned long t0, int call, MPI_Request h) {
+    struct persistent_entry *p = persistent_of(h);
+    if (p == NULL) return 0;
+    p2p_line(p->kind, t0, call, req_add(h, p->comm), p->comm, p->buf, p->len, p->peer);
+    return 1;
+}
+
+int MPI_Start(MPI_Request *r) {
+    ENTER();
+    MPI_Request h = *r;
+    int rc = PMPI_Start(r);
+    if (rec && rc == MPI_SUCCESS) {
+        if (!start_line(t0, C_START, h)) plain_line(t0, C_START);
+    } else __atomic_fetch_add(&tally[C_START], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Startall(int n, MPI_Request rs[]) {
+    ENTER();
+    MPI_Request *before = request_space(n);
+    memcpy(before, rs, sizeof(MPI_Request) * (size_t) n);
+    int rc = PMPI_Startall(n, rs);
+    if (rec && rc == MPI_SUCCESS) {
+        /* one call: its first operation's line carries it, the others continue it */
+        int lines = 0;
+        for (int i = 0; i < n; i++) lines += start_line(t0, lines == 0 ? C_STARTALL : -1, before[i]);
+        if (lines == 0) plain_line(t0, C_STARTALL);
+    } else __atomic_fetch_add(&tally[C_STARTALL], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
 int MPI_Request_free(MPI_Request *r) {
     ENTER();
     MPI_Request before = *r;
@@ -823,6 +928,7 @@ int MPI_Request_free(MPI_Request *r) {
     if (rec) {
         /* the operation still happens; the trace completes it later, where nothing waits for it */
         struct req_entry e = req_take(before);
+        persistent_forget(before);
         line_t l;
         begin_line(&l, 'Q', t0, C_REQUEST_FREE);
         l_u(&l, e.seq);
@@ -1299,3 +1405,74 @@ int MPI_Win_unlock_all(MPI_Win w) { SYNC(C_WIN_UNLOCK_ALL, w, -1, PMPI_Win_unloc
 int MPI_Win_flush(int r, MPI_Win w) { SYNC(C_WIN_FLUSH, w, r, PMPI_Win_flush(r, w)); }
 int MPI_Win_flush_all(MPI_Win w) { SYNC(C_WIN_FLUSH_ALL, w, -1, PMPI_Win_flush_all(w)); }
 int MPI_Win_flush_local(int r, MPI_Win w) { SYNC(C_WIN_FLUSH_LOCAL, w, r, PMPI_Win_flush_local(r, w)); }
+
+/* ---------------------------------------------------------------- nonblocking collectives */
+
+/*
+ * Forwarded and counted, nothing more: the replay has no nonblocking collective, so `pagefabric
+ * record` refuses a program whose tally shows one, naming the call, rather than leave its data out.
+ */
+#define COUNTED(CALL, FORWARD)                                                                             \
+    do {                                                                                                   \
+        int rc = FORWARD;                                                                                  \
+        __atomic_fetch_add(&tally[CALL], 1, __ATOMIC_RELAXED);                                             \
+        return rc;                                                                                         \
+    } while (0)
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *r) { COUNTED(C_IBARRIER, PMPI_Ibarrier(comm, r)); }
+int MPI_Ibcast(void *b, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_IBCAST, PMPI_Ibcast(b, count, t, root, comm, r));
+}
+int MPI_Ireduce(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request *r) {
+    COUNTED(C_IREDUCE, PMPI_Ireduce(s, rb, count, t, op, root, comm, r));
+}
+int MPI_Iallreduce(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_IALLREDUCE, PMPI_Iallreduce(s, rb, count, t, op, comm, r));
+}
+int MPI_Iscan(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_ISCAN, PMPI_Iscan(s, rb, count, t, op, comm, r));
+}
+int MPI_Iexscan(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_IEXSCAN, PMPI_Iexscan(s, rb, count, t, op, comm, r));
+}
+int MPI_Ireduce_scatter(const void *s, void *rb, const int counts[], MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                        MPI_Request *r) {
+    COUNTED(C_IREDUCE_SCATTER, PMPI_Ireduce_scatter(s, rb, counts, t, op, comm, r));
+}
+int MPI_Ireduce_scatter_block(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *r) {
+    COUNTED(C_IREDUCE_SCATTER_BLOCK, PMPI_Ireduce_scatter_block(s, rb, count, t, op, comm, r));
+}
+int MPI_Iallgather(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, MPI_Comm comm,
+                   MPI_Request *r) {
+    COUNTED(C_IALLGATHER, PMPI_Iallgather(s, sc, st, rb, rc_, rt, comm, r));
+}
+int MPI_Iallgatherv(const void *s, int sc, MPI_Datatype st, void *rb, const int rcounts[], const int displs[],
+                    MPI_Datatype rt, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_IALLGATHERV, PMPI_Iallgatherv(s, sc, st, rb, rcounts, displs, rt, comm, r));
+}
+int MPI_Igather(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, int root, MPI_Comm comm,
+                MPI_Request *r) {
+    COUNTED(C_IGATHER, PMPI_Igather(s, sc, st, rb, rc_, rt, root, comm, r));
+}
+int MPI_Igatherv(const void *s, int sc, MPI_Datatype st, void *rb, const int rcounts[], const int displs[],
+                 MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_IGATHERV, PMPI_Igatherv(s, sc, st, rb, rcounts, displs, rt, root, comm, r));
+}
+int MPI_Iscatter(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, int root, MPI_Comm comm,
+                 MPI_Request *r) {
+    COUNTED(C_ISCATTER, PMPI_Iscatter(s, sc, st, rb, rc_, rt, root, comm, r));
+}
+int MPI_Iscatterv(const void *s, const int scounts[], const int displs[], MPI_Datatype st, void *rb, int rc_,
+                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_ISCATTERV, PMPI_Iscatterv(s, scounts, displs, st, rb, rc_, rt, root, comm, r));
+}
+int MPI_Ialltoall(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, MPI_Comm comm,
+                  MPI_Request *r) {
+    COUNTED(C_IALLTOALL, PMPI_Ialltoall(s, sc, st, rb, rc_, rt, comm, r));
+}
+int MPI_Ialltoallv(const void *s, const int scounts[], const int sdispls[], MPI_Datatype st, void *rb,
+                   const int rcounts[], const int rdispls[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *r) {
+    COUNTED(C_IALLTOALLV, PMPI_Ialltoallv(s, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, r));
+}

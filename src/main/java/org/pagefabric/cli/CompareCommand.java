@@ -106,7 +106,8 @@ final class CompareCommand implements Callable<Integer> {
     Integer threads;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Write rows, plots and report to DIR/compare-ID and list"
-            + " them in DIR/index.html (default for an EXPERIMENT: results; a WORKLOAD: not written).")
+            + " them in DIR/index.html (default for an EXPERIMENT: results; a WORKLOAD: not written); the report"
+            + " shows the timeline of the winner's point, written beside it as timeline.json.")
     Path out;
 
     @Option(names = "--format", defaultValue = "table",
@@ -158,6 +159,7 @@ final class CompareCommand implements Callable<Integer> {
                 metric(asRun), higherIsBetter);
         List<Map<String, Object>> rows = new ArrayList<>();
         List<String> ran = new ArrayList<>();
+        List<Map<String, String>> ranSettings = new ArrayList<>();
         for (String candidate : candidates) {
             // A candidate is a policy under the chosen scheme, or (--schemes) a scheme under the one policy.
             String policy = schemes ? fixedPolicy : candidate;
@@ -186,6 +188,7 @@ final class CompareCommand implements Callable<Integer> {
                 rows.addAll(candidateRows);
                 comparison.addRows(candidateRows);
                 ran.add(candidate);
+                ranSettings.add(settings);
                 ranSpecs.add(runner.spec());
                 ranRows.add(candidateRows);
             } catch (ExperimentRunner.PointFailedException e) {
@@ -218,8 +221,10 @@ final class CompareCommand implements Callable<Integer> {
                     : ReferenceComparison.compare(base, result, all);
             String pinned = !table.isEmpty() && table.get(0).containsKey(PolicyComparison.PEAK_PINNED) ? PolicyComparison.PEAK_PINNED
                     : PolicyComparison.PINNED;
+            PointTimeline timeline = winnersTimeline(table, comparison.xColumn(), ran, ranRows, ranSettings, drawn, id,
+                    fixedPolicy);
             IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, result, paper, new PolicyDecision(
-                    comparison.xColumn(), comparison.metric(), pinned, table, recommendations, apart))));
+                    comparison.xColumn(), comparison.metric(), pinned, table, recommendations, apart), timeline)));
         }
         List<String> columns = table.isEmpty() ? List.of() : new ArrayList<>(table.get(0).keySet());
         String notVerified = VerificationNotice.line(rows, comparison.xColumn());
@@ -267,6 +272,39 @@ final class CompareCommand implements Callable<Integer> {
                 + " listed apart" + (root == null ? "" : "; report in " + root.resolve(id).resolve("report.html")));
         err.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * The timeline of the candidate ranked first at the first x of the ranking, at the point of
+     * its first row there, or {@code null} when nothing was ranked.
+     */
+    private PointTimeline winnersTimeline(List<Map<String, Object>> table, String xColumn, List<String> ran,
+            List<List<Map<String, Object>>> ranRows, List<Map<String, String>> ranSettings, ExperimentSpec drawn,
+            String id, String fixedPolicy) {
+        if (table.isEmpty()) {
+            return null;
+        }
+        String candidateColumn = schemes ? StandardParameters.SCHEME : "policy";
+        String winner = String.valueOf(table.getFirst().get(candidateColumn));
+        String x = String.valueOf(table.getFirst().get(xColumn));
+        int k = ran.indexOf(winner);
+        Map<String, Object> row = k < 0 ? null : ranRows.get(k).stream()
+                .filter(r -> String.valueOf(r.get(xColumn)).equals(x)).findFirst().orElse(null);
+        if (row == null || !(row.get("point") instanceof Number point) || !(row.get("repetition") instanceof Number rep)) {
+            return null;
+        }
+        String policy = schemes ? fixedPolicy : winner;
+        ExperimentRunner runner = new ExperimentRunner(drawn.withPolicies(id, List.of(policy)),
+                new ExperimentRunner.Options(1, quick, false, ranSettings.get(k)));
+        ExperimentPoint p = runner.points().stream()
+                .filter(q -> q.point() == point.intValue() && q.repetition() == rep.intValue()).findFirst().orElse(null);
+        if (p == null) {
+            return null;
+        }
+        String at = xColumn.equals("workload") ? "" : " at " + xColumn + " " + x;
+        return PointTimeline.record(runner, p.index(), "The " + candidateColumn + " ranked first" + at + ", " + winner
+                + (schemes ? " under " + fixedPolicy : "") + ": its point " + p.label() + ".",
+                "pagefabric compare " + target + ": " + p.label());
     }
 
     /**

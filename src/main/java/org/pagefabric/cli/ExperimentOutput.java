@@ -33,7 +33,18 @@ final class ExperimentOutput {
 
     /** Writes a finished (or stopped) experiment's results and report; returns its index entry. */
     static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison) throws IOException {
-        return write(root, result, comparison, null);
+        return write(root, result, comparison, null, null);
+    }
+
+    /**
+     * Writes a finished (or stopped) experiment's results and report, the report showing the
+     * timeline of one point and its trace-event file beside it.
+     *
+     * @param timeline the timeline, or {@code null} for none
+     */
+    static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
+                            PointTimeline timeline) throws IOException {
+        return write(root, result, comparison, null, timeline);
     }
 
     /**
@@ -41,8 +52,8 @@ final class ExperimentOutput {
      * decision, and the trade-off table beside the rows as {@code ranking.csv} and {@code ranking.json}.
      */
     static IndexEntry writeComparison(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
-                                      PolicyDecision decision) throws IOException {
-        IndexEntry entry = write(root, result, comparison, decision);
+                                      PolicyDecision decision, PointTimeline timeline) throws IOException {
+        IndexEntry entry = write(root, result, comparison, decision, timeline);
         java.util.Set<String> chosen = new java.util.LinkedHashSet<>();
         decision.recommendations().values().forEach(r -> chosen.add(r.substring(0, r.indexOf(':'))));
         String line = chosen.isEmpty() ? entry.line() : "recommended: " + String.join(", ", chosen)
@@ -59,7 +70,7 @@ final class ExperimentOutput {
      * files of this one.
      */
     private static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
-                                    PolicyDecision decision) throws IOException {
+                                    PolicyDecision decision, PointTimeline timeline) throws IOException {
         ExperimentSpec spec = result.spec();
         List<PaperPoint> paper = paperPoints(spec);
         Path dir = ResultWriter.directoryFor(root, spec.id());
@@ -79,6 +90,12 @@ final class ExperimentOutput {
         }
         if (!plots.isEmpty()) {
             left.addAll(List.of("plot.png", "plot.svg"));
+        }
+        if (timeline != null && timeline.json() != null) {
+            left.add(PointTimeline.FILE_NAME);
+        } else if (timeline != null) {
+            // an earlier run's file would pass for this run's
+            Files.deleteIfExists(dir.resolve(PointTimeline.FILE_NAME));
         }
         left.addAll(List.of(HtmlReport.FILE_NAME, ResultWriter.MANIFEST));
         ResultWriter.writeNext(dir, left, ResultWriter.csv(result.rows()));
@@ -100,11 +117,14 @@ final class ExperimentOutput {
             ResultWriter.writeNext(dir, left, Plots.svg(plots.getFirst(), result.rows(), paper, bands, Plots.WIDTH,
                     Plots.HEIGHT));
         }
-        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
+        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.checks(), spec.requires(),
                 result.complete(), ResultWriter.manifest(result), spec.expectedFailures().isEmpty() ? null
                 : ExpectedFailures.check(spec, result.rows()).line(result.rows().size()));
+        if (timeline != null && timeline.json() != null) {
+            ResultWriter.writeNext(dir, left, timeline.json());
+        }
         ResultWriter.writeNext(dir, left, HtmlReport.render(meta, result.rows(), plots, paper, comparison, true,
-                decision));
+                decision, timeline == null ? null : timeline.section()));
         ResultWriter.writeNext(dir, left, ResultWriter.json(ResultWriter.manifest(result)));
         ExpectedFailures outcome = ExpectedFailures.check(spec, result.rows());
         long failed = result.rows().stream().filter(VerificationNotice::failed).count();
@@ -195,7 +215,7 @@ final class ExperimentOutput {
     static IndexEntry pending(Path root, ExperimentSpec spec) throws IOException {
         Path dir = ResultWriter.directoryFor(root, spec.id());
         Files.createDirectories(dir);
-        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.where(), spec.requires(),
+        ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.checks(), spec.requires(),
                 false, Map.of());
         HtmlReport.write(dir, meta, List.of(), List.of(), List.of());
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, "not reproducible yet: " + spec.requires().get(0));

@@ -18,6 +18,7 @@ import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.SchemeDescriptor;
 import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.WorkloadParameter;
 import org.pagefabric.workload.WorkloadRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -48,7 +49,8 @@ final class InfoCommand implements Callable<Integer> {
             case "policies" -> out.print(RowFormat.leftTable(policies(), List.of("policy", "description")));
             case "schemes" -> out.print(RowFormat.leftTable(schemes(), List.of("scheme", "workloads", "needs",
                     "description")));
-            case "workloads" -> out.print(RowFormat.leftTable(workloads(), List.of("workload", "main_metric", "description")));
+            case "workloads" -> out.print(RowFormat.leftTable(workloads(), List.of("workload", "main_metric", "parameters",
+                    "description")));
             case "parameters" -> out.print(RowFormat.leftTable(parameters(), List.of("parameter", "dimension", "default", "doc")));
             case "experiments" -> out.print(RowFormat.leftTable(experiments(), List.of("experiment", "reproduces", "status", "title")));
             default -> {
@@ -120,10 +122,35 @@ final class InfoCommand implements Callable<Integer> {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("workload", wl.name());
             r.put("main_metric", wl.mainMetric());
+            List<String> params = new ArrayList<>();
+            for (WorkloadParameter wp : wl.parameters()) {
+                params.add(wp.name() + " (" + wp.typeName() + ", " + defaultOf(wp) + ")");
+            }
+            r.put("parameters", String.join(", ", params));
             r.put("description", wl.description());
             rows.add(r);
         }
         return rows;
+    }
+
+    private static String defaultOf(WorkloadParameter wp) {
+        String v = String.valueOf(wp.defaultValue());
+        return (v.isEmpty() ? "none" : v) + (wp.unit() == null || wp.unit().isEmpty() ? "" : " " + wp.unit());
+    }
+
+    /** What the descriptor derives from the default values: ranks, nodes, segment, capabilities. */
+    private static void atDefaults(PrintWriter out, Workload wl) {
+        Map<String, Object> values;
+        try {
+            values = wl.resolve(Map.of());
+        } catch (IllegalArgumentException e) {
+            // a workload whose defaults name nothing to run (a trace) has nothing to derive
+            return;
+        }
+        out.println("at the defaults: " + wl.ranks(values) + " ranks on " + wl.nodes(values) + " nodes"
+                + (wl.connectsRanks() ? "" : " (datagrams, no queue pairs)") + ", " + wl.segmentBytes(values)
+                + " B of segment per rank, requires: " + (wl.requires(values).isEmpty() ? "nothing"
+                : String.join(", ", wl.requires(values).stream().sorted().map(Enum::name).toList())));
     }
 
     private static List<Map<String, Object>> experiments() {
@@ -132,7 +159,8 @@ final class InfoCommand implements Callable<Integer> {
             ExperimentSpec e = SpecReader.bundled(id);
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("experiment", id);
-            r.put("reproduces", e.paper() == null ? "beyond the seeds" : "seed " + e.paper() + " " + e.where());
+            r.put("reproduces", e.paper() != null ? "seed " + e.paper() + " " + e.where()
+                    : e.designCheck() != null ? "beyond the seeds, design check" : "beyond the seeds");
             r.put("status", e.runnable() ? "reproducible" : "waits for: " + e.requires().get(0));
             r.put("title", e.title());
             rows.add(r);
@@ -235,12 +263,13 @@ final class InfoCommand implements Callable<Integer> {
             out.println(name + ": " + wl.description());
             out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
             out.println("ranks: " + wl.ranks());
+            atDefaults(out, wl);
             List<Map<String, Object>> rows = new ArrayList<>();
-            for (org.pagefabric.workload.WorkloadParameter wp : wl.parameters()) {
+            for (WorkloadParameter wp : wl.parameters()) {
                 Map<String, Object> r = new LinkedHashMap<>();
                 r.put("parameter", wp.name());
                 r.put("type", wp.typeName());
-                r.put("default", wp.defaultValue() + (wp.unit() == null || wp.unit().isEmpty() ? "" : " " + wp.unit()));
+                r.put("default", defaultOf(wp));
                 r.put("valid", wp.expected());
                 r.put("doc", wp.doc());
                 rows.add(r);
@@ -253,6 +282,9 @@ final class InfoCommand implements Callable<Integer> {
             ExperimentSpec e = SpecReader.bundled(name);
             out.println(name + ": " + e.title());
             out.println(e.paper() == null ? "reproduces: no seed (beyond the seeds)" : "reproduces: seed " + e.paper() + ", " + e.where());
+            if (e.designCheck() != null) {
+                out.println(e.checks());
+            }
             out.println("policies: " + String.join(", ", e.policies()));
             if (e.runnable()) {
                 out.println("workload: " + e.workload().name() + "; profile: " + e.profile().name() + "; points: "

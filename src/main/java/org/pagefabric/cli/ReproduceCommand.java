@@ -168,6 +168,8 @@ final class ReproduceCommand implements Callable<Integer> {
         int idWidth = specs.stream().mapToInt(sp -> sp.id().length()).max().orElse(1);
         boolean verified = true;
         List<String> notAsExpected = new ArrayList<>();
+        // experiments that check a claim of the design, each with the reason no measurement exists
+        List<String> designChecks = new ArrayList<>();
         boolean complete = !stoppedBeforeRows[0];
         for (int k = 0; k < n; k++) {
             ExperimentSpec s = specs.get(k);
@@ -183,6 +185,9 @@ final class ReproduceCommand implements Callable<Integer> {
             if (!comparison.isEmpty()) {
                 tallies.add(String.format(java.util.Locale.ROOT, "%-" + idWidth + "s  %s", s.id(),
                         VerdictTally.of(comparison).summary()));
+            }
+            if (s.designCheck() != null) {
+                designChecks.add(String.format(java.util.Locale.ROOT, "%-" + idWidth + "s  %s", s.id(), s.checks()));
             }
             ExpectedFailures outcome = ExpectedFailures.check(r.spec(), r.rows());
             if (!outcome.asExpected()) {
@@ -246,6 +251,7 @@ final class ReproduceCommand implements Callable<Integer> {
         // The table first: on a terminal both streams share the screen, and the summary closes it.
         o.flush();
         tallies.forEach(err::println);
+        designChecks.forEach(err::println);
         fragileLines.forEach(err::println);
         if (!allComparisons.isEmpty()) {
             VerdictTally total = VerdictTally.of(allComparisons);

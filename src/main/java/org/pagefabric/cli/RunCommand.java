@@ -68,7 +68,8 @@ final class RunCommand implements Callable<Integer> {
     Format format;
 
     @Option(names = "--out", paramLabel = "DIR",
-            description = "Also write rows, manifest, resolved spec, plot and HTML report under DIR/run.WORKLOAD.")
+            description = "Also write rows, manifest, resolved spec, plot and HTML report under DIR/run.WORKLOAD;"
+                    + " the report shows the timeline of the first point, written beside it as timeline.json.")
     Path out;
 
     @Option(names = "--record-trace", paramLabel = "FILE",
@@ -178,6 +179,11 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        // the report's timeline first, in a run of its own, before anything watches the rows' run
+        PointTimeline pointTimeline = out == null ? null : PointTimeline.record(
+                new ExperimentRunner(experiment, new ExperimentRunner.Options(1, false, false, parseSets(sets))),
+                0, "The run's first point: " + runner.points().getFirst().label() + ".",
+                "pagefabric run " + workload + ": " + runner.points().getFirst().label());
         List<ExperimentResult> done = new ArrayList<>();
         TraceRecorder recorder = recordTrace == null ? null : new TraceRecorder(commandLine());
         if (recorder != null) {
@@ -192,7 +198,7 @@ final class RunCommand implements Callable<Integer> {
             done.add(result);
             if (out != null) {
                 try {
-                    IndexPage.write(out, List.of(ExperimentOutput.write(out, result, List.of())));
+                    IndexPage.write(out, List.of(ExperimentOutput.write(out, result, List.of(), pointTimeline)));
                 } catch (IOException e) {
                     throw new org.pagefabric.experiment.WriteFailedException("cannot write the results in " + out + ": "
                             + Main.reason(e), Main.reason(e));

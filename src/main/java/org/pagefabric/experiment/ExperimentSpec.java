@@ -38,12 +38,14 @@ import org.pagefabric.workload.Workload;
  *                        ({@code "Rendezvous no-unpin" -> rendezvous-nounpin}); a label not listed
  *                        matches a series of the same name, ignoring case
  * @param expectedFailures the rows the experiment fails by design, and why ({@link ExpectedFailure})
+ * @param designCheck     why no published measurement checks the experiment (it checks a claim of
+ *                        the design), or {@code null} when it reproduces published numbers
  */
 public record ExperimentSpec(String file, String id, String title, String paper, String where, List<String> requires,
         Workload workload, List<String> policies, String profileRef, Profile profile, long seed, int repetitions,
         List<Axis> grid, Quick quick, List<String> metrics, Plot plot, List<Reference> reference,
         List<DerivedMetric> derived, java.util.Map<String, String> seriesLabels,
-        List<ExpectedFailure> expectedFailures) {
+        List<ExpectedFailure> expectedFailures, String designCheck) {
 
     /** Copies the lists, so a spec is immutable. */
     public ExperimentSpec {
@@ -55,6 +57,27 @@ public record ExperimentSpec(String file, String id, String title, String paper,
         derived = List.copyOf(derived);
         seriesLabels = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(seriesLabels));
         expectedFailures = List.copyOf(expectedFailures);
+    }
+
+    /** A spec that states no design check. */
+    public ExperimentSpec(String file, String id, String title, String paper, String where, List<String> requires,
+                          Workload workload, List<String> policies, String profileRef, Profile profile, long seed,
+                          int repetitions, List<Axis> grid, Quick quick, List<String> metrics, Plot plot,
+                          List<Reference> reference, List<DerivedMetric> derived,
+                          java.util.Map<String, String> seriesLabels, List<ExpectedFailure> expectedFailures) {
+        this(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed, repetitions, grid,
+                quick, metrics, plot, reference, derived, seriesLabels, expectedFailures, null);
+    }
+
+    /**
+     * What {@code reproduce} and the index say the experiment checks: "design check: REASON" for
+     * a spec with {@code design_check}, else {@code where}.
+     */
+    public String checks() {
+        if (designCheck == null) {
+            return where;
+        }
+        return "design check: " + designCheck;
     }
 
     /** A spec without derived metrics. */
@@ -256,13 +279,13 @@ public record ExperimentSpec(String file, String id, String title, String paper,
         }
         int reps = quick.repetitions() > 0 ? quick.repetitions() : repetitions;
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
-                reps, axes, null, metrics, plot, reference, derived, seriesLabels, expectedFailures);
+                reps, axes, null, metrics, plot, reference, derived, seriesLabels, expectedFailures, designCheck);
     }
 
     /** This spec with other axes, seed and repetitions (for {@code --set}). */
     ExperimentSpec with(List<Axis> axes, long newSeed, int newRepetitions) {
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile,
-                newSeed, newRepetitions, axes, quick, metrics, plot, reference, derived, seriesLabels, expectedFailures);
+                newSeed, newRepetitions, axes, quick, metrics, plot, reference, derived, seriesLabels, expectedFailures, designCheck);
     }
 
     /**
@@ -271,13 +294,13 @@ public record ExperimentSpec(String file, String id, String title, String paper,
      */
     public ExperimentSpec withPolicies(String newId, List<String> newPolicies) {
         return new ExperimentSpec(file, newId, title, paper, where, requires, workload, newPolicies, profileRef, profile,
-                seed, repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels, expectedFailures);
+                seed, repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels, expectedFailures, designCheck);
     }
 
     /** This spec drawn with another plot ({@code compare} draws one series per policy under one scheme). */
     public ExperimentSpec withPlot(Plot newPlot) {
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile,
-                seed, repetitions, grid, quick, metrics, newPlot, reference, derived, seriesLabels, expectedFailures);
+                seed, repetitions, grid, quick, metrics, newPlot, reference, derived, seriesLabels, expectedFailures, designCheck);
     }
 
     static int indexOf(List<Axis> axes, String key) {

@@ -227,6 +227,9 @@ public final class ResultWriter {
             m.put("where", s.where());
         }
         m.put("requires", s.requires());
+        if (s.designCheck() != null) {
+            m.put("design_check", s.designCheck());
+        }
         m.put("workload", s.workload().name());
         m.put("policies", s.policies());
         m.put("profile", s.profileRef());

@@ -45,7 +45,7 @@ import org.pagefabric.workload.WorkloadRegistry;
  */
 public final class SpecReader {
     /** Top-level fields, in the order the format documents them. */
-    static final List<String> FIELDS = List.of("id", "title", "paper", "where", "requires", "workload", "policies",
+    static final List<String> FIELDS = List.of("id", "title", "paper", "where", "requires", "design_check", "workload", "policies",
             "profile", "seed", "repetitions", "grid", "quick", "metrics", "plot", "reference", "derived", "series_labels",
             "expected_failures");
     private static final List<String> EXPECTED_FAILURE_FIELDS = List.of("when", "reason", "why");
@@ -194,6 +194,7 @@ public final class SpecReader {
         }
         String where = optionalText(top, "where");
         List<String> requires = textList(top, "requires", false);
+        String designCheck = designCheck(top, paper);
         if (!requires.isEmpty()) {
             // Its workload and policies are what a later issue brings: validate them then.
             String profileText = top.entries().containsKey("profile") ? requiredText(top, "profile") : ProfileRegistry.ROOT;
@@ -237,7 +238,26 @@ public final class SpecReader {
         List<ExpectedFailure> expectedFailures = expectedFailures(top.entries().get("expected_failures"), grid,
                 quick, policies);
         return new ExperimentSpec(file, id, title, paper, where, requires, workload, policies, profileRef, profile, seed,
-                repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels(top), expectedFailures);
+                repetitions, grid, quick, metrics, plot, reference, derived, seriesLabels(top), expectedFailures, designCheck);
+    }
+
+    /**
+     * The reason a spec checks a claim of the design rather than a published number, or
+     * {@code null}: non-blank text, and never on a seed's experiment, which reproduces its paper.
+     */
+    private String designCheck(MapNode top, String paper) {
+        if (!top.entries().containsKey("design_check")) {
+            return null;
+        }
+        String reason = requiredText(top, "design_check");
+        if (reason.isBlank()) {
+            throw error(top, "design_check", "is empty; say why no published measurement exists for this experiment");
+        }
+        if (paper != null) {
+            throw error(top, "design_check", "a seed's experiment (paper \"" + paper + "\") reproduces its paper's"
+                    + " numbers; design_check is for an experiment no published measurement checks");
+        }
+        return reason;
     }
 
     /** A list of names as written, unchecked (for a spec whose names do not exist yet). */

@@ -25,6 +25,11 @@ import org.pagefabric.workload.trace.TraceWriter;
 public final class MpiRecorder {
     /** Launchers of Open MPI, which pass environment variables to the ranks only when told with -x. */
     private static final Set<String> OPEN_MPI_LAUNCHERS = Set.of("mpirun", "mpiexec", "orterun");
+    /** The nonblocking collectives the interposer counts so that a recording of a program using one is refused. */
+    private static final Set<String> NONBLOCKING_COLLECTIVES = Set.of("MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce",
+            "MPI_Iallreduce", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
+            "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter", "MPI_Iscatterv",
+            "MPI_Ialltoall", "MPI_Ialltoallv");
 
     private MpiRecorder() {
     }
@@ -152,6 +157,14 @@ public final class MpiRecorder {
             if (!r.finished()) {
                 throw new RecordingRefused("rank " + r.rank() + " did not reach MPI_Finalize (it crashed or was"
                         + " killed); no trace written");
+            }
+        }
+        for (RankLog r : ranks) {
+            for (String call : r.tally().keySet()) {
+                if (NONBLOCKING_COLLECTIVES.contains(call)) {
+                    throw new RecordingRefused("rank " + r.rank() + " called " + call + ", a nonblocking collective,"
+                            + " which the replay cannot carry (it has only blocking collectives); no trace written");
+                }
             }
         }
         return ranks;

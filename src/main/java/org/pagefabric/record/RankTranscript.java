@@ -189,7 +189,8 @@ final class RankTranscript {
         long t1 = Long.parseLong(w[2]);
         compute(t0);
         lastEnd = t1;
-        call = w[3];
+        // '-': a further operation of the call before (MPI_Startall's next request), counted there
+        call = w[3].equals("-") ? null : w[3];
         switch (w[0]) {
             case "S" -> send(w);
             case "V" -> receive(w);

@@ -16,9 +16,9 @@ import org.pagefabric.experiment.VerificationNotice;
  * with the paper, the tidy rows and the manifest.
  *
  * <p>Self-contained means the page needs no other file and no network: the stylesheet is inline, the
- * figures are inline SVG, there is no script and no URL with a scheme. The only link is the relative
- * {@code rows.csv} next to the report, given when the page shows fewer rows than the results hold and
- * that file exists. The same inputs give the same bytes, so reports can be diffed across commits.
+ * figures are inline SVG, there is no script and no URL with a scheme. The only links are relative:
+ * {@code rows.csv} next to the report, given when that file exists, and a timeline's trace-event
+ * file beside it. The same inputs give the same bytes, so reports can be diffed across commits.
  */
 public final class HtmlReport {
     /** The report's file name inside the experiment's directory. */
@@ -95,6 +95,16 @@ public final class HtmlReport {
     public static String render(ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
             List<PaperPoint> paper, List<Map<String, Object>> comparison, boolean rowsCsvExists,
             PolicyDecision decision) {
+        return render(meta, rows, plots, paper, comparison, rowsCsvExists, decision, null);
+    }
+
+    /**
+     * The report as a string, with the timeline of one point after the figures when
+     * {@code timeline} is not {@code null}.
+     */
+    public static String render(ReportMetadata meta, List<Map<String, Object>> rows, List<PlotSpec> plots,
+            List<PaperPoint> paper, List<Map<String, Object>> comparison, boolean rowsCsvExists,
+            PolicyDecision decision, ReportTimeline timeline) {
         StringBuilder b = new StringBuilder(Html.head(meta.title() + " \u2014 PageFabric"));
         b.append("<header>\n");
         String notVerified = meta.expectedFailures() != null
@@ -128,6 +138,9 @@ public final class HtmlReport {
             decision(b, decision);
         }
         figures(b, rows, plots, paper);
+        if (timeline != null) {
+            timeline(b, timeline);
+        }
         comparison(b, comparison);
         rows(b, rows, rowsCsvExists);
         manifest(b, meta);
@@ -165,6 +178,26 @@ public final class HtmlReport {
                 }
             }
             b.append("</figure>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    /** The timeline of one point: what was recorded, the drawing, its notes, and the file for a trace viewer. */
+    private static void timeline(StringBuilder b, ReportTimeline t) {
+        b.append("<section id=\"timeline\">\n<h2>Timeline of one point</h2>\n<p class=\"note\">")
+                .append(Html.escape(t.point())).append("</p>\n");
+        if (t.svg() != null) {
+            b.append("<figure id=\"timeline-figure\">\n").append(Html.inlineSvg(t.svg(), "tl-"))
+                    .append("\n<figcaption>What each rank, NIC and kernel did when: one lane each, spans coloured"
+                            + " by kind (legend below the axis), and the job's pinned memory as a line under the"
+                            + " lanes. Hover a lane for its count of spans per kind.</figcaption>\n</figure>\n");
+        }
+        t.notes().forEach(n -> b.append("<p class=\"note timeline-note\">").append(Html.escape(n)).append("</p>\n"));
+        if (t.json() != null) {
+            b.append("<p class=\"note\">Every kept event as Chrome trace-event JSON: <a href=\"")
+                    .append(Html.escape(t.json())).append("\">").append(Html.escape(t.json()))
+                    .append("</a>; open it in Perfetto (ui.perfetto.dev, Open trace file) or in chrome://tracing"
+                            + " (Load) to zoom into single spans.</p>\n");
         }
         b.append("</section>\n");
     }

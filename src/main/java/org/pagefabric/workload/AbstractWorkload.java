@@ -1,75 +1,78 @@
 package org.pagefabric.workload;
 
-import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.os.Kernel;
+import org.pagefabric.comm.Job;
+import org.pagefabric.config.Profile;
+import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
- * What every workload declares about itself, held once: its name, one line of description, the
- * ranks it needs, its declared parameters and the metric it is judged by. A workload extends
- * this and writes what it does, {@link #start}, and its segment size if one message at least a
- * page long is not enough.
+ * A workload that holds its {@link WorkloadDescriptor} and reads its values typed: it declares
+ * itself once and writes what it does, {@link #start(Job, Params, LatencyHistogram)}, on
+ * {@link Params} rather than on the runner's map.
  */
 public abstract class AbstractWorkload implements Workload {
-    private final String name;
-    private final String description;
-    private final int ranks;
-    private final List<WorkloadParameter> parameters;
-    private final String mainMetric;
-    private final boolean higherIsBetter;
+    private final WorkloadDescriptor descriptor;
+
+    /** @param descriptor what the workload declares about itself */
+    protected AbstractWorkload(WorkloadDescriptor descriptor) {
+        this.descriptor = descriptor;
+    }
+
+    @Override
+    public final WorkloadDescriptor descriptor() {
+        return descriptor;
+    }
+
+    @Override
+    public final Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+        return start(job, descriptor.values(params), latencies);
+    }
 
     /**
-     * @param name           the command-line name
-     * @param description    one line saying what is measured
-     * @param ranks          ranks the workload needs
-     * @param parameters     the declared parameters, {@code size_B} and {@code iterations} first
-     * @param mainMetric     the metric the workload is judged by, e.g. {@code latency_us}
-     * @param higherIsBetter whether a larger main metric is better
+     * Starts the workload's processes on {@code job}.
+     *
+     * @param job       the job the ranks belong to
+     * @param p         the point's resolved values
+     * @param latencies where each timed operation's latency goes (picoseconds)
+     * @return what the runner reads once the simulation ends
      */
-    protected AbstractWorkload(String name, String description, int ranks, List<WorkloadParameter> parameters,
-                               String mainMetric, boolean higherIsBetter) {
-        this.name = name;
-        this.description = description;
-        this.ranks = ranks;
-        this.parameters = List.copyOf(parameters);
-        this.mainMetric = mainMetric;
-        this.higherIsBetter = higherIsBetter;
-    }
-
-    /** One message of {@code size_B}, at least a page: what a one-buffer workload needs. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return Math.max(StandardParameters.size(params), Kernel.PAGE_SIZE);
-    }
+    protected abstract Run start(Job job, Params p, LatencyHistogram latencies);
 
     @Override
-    public final String name() {
-        return name;
+    public final SearchedParameter search(Map<String, Object> params) {
+        return search(descriptor.values(params));
+    }
+
+    /**
+     * The parameter of these values left to a search by the experiment layer; {@code null}, as
+     * by default, when the point is one run.
+     *
+     * @throws IllegalArgumentException if the values leave the search no candidate
+     */
+    protected SearchedParameter search(Params p) {
+        return null;
     }
 
     @Override
-    public final String description() {
-        return description;
+    public final Profile profile(Map<String, Object> params, Profile profile) {
+        return profile(descriptor.values(params), profile);
+    }
+
+    /** The profile a point with these values runs on: {@code profile} unless a parameter stands for a setting below. */
+    protected Profile profile(Params p, Profile profile) {
+        return profile;
     }
 
     @Override
-    public final int ranks() {
-        return ranks;
+    public final void check(Map<String, Object> params, Profile profile) {
+        check(descriptor.values(params), profile);
     }
 
-    @Override
-    public final List<WorkloadParameter> parameters() {
-        return parameters;
-    }
-
-    @Override
-    public final String mainMetric() {
-        return mainMetric;
-    }
-
-    @Override
-    public final boolean higherIsBetter() {
-        return higherIsBetter;
+    /**
+     * Checks values whose valid range depends on the hardware; nothing by default.
+     *
+     * @throws IllegalArgumentException naming the parameter and its valid values
+     */
+    protected void check(Params p, Profile profile) {
     }
 }

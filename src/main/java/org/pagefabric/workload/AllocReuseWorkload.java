@@ -55,30 +55,24 @@ public final class AllocReuseWorkload extends AbstractWorkload {
         METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED));
     }
 
-    /** The buffers come from the allocator, not the segment: one page is enough. */
     /** The workload with its declared metadata. */
     public AllocReuseWorkload() {
-        super("alloc-reuse", "malloc, RDMA transfer, check, free, repeat: the same addresses come back with new frames " + "(stale registrations show as corrupted iterations)",
-                2, PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("alloc-reuse", "malloc, RDMA transfer, check, free, repeat: the same addresses"
+                + " come back with new frames (stale registrations show as corrupted iterations)")
+                .parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(METRICS)
+                // the buffers come from the allocator, not the segment: one page is enough
+                .segment(Kernel.PAGE_SIZE)
+                // a get or a put, as the parameter says
+                .requires(p -> Set.of(p.flag(READ) ? Capability.GET : Capability.PUT)).build());
     }
 
     @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return Kernel.PAGE_SIZE;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
-        boolean read = (Boolean) params.get(READ);
-        UserAllocator.Config config = new UserAllocator.Config((Long) params.get(MMAP_THRESHOLD), true, 128 * KIB,
-                128 * KIB, false, (Boolean) params.get(CUSTOM_ALLOCATOR) ? UserAllocator.Linkage.CUSTOM
+        boolean read = params.flag(READ);
+        UserAllocator.Config config = new UserAllocator.Config(params.longValue(MMAP_THRESHOLD), true, 128 * KIB,
+                128 * KIB, false, params.flag(CUSTOM_ALLOCATOR) ? UserAllocator.Linkage.CUSTOM
                         : UserAllocator.Linkage.DYNAMIC);
         Rank initiator = job.rank(0);
         Rank peer = job.rank(1);
@@ -153,11 +147,5 @@ public final class AllocReuseWorkload extends AbstractWorkload {
     /** Whether the destination holds what the origin holds (both rank 0's and rank 1's view of them). */
     private static boolean sameBytes(Rank a, long aVa, Rank b, long bVa, long size) {
         return a.node().kernel().sameBytes(a.process(), aVa, b.node().kernel(), b.process(), bVa, size);
-    }
-
-    /** A get or a put, as the parameter says. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Boolean.TRUE.equals(params.get(READ)) ? Capability.GET : Capability.PUT);
     }
 }

@@ -1,8 +1,6 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
@@ -25,12 +23,14 @@ public final class BandwidthWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public BandwidthWorkload() {
-        super("bandwidth", "streaming RDMA writes from rank 0 to rank 1, " + WINDOW + " in flight: bytes per second",
-                2, PARAMETERS, "bandwidth_MBps", true);
+        super(WorkloadDescriptor.of("bandwidth", "streaming RDMA writes from rank 0 to rank 1, " + WINDOW
+                + " in flight: bytes per second").parameters(PARAMETERS).higherIsBetter("bandwidth_MBps")
+                // its transfers are one-sided puts
+                .requires(Capability.PUT).build());
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         Rank src = job.rank(0);
@@ -78,11 +78,5 @@ public final class BandwidthWorkload extends AbstractWorkload {
                         : "the destination does not hold the bytes the puts carried";
             }
         };
-    }
-
-    /** Its transfers are one-sided puts. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

@@ -6,20 +6,21 @@ import org.pagefabric.hw.os.Kernel;
 /**
  * Fills source buffers with known content and checks destinations against it byte for byte
  * (tagged and literal bytes compare alike), so a stale translation or a lost packet shows up as
- * a failed check, not as a better number.
+ * a failed check, not as a better number. A workload outside this package checks its transfers
+ * with it too.
  */
-final class DataCheck {
+public final class DataCheck {
     private DataCheck() {
     }
 
     /** Writes a content tag stream over {@code [offset, offset + length)} of the rank's segment. */
-    static void fill(Rank r, long offset, long length, long tag) {
+    public static void fill(Rank r, long offset, long length, long tag) {
         Kernel k = r.node().kernel();
         k.writeTag(r.process(), r.segment() + offset, length, tag, 0);
     }
 
     /** Whether two ranges hold the same bytes. */
-    static boolean same(Rank a, long aOffset, Rank b, long bOffset, long length) {
+    public static boolean same(Rank a, long aOffset, Rank b, long bOffset, long length) {
         return a.node().kernel().sameBytes(a.process(), a.segment() + aOffset, b.node().kernel(), b.process(),
                 b.segment() + bOffset, length);
     }

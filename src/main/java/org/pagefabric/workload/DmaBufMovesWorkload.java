@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.AddressSpace;
@@ -55,26 +54,17 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public DmaBufMovesWorkload() {
-        super("dmabuf-moves", "device memory registered as a dma-buf whose exporter moves it between transfers:"
-                + " refused under a pinning registration, an invalidation and a re-map under an on-demand one", 2,
-                PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("dmabuf-moves", "device memory registered as a dma-buf whose exporter moves it"
+                + " between transfers: refused under a pinning registration, an invalidation and a re-map under an"
+                + " on-demand one").parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(METRICS)
+                .segment(StandardParameters::size).requires(Capability.PUT).build());
     }
 
     @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return StandardParameters.size(params);
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
-        long every = (Long) params.get(MOVE_EVERY);
+        long every = params.longValue(MOVE_EVERY);
         Rank owner = job.rank(0);
         Rank peer = job.rank(1);
         Kernel k = owner.node().kernel();
@@ -106,10 +96,5 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
             m.put(MOVE_US, counts[0] == 0 ? 0.0 : counts[2] / (double) counts[0] / Time.US);
             return m;
         });
-    }
-
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

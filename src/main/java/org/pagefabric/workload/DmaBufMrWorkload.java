@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -50,26 +49,18 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public DmaBufMrWorkload() {
-        super("dmabuf-mr", "a dma-buf of device memory registered with ibv_reg_dmabuf_mr whose exporter moves it"
-                + " between transfers: refused under a static (pinned) attachment, move_notify and a re-map under"
-                + " a dynamic one", 2, PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("dmabuf-mr", "a dma-buf of device memory registered with ibv_reg_dmabuf_mr whose"
+                + " exporter moves it between transfers: refused under a static (pinned) attachment, move_notify and a"
+                + " re-map under a dynamic one").parameters(PARAMETERS).lowerIsBetter("latency_us")
+                .metrics(DmaBufMovesWorkload.METRICS).segment(StandardParameters::size)
+                .requires(Capability.PUT, Capability.DMA_BUF).build());
     }
 
     @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return StandardParameters.size(params);
-    }
-
-    @Override
-    public List<String> metrics() {
-        return DmaBufMovesWorkload.METRICS;
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
-        long every = (Long) params.get(DmaBufMovesWorkload.MOVE_EVERY);
+        long every = params.longValue(DmaBufMovesWorkload.MOVE_EVERY);
         Rank owner = job.rank(0);
         Rank peer = job.rank(1);
         DmaBufRegistrar registrar = owner.policy().dmaBuf(owner.node());
@@ -117,10 +108,5 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
             m.put(DmaBufMovesWorkload.MOVE_US, counts[0] == 0 ? 0.0 : counts[2] / (double) counts[0] / Time.US);
             return m;
         });
-    }
-
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT, Capability.DMA_BUF);
     }
 }

@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.iommu.Iommu;
@@ -65,37 +64,21 @@ public final class DmaReadsWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public DmaReadsWorkload() {
-        super("dma-reads", "pcie-bench DMA reads: a device reads size_B at random offsets of window_B, outstanding"
-                + " at a time, through the IOMMU when nic.iommu", 2, PARAMETERS, BANDWIDTH_GBPS, true);
+        super(WorkloadDescriptor.of("dma-reads", "pcie-bench DMA reads: a device reads size_B at random offsets of"
+                + " window_B, outstanding at a time, through the IOMMU when nic.iommu").parameters(PARAMETERS)
+                .higherIsBetter(BANDWIDTH_GBPS).metrics(PointRun.metricsAfterVerified(EXTRA)).ownTraffic()
+                // pcie-bench's host buffer is at least as large as a superpage, so that a window smaller than one
+                // still lies in one
+                .segment(p -> Math.max(p.longValue(WINDOW), HUGE_PAGE))
+                // pcie-bench's driver pins its buffer: the device's DMA engine cannot take a page fault
+                .requires(Capability.PINNED_UP_FRONT).build());
     }
 
     @Override
-    public List<String> metrics() {
-        return PointRun.metricsAfterVerified(EXTRA);
-    }
-
-    /** pcie-bench's driver pins its buffer: the device's DMA engine cannot take a page fault. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PINNED_UP_FRONT);
-    }
-
-    @Override
-    public boolean connectsRanks() {
-        return false;
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        // pcie-bench's host buffer is at least as large as a superpage, so that a window smaller than one still lies in one
-        return Math.max((Long) params.get(WINDOW), HUGE_PAGE);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         int size = Math.toIntExact(StandardParameters.size(params));
-        long window = (Long) params.get(WINDOW);
-        int outstanding = Math.toIntExact((Long) params.get(OUTSTANDING));
+        long window = params.longValue(WINDOW);
+        int outstanding = params.intValue(OUTSTANDING);
         if (size < 1 || PhysicalMemory.PAGE_SIZE % size != 0 || window % PhysicalMemory.PAGE_SIZE != 0) {
             throw new IllegalArgumentException("size_B: " + size + " must divide a 4 KiB page, and window_B ("
                     + window + ") be a whole number of pages");

@@ -55,22 +55,20 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public FaultLatencyWorkload() {
-        super("fault-latency", "RDMA write from rank 0 to rank 1 after making a fraction of the pages non-present:"
-                + " latency from asking to completion, with PART's fault-handling phases", 2, PARAMETERS,
-                "latency_us", false);
+        super(WorkloadDescriptor.of("fault-latency", "RDMA write from rank 0 to rank 1 after making a fraction of the"
+                + " pages non-present: latency from asking to completion, with PART's fault-handling phases")
+                .parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(PointRun.metricsAfterVerified(EXTRA))
+                // one-sided puts, into (and from) pages made non-present unless both fractions are zero
+                .requires(p -> p.doubleValue("fault_fraction") > 0 || p.doubleValue("source_fault_fraction") > 0
+                        ? Set.of(Capability.PUT, Capability.PAGED_OUT_MEMORY) : Set.of(Capability.PUT)).build());
     }
 
     @Override
-    public List<String> metrics() {
-        return PointRun.metricsAfterVerified(EXTRA);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
-        double dstFraction = (Double) params.get("fault_fraction");
-        double srcFraction = (Double) params.get("source_fault_fraction");
+        double dstFraction = params.doubleValue("fault_fraction");
+        double srcFraction = params.doubleValue("source_fault_fraction");
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
         RegistrationPolicy policy = job.policy();
@@ -206,12 +204,5 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         private Double mean(long sumPs) {
             return n == 0 ? null : Math.round(1000.0 * Time.toMicros(sumPs) / n) / 1000.0;
         }
-    }
-
-    /** One-sided puts, into (and from) pages made non-present unless both fractions are zero. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        boolean pagedOut = (Double) params.get("fault_fraction") > 0 || (Double) params.get("source_fault_fraction") > 0;
-        return pagedOut ? Set.of(Capability.PUT, Capability.PAGED_OUT_MEMORY) : Set.of(Capability.PUT);
     }
 }

@@ -1,8 +1,6 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.reg.Capability;
@@ -26,17 +24,15 @@ public final class FhPutBandwidthWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public FhPutBandwidthWorkload() {
-        super("fh-put-bandwidth", "puts from rank 0 to random targets in rank 1's working set, " + WINDOW + " in flight: bytes per second",
-                2, PARAMETERS, "bandwidth_MBps", true);
+        super(WorkloadDescriptor.of("fh-put-bandwidth", "puts from rank 0 to random targets in rank 1's working set, "
+                + WINDOW + " in flight: bytes per second").parameters(PARAMETERS).higherIsBetter("bandwidth_MBps")
+                .segment(WorkingSetPuts::segmentBytes)
+                // its transfers are one-sided puts
+                .requires(Capability.PUT).build());
     }
 
     @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return WorkingSetPuts.segmentBytes(params);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         WorkingSetPuts w = new WorkingSetPuts(job, params, "fh-put-bandwidth");
         if (w.workingSet / w.size < WINDOW) {
             throw new IllegalArgumentException("working_set_MiB must hold at least " + WINDOW + " puts of " + w.size
@@ -101,11 +97,5 @@ public final class FhPutBandwidthWorkload extends AbstractWorkload {
                 return t;
             }
         }
-    }
-
-    /** Its transfers are one-sided puts. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

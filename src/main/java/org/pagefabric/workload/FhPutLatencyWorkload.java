@@ -1,8 +1,6 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
@@ -28,22 +26,15 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public FhPutLatencyWorkload() {
-        super("fh-put-latency", "puts from rank 0 to random targets in rank 1's working set, one at a time: latency of each",
-                2, PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("fh-put-latency", "puts from rank 0 to random targets in rank 1's working set,"
+                + " one at a time: latency of each").parameters(PARAMETERS).lowerIsBetter("latency_us")
+                .metrics(PointRun.metricsThen(WorkingSetPuts.EXTRA_METRICS)).segment(WorkingSetPuts::segmentBytes)
+                // its transfers are one-sided puts
+                .requires(Capability.PUT).build());
     }
 
     @Override
-    public List<String> metrics() {
-        return PointRun.metricsThen(WorkingSetPuts.EXTRA_METRICS);
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return WorkingSetPuts.segmentBytes(params);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         WorkingSetPuts w = new WorkingSetPuts(job, params, "fh-put-latency");
         long warm = w.warmUpPuts();
         long align = Math.min(Long.lowestOneBit(w.size), Kernel.PAGE_SIZE);
@@ -64,11 +55,5 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
             }
         }).start();
         return Run.of(() -> w.verified(warm + w.puts), w::extraMetrics);
-    }
-
-    /** Its transfers are one-sided puts. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

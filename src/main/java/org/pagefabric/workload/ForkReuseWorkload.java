@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
@@ -68,19 +67,10 @@ public final class ForkReuseWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public ForkReuseWorkload() {
-        super("fork-reuse", "register, then fork, write, transfer, check, repeat: what each kernel and MADV_DONTFORK"
-                + " do to a registration (stale pinned pages show as corrupted iterations)", 2, PARAMETERS,
-                "latency_us", false);
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return StandardParameters.size(params);
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
+        super(WorkloadDescriptor.of("fork-reuse", "register, then fork, write, transfer, check, repeat: what each"
+                + " kernel and MADV_DONTFORK do to a registration (stale pinned pages show as corrupted iterations)")
+                .parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(METRICS)
+                .segment(StandardParameters::size).requires(Capability.PUT).build());
     }
 
     /**
@@ -93,19 +83,19 @@ public final class ForkReuseWorkload extends AbstractWorkload {
      * when get_copy_on_fork() reports the kernel's copy, and ibv_fork_init then marks nothing).
      */
     @Override
-    public Profile profile(Map<String, Object> params, Profile profile) {
-        boolean protect = switch ((String) params.get(DONTFORK)) {
+    protected Profile profile(Params params, Profile profile) {
+        boolean protect = switch (params.choice(DONTFORK)) {
             case "always" -> true;
             // IBV_FORK_UNNEEDED: the kernel copies pinned pages into the child at fork
             case "auto" -> !"early-copy".equals(profile.choice(OsParameters.FORK_PINNED_PAGES));
             default -> false;
         };
         return profile.withOverrides(Map.of(NicParameters.REGISTER_DONTFORK.name(), Boolean.toString(protect)),
-                "fork-reuse dontfork=" + params.get(DONTFORK));
+                "fork-reuse dontfork=" + params.choice(DONTFORK));
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         Rank parent = job.rank(0);
@@ -144,10 +134,5 @@ public final class ForkReuseWorkload extends AbstractWorkload {
             m.put(FORK_US, iterations == 0 ? 0.0 : counts[1] / (double) iterations / Time.US);
             return m;
         });
-    }
-
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

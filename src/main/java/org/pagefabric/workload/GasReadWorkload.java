@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -52,50 +51,35 @@ public final class GasReadWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public GasReadWorkload() {
-        super("gas-read", "repeated reads of a remote array, by explicit gets or through a paged global address"
-                + " space that fetches a page on its first access: latency per read", 2, PARAMETERS, "latency_us",
-                false);
+        super(WorkloadDescriptor.of("gas-read", "repeated reads of a remote array, by explicit gets or through a paged"
+                + " global address space that fetches a page on its first access: latency per read")
+                .parameters(PARAMETERS).check(GasReadWorkload::checkShape).lowerIsBetter("latency_us")
+                .metrics(PointRun.metricsThen(List.of("reads", "remote_reads", "fetched_KiB")))
+                // the array (home) or its local view (reader), and a staging page where gets land
+                .segment(p -> p.longValue(ARRAY) * 1024 + Kernel.PAGE_SIZE)
+                .requires(Capability.GET).build());
     }
 
-    @Override
-    public Map<String, Object> resolve(Map<String, ?> given) {
-        Map<String, Object> values = super.resolve(given);
-        long stride = (Long) values.get(STRIDE);
-        if ((Long) values.get(ARRAY) * 1024 % Kernel.PAGE_SIZE != 0) {
-            throw new IllegalArgumentException(ARRAY + " " + values.get(ARRAY) + " is not a whole number of "
+    private static void checkShape(Params p) {
+        long stride = p.longValue(STRIDE);
+        if (p.longValue(ARRAY) * 1024 % Kernel.PAGE_SIZE != 0) {
+            throw new IllegalArgumentException(ARRAY + " " + p.longValue(ARRAY) + " is not a whole number of "
                     + Kernel.PAGE_SIZE / 1024 + " KiB pages");
         }
         if (stride % WORD != 0 || Kernel.PAGE_SIZE % stride != 0) {
             throw new IllegalArgumentException(STRIDE + " " + stride + " must be a multiple of 8 that divides "
                     + Kernel.PAGE_SIZE);
         }
-        return values;
-    }
-
-    /** The array (home) or its local view (reader), and a staging page where gets land. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return (Long) params.get(ARRAY) * 1024 + Kernel.PAGE_SIZE;
     }
 
     @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.GET);
-    }
-
-    @Override
-    public List<String> metrics() {
-        return PointRun.metricsThen(List.of("reads", "remote_reads", "fetched_KiB"));
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         Rank reader = job.rank(0);
         Rank home = job.rank(1);
-        long size = (Long) params.get(ARRAY) * 1024;
-        long stride = (Long) params.get(STRIDE);
+        long size = params.longValue(ARRAY) * 1024;
+        long stride = params.longValue(STRIDE);
         int passes = StandardParameters.iterations(params);
-        boolean paged = PAGE.equals(params.get(ACCESS));
+        boolean paged = params.is(ACCESS, PAGE);
         long handlerPs = job.cluster().profile().time(OsParameters.USERFAULTFD_FAULT_COPY);
         long localReadPs = job.cluster().profile().time(OsParameters.TOUCH_PRESENT);
         DataCheck.fill(home, 0, size, TAG);

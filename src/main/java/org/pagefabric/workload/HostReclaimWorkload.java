@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.HostStage;
@@ -49,33 +48,19 @@ public final class HostReclaimWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public HostReclaimWorkload() {
-        super("host-reclaim", "RDMA writes into a virtual machine whose host reclaims guest frames under the"
-                + " registration: host notifier invalidations, host faults, refused pinned frames", 2, PARAMETERS,
-                "latency_us", false);
+        super(WorkloadDescriptor.of("host-reclaim", "RDMA writes into a virtual machine whose host reclaims guest"
+                + " frames under the registration: host notifier invalidations, host faults, refused pinned frames")
+                .parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(PointRun.metricsAfterVerified(EXTRA))
+                .segment(p -> p.longValue(HOT) * MIB).requires(Capability.PUT).build());
     }
 
     @Override
-    public List<String> metrics() {
-        return PointRun.metricsAfterVerified(EXTRA);
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return (Long) params.get(HOT) * MIB;
-    }
-
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int puts = StandardParameters.iterations(params);
-        long hot = (Long) params.get(HOT) * MIB;
-        long intervalPs = (Long) params.get(INTERVAL) * Time.US;
-        int perInterval = (int) Math.min(Integer.MAX_VALUE, (Long) params.get(PAGES));
+        long hot = params.longValue(HOT) * MIB;
+        long intervalPs = params.longValue(INTERVAL) * Time.US;
+        int perInterval = (int) Math.min(Integer.MAX_VALUE, params.longValue(PAGES));
         if (size > hot) {
             throw new IllegalArgumentException("size_B " + size + " does not fit in hot_MiB (" + hot + " B)");
         }

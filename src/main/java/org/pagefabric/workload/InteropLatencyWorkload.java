@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.comm.RawConnection;
@@ -73,17 +72,15 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public InteropLatencyWorkload() {
-        super("interop-latency", "RDMA write latency of a probe while another process pair on the same NICs keeps"
-                + " taking ODP page faults", 2, PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("interop-latency", "RDMA write latency of a probe while another process pair on"
+                + " the same NICs keeps taking ODP page faults").parameters(PARAMETERS).lowerIsBetter("latency_us")
+                .metrics(METRICS)
+                // its transfers are one-sided puts
+                .requires(Capability.PUT).build());
     }
 
     @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         Rank src = job.rank(0);
@@ -92,11 +89,11 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         boolean[] ok = {true};
         boolean[] probeDone = {false};
         FaultTally[] tally = new FaultTally[2];
-        Background bg = (Boolean) params.get(BACKGROUND)
-                ? new Background(job, (Long) params.get(BACKGROUND_SIZE), (Boolean) params.get(BACKGROUND_RESPONDER),
+        Background bg = params.flag(BACKGROUND)
+                ? new Background(job, params.longValue(BACKGROUND_SIZE), params.flag(BACKGROUND_RESPONDER),
                         probeDone) : null;
         List<FaultPhases> drivers = bg == null ? FaultTally.driversOf(job) : List.of(bg.a.paging, bg.b.paging);
-        long gap = (Long) params.get(GAP) * org.pagefabric.sim.Time.US;
+        long gap = params.longValue(GAP) * org.pagefabric.sim.Time.US;
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
             if (bg != null) {
                 ctx.await(bg.warm); // the pair's first write maps its destination: from then on it faults steadily
@@ -187,11 +184,5 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             long k = kernel.madvise(process, buffer, length, Advice.DONTNEED);
             return k + paging.invalidationPs() - before;
         }
-    }
-
-    /** Its transfers are one-sided puts. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

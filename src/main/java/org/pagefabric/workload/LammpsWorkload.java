@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -66,38 +65,27 @@ public final class LammpsWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public LammpsWorkload() {
-        super("lammps", "LAMMPS-like MD loop on a 3-D processor grid: ghost exchanges, threaded force computation on"
-                + " the cores at the profile's md.atom_step and md.ghost_step, reverse exchanges: loop time", 2,
-                PARAMETERS, "loop_time_s", false);
+        super(WorkloadDescriptor.of("lammps", "LAMMPS-like MD loop on a 3-D processor grid: ghost exchanges, threaded"
+                + " force computation on the cores at the profile's md.atom_step and md.ghost_step, reverse exchanges:"
+                + " loop time")
+                // the network needs two nodes; one process leaves the second idle
+                .ranks(p -> Math.max(2, processes(p))).parameters(PARAMETERS).lowerIsBetter("loop_time_s")
+                .metrics(PointRun.metricsAfterVerified(List.of("loop_time_s", "timesteps_per_s", "ghosts_per_process",
+                        "step_compute_ms", "step_comm_ms")))
+                .segment(p -> (long) Swaps.AREAS * 3 * new Swaps(p).area)
+                // its transfers are two-sided sends and receives
+                .requires(Capability.SEND_RECEIVE).build());
+    }
+
+    private static int processes(Params params) {
+        return params.intValue("processes");
     }
 
     @Override
-    public int ranks(Map<String, Object> params) {
-        // The network needs two nodes; one process leaves the second idle.
-        return Math.max(2, processes(params));
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        Swaps s = new Swaps(params);
-        return (long) Swaps.AREAS * 3 * s.area;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return PointRun.metricsAfterVerified(List.of("loop_time_s", "timesteps_per_s", "ghosts_per_process",
-                "step_compute_ms", "step_comm_ms"));
-    }
-
-    private static int processes(Map<String, Object> params) {
-        return Math.toIntExact((Long) params.get("processes"));
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         int p = processes(params);
         int steps = Math.toIntExact((long) StandardParameters.iterations(params) * p);
-        int threads = Math.toIntExact((Long) params.get("threads_per_process"));
+        int threads = params.intValue("threads_per_process");
         Swaps swaps = new Swaps(params);
         int[] grid = swaps.grid;
         var profile = job.cluster().profile();
@@ -287,11 +275,11 @@ public final class LammpsWorkload extends AbstractWorkload {
         final int[] bytes = new int[3];
         final long area;
 
-        Swaps(Map<String, Object> params) {
+        Swaps(Params params) {
             int p = processes(params);
-            long atoms = (Long) params.get("atoms");
-            double cutoff = (Double) params.get("ghost_cutoff");
-            double density = (Double) params.get("density");
+            long atoms = params.longValue("atoms");
+            double cutoff = params.doubleValue("ghost_cutoff");
+            double density = params.doubleValue("density");
             grid = grid(p);
             double box = Math.cbrt(atoms / density);
             double[] side = new double[3];
@@ -322,11 +310,5 @@ public final class LammpsWorkload extends AbstractWorkload {
         long recvOffset(int phase, int d, int side) {
             return (long) AREAS * 3 * area / 2 + sendOffset(phase, d, side);
         }
-    }
-
-    /** Its transfers are two-sided sends and receives. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.SEND_RECEIVE);
     }
 }

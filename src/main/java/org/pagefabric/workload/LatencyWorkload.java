@@ -1,8 +1,6 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -24,12 +22,14 @@ public final class LatencyWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public LatencyWorkload() {
-        super("latency", "RDMA write from rank 0 to rank 1, one at a time: time from posting to completion",
-                2, PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("latency", "RDMA write from rank 0 to rank 1, one at a time: time from posting"
+                + " to completion").parameters(PARAMETERS).lowerIsBetter("latency_us")
+                // its transfers are one-sided puts
+                .requires(Capability.PUT).build());
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         Rank src = job.rank(0);
@@ -48,11 +48,5 @@ public final class LatencyWorkload extends AbstractWorkload {
             }
         }).start();
         return Run.of(() -> ok[0] && DataCheck.same(src, 0, dst, 0, size));
-    }
-
-    /** Its transfers are one-sided puts. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

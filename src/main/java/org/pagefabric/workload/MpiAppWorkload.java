@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -81,45 +80,26 @@ public final class MpiAppWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public MpiAppWorkload() {
-        super("mpi-app", "IMB collectives and point-to-point patterns and NAS IS over two-sided messages:"
-                + " application run time", 2, PARAMETERS, "runtime_s", false);
+        super(WorkloadDescriptor.of("mpi-app", "IMB collectives and point-to-point patterns and NAS IS over two-sided"
+                + " messages: application run time").ranks(p -> p.intValue(PROCESSES))
+                .nodes(p -> Math.min(p.intValue(NODES), p.intValue(PROCESSES))).parameters(PARAMETERS)
+                .lowerIsBetter("runtime_s").metrics(METRICS)
+                // a send and a receive buffer, each large enough for the application's largest message set
+                .segment(p -> 2 * bufferBytes(p))
+                // its transfers are two-sided sends and receives
+                .requires(Capability.SEND_RECEIVE).build());
     }
 
-    @Override
-    public int ranks(Map<String, Object> params) {
-        return intParam(params, PROCESSES);
-    }
-
-    @Override
-    public int nodes(Map<String, Object> params) {
-        return Math.min(intParam(params, NODES), intParam(params, PROCESSES));
-    }
-
-    /** A send and a receive buffer, each large enough for the application's largest message set. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return 2 * bufferBytes(params);
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    private static int intParam(Map<String, Object> params, String name) {
-        return Math.toIntExact((Long) params.get(name));
-    }
-
-    private static long bufferBytes(Map<String, Object> params) {
-        int p = intParam(params, PROCESSES);
-        long bytes = params.get(APP).equals("npb-is-c") ? Math.max(isKeysPerRank(params) * IS_KEY_BYTES,
-                Math.max(IS_BUCKET_BYTES, (long) p * Integer.BYTES)) : p * (Long) params.get(MAX_SIZE);
+    private static long bufferBytes(Params params) {
+        int p = params.intValue(PROCESSES);
+        long bytes = params.is(APP, "npb-is-c") ? Math.max(isKeysPerRank(params) * IS_KEY_BYTES,
+                Math.max(IS_BUCKET_BYTES, (long) p * Integer.BYTES)) : p * params.longValue(MAX_SIZE);
         return Math.ceilDiv(bytes, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
-    private static long isKeysPerRank(Map<String, Object> params) {
-        long keys = Math.max(1, IS_C_KEYS * (Long) params.get(SCALE) / 100);
-        int p = intParam(params, PROCESSES);
+    private static long isKeysPerRank(Params params) {
+        long keys = Math.max(1, IS_C_KEYS * params.longValue(SCALE) / 100);
+        int p = params.intValue(PROCESSES);
         return Math.max(p, keys / p);
     }
 
@@ -139,15 +119,15 @@ public final class MpiAppWorkload extends AbstractWorkload {
     }
 
     /** Every phase of the run for rank {@code r}: the steps and how many times they repeat. */
-    static List<Phase> plan(String app, int r, int p, Map<String, Object> params) {
+    static List<Phase> plan(String app, int r, int p, Params params) {
         List<Phase> phases = new ArrayList<>();
-        long scale = (Long) params.get(SCALE);
+        long scale = params.longValue(SCALE);
         if (app.equals("npb-is-c")) {
             phases.add(new Phase(0, IS_ITERATIONS, MpiApp.isIteration(r, p, isKeysPerRank(params), IS_KEY_BYTES,
                     IS_BUCKET_BYTES)));
             return phases;
         }
-        for (long m : sizes((Long) params.get(MIN_SIZE), (Long) params.get(MAX_SIZE))) {
+        for (long m : sizes(params.longValue(MIN_SIZE), params.longValue(MAX_SIZE))) {
             List<MpiApp.Step> steps = switch (app) {
                 case "imb-sendrecv" -> MpiApp.sendRecv(r, p, m);
                 case "imb-exchange" -> MpiApp.exchange(r, p, m);
@@ -168,8 +148,8 @@ public final class MpiAppWorkload extends AbstractWorkload {
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        String app = (String) params.get(APP);
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
+        String app = params.choice(APP);
         int p = job.ranks().size();
         long buffer = bufferBytes(params);
         Bandwidth memory = job.cluster().profile().bandwidth(MemoryParameters.BANDWIDTH);
@@ -292,11 +272,5 @@ public final class MpiAppWorkload extends AbstractWorkload {
             }
         }
         return false;
-    }
-
-    /** Its transfers are two-sided sends and receives. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.SEND_RECEIVE);
     }
 }

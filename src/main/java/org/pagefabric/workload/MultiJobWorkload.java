@@ -1,10 +1,8 @@
 package org.pagefabric.workload;
 
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -52,52 +50,25 @@ public final class MultiJobWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public MultiJobWorkload() {
-        super("multi-job", "jobs sharing two nodes' memory, each touching its working set and exchanging its"
-                + " registered buffer every iteration: job time and the page faults it pays", 2, PARAMETERS, "job_ms",
-                false);
+        super(WorkloadDescriptor.of("multi-job", "jobs sharing two nodes' memory, each touching its working set and"
+                + " exchanging its registered buffer every iteration: job time and the page faults it pays")
+                .ranks(p -> 2 * p.intValue(JOBS)).nodes(p -> 2).parameters(PARAMETERS).check(p -> {
+                    if (p.longValue(BUFFER) > p.longValue(WORKING_SET)) {
+                        throw new IllegalArgumentException(BUFFER + " " + p.longValue(BUFFER) + " is larger than "
+                                + WORKING_SET + " " + p.longValue(WORKING_SET) + "; the segment is part of the working set");
+                    }
+                }).lowerIsBetter("job_ms")
+                // the common metrics, then job time, CPU fault time, and page faults per job
+                .metrics(PointRun.metricsThen(List.of("job_ms", "cpu_fault_ms", "major_faults", "net_fault_pages")))
+                .segment(p -> p.longValue(BUFFER) * MIB)
+                .requires(Capability.PUT, Capability.PAGED_OUT_MEMORY).build());
     }
 
     @Override
-    public int ranks(Map<String, Object> params) {
-        return 2 * ((Long) params.get(JOBS)).intValue();
-    }
-
-    @Override
-    public int nodes(Map<String, Object> params) {
-        return 2;
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return (Long) params.get(BUFFER) * MIB;
-    }
-
-    @Override
-    public Map<String, Object> resolve(Map<String, ?> given) {
-        Map<String, Object> values = super.resolve(given);
-        if ((Long) values.get(BUFFER) > (Long) values.get(WORKING_SET)) {
-            throw new IllegalArgumentException(BUFFER + " " + values.get(BUFFER) + " is larger than " + WORKING_SET
-                    + " " + values.get(WORKING_SET) + "; the segment is part of the working set");
-        }
-        return values;
-    }
-
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return EnumSet.of(Capability.PUT, Capability.PAGED_OUT_MEMORY);
-    }
-
-    /** The common metrics, then job time, CPU fault time, and page faults per job. */
-    @Override
-    public List<String> metrics() {
-        return PointRun.metricsThen(List.of("job_ms", "cpu_fault_ms", "major_faults", "net_fault_pages"));
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        int jobs = ((Long) params.get(JOBS)).intValue();
-        long segment = (Long) params.get(BUFFER) * MIB;
-        long privateArea = (Long) params.get(WORKING_SET) * MIB - segment;
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
+        int jobs = params.intValue(JOBS);
+        long segment = params.longValue(BUFFER) * MIB;
+        long privateArea = params.longValue(WORKING_SET) * MIB - segment;
         long half = segment / 2;
         int iterations = StandardParameters.iterations(params);
         Shared shared = new Shared(job, jobs);

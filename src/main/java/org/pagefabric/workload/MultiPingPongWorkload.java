@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -69,36 +68,20 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public MultiPingPongWorkload() {
-        super("multi-pingpong", "concurrent send/receive ping-pong pairs between two nodes, bottom halves spread or on"
-                + " one core: aggregate throughput and Open-MX overlap misses", 2, PARAMETERS, "bandwidth_MBps", true);
+        super(WorkloadDescriptor.of("multi-pingpong", "concurrent send/receive ping-pong pairs between two nodes,"
+                + " bottom halves spread or on one core: aggregate throughput and Open-MX overlap misses")
+                .ranks(p -> 2 * pairs(p)).nodes(p -> 2).parameters(PARAMETERS).higherIsBetter("bandwidth_MBps")
+                .metrics(METRICS).segment(p -> 2 * Math.max(StandardParameters.size(p), Kernel.PAGE_SIZE))
+                // its transfers are two-sided sends and receives
+                .requires(Capability.SEND_RECEIVE).build());
+    }
+
+    private static int pairs(Params params) {
+        return params.intValue(PROCESSES);
     }
 
     @Override
-    public int ranks(Map<String, Object> params) {
-        return 2 * pairs(params);
-    }
-
-    @Override
-    public int nodes(Map<String, Object> params) {
-        return 2;
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return 2 * Math.max(StandardParameters.size(params), Kernel.PAGE_SIZE);
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    private static int pairs(Map<String, Object> params) {
-        return Math.toIntExact((Long) params.get(PROCESSES));
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         int pairs = pairs(params);
@@ -106,7 +89,7 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
         RegistrationPolicy policy = job.policy();
         InterruptPlacement placement = policy.interruptPlacement();
         if (placement != null) {
-            if (SINGLE_CORE.equals(params.get(INTERRUPTS))) {
+            if (params.is(INTERRUPTS, SINGLE_CORE)) {
                 placement.bindInterrupts(0);
             } else {
                 placement.spreadInterrupts();
@@ -156,9 +139,9 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
                 finished[0]++;
             }).start();
         }
-        int loadPct = Math.toIntExact((Long) params.get(IRQ_LOAD));
+        int loadPct = params.intValue(IRQ_LOAD);
         if (loadPct > 0) {
-            long period = (Long) params.get(IRQ_PERIOD) * Time.US;
+            long period = params.longValue(IRQ_PERIOD) * Time.US;
             long slice = period * loadPct / 100;
             for (int n = 0; n < 2; n++) {
                 Node node = job.rank(n).node();
@@ -220,11 +203,5 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
 
     private static double round(double x) {
         return Math.round(x * 1e6) / 1e6;
-    }
-
-    /** Its transfers are two-sided sends and receives. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.SEND_RECEIVE);
     }
 }

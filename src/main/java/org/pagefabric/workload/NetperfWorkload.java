@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.iommu.Iommu;
@@ -51,35 +50,25 @@ public final class NetperfWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public NetperfWorkload() {
-        super("netperf", "netperf TCP_STREAM / UDP_STREAM between two nodes through the host TCP/IP stack: bandwidth",
-                2, List.of(StandardParameters.size(16384),
+        super(WorkloadDescriptor.of("netperf", "netperf TCP_STREAM / UDP_STREAM between two nodes through the host"
+                + " TCP/IP stack: bandwidth")
+                .parameters(StandardParameters.size(16384),
                         WorkloadParameter.integer(MESSAGES, 1000, "", "messages the sender sends", 1, 100_000_000),
                         WorkloadParameter.choice(PROTOCOL, "transport: tcp (TCP_STREAM) or udp (UDP_STREAM)",
-                                "tcp", "udp")),
-                "bandwidth_MBps", true);
+                                "tcp", "udp"))
+                .higherIsBetter("bandwidth_MBps").metrics(METRICS)
+                // the stack carries its own frames as datagrams
+                .ownTraffic()
+                .segment(p -> (StandardParameters.size(p) + Kernel.PAGE_SIZE - 1) / Kernel.PAGE_SIZE * Kernel.PAGE_SIZE)
+                // its transfers are two-sided sends and receives
+                .requires(Capability.SEND_RECEIVE).build());
     }
 
     @Override
-    public boolean connectsRanks() {
-        return false; // the stack carries its own frames as datagrams
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
-        return (size + Kernel.PAGE_SIZE - 1) / Kernel.PAGE_SIZE * Kernel.PAGE_SIZE;
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        long size = StandardParameters.size(params);
-        long messages = (Long) params.get(MESSAGES);
-        boolean tcp = "tcp".equals(params.get(PROTOCOL));
+        long messages = params.longValue(MESSAGES);
+        boolean tcp = params.is(PROTOCOL, "tcp");
         StackCosts costs = StackCosts.of(job.cluster().profile());
         Rank a = job.rank(0);
         Rank b = job.rank(1);
@@ -177,11 +166,5 @@ public final class NetperfWorkload extends AbstractWorkload {
 
     private static long counter(Job job, String name) {
         return job.simulator().statistics().get(name) instanceof Counter c ? c.value() : 0;
-    }
-
-    /** Its transfers are two-sided sends and receives. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.SEND_RECEIVE);
     }
 }

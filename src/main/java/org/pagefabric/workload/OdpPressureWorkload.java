@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.AddressSpace;
@@ -62,35 +61,22 @@ public final class OdpPressureWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public OdpPressureWorkload() {
-        super("odp-pressure", "RDMA writes to random pages of an ODP region while a neighbour streams through more"
-                + " memory than the node has: ODP faults, reclaim and NIC invalidations per put", 2, PARAMETERS,
-                "latency_us", false);
+        super(WorkloadDescriptor.of("odp-pressure", "RDMA writes to random pages of an ODP region while a neighbour"
+                + " streams through more memory than the node has: ODP faults, reclaim and NIC invalidations per put")
+                .parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(PointRun.metricsAfterVerified(EXTRA))
+                .segment(p -> p.longValue(HOT) * MIB)
+                // one-sided puts into memory that reclaim pages out; the driver's counters come from on-demand paging
+                .requires(Capability.PUT, Capability.PAGED_OUT_MEMORY, Capability.ON_DEMAND_PAGING).build());
     }
 
     @Override
-    public List<String> metrics() {
-        return PointRun.metricsAfterVerified(EXTRA);
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return (Long) params.get(HOT) * MIB;
-    }
-
-    /** One-sided puts into memory that reclaim pages out; the driver's counters come from on-demand paging. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT, Capability.PAGED_OUT_MEMORY, Capability.ON_DEMAND_PAGING);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int puts = StandardParameters.iterations(params);
-        long hot = (Long) params.get(HOT) * MIB;
-        long cold = (Long) params.get(COLD) * MIB;
-        long gapPs = (Long) params.get(STREAM_GAP) * Time.US;
-        long migratePs = (Long) params.get(MIGRATE) * Time.US;
+        long hot = params.longValue(HOT) * MIB;
+        long cold = params.longValue(COLD) * MIB;
+        long gapPs = params.longValue(STREAM_GAP) * Time.US;
+        long migratePs = params.longValue(MIGRATE) * Time.US;
         if (size > hot) {
             throw new IllegalArgumentException("size_B " + size + " does not fit in hot_MiB (" + hot + " B)");
         }

@@ -49,30 +49,22 @@ public final class PinCostWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public PinCostWorkload() {
-        super("pin-cost", "pin (get_user_pages) + unpin (put_page) of a resident region on one host: time per region, "
-                + "and base and per-page cost by a least squares fit over region sizes", 2, PARAMETERS, "pin_us", false);
+        super(WorkloadDescriptor.of("pin-cost", "pin (get_user_pages) + unpin (put_page) of a resident region on one"
+                + " host: time per region, and base and per-page cost by a least squares fit over region sizes")
+                .parameters(PARAMETERS).lowerIsBetter("pin_us").metrics(METRICS)
+                .segment(p -> Math.max(pages(p), fitMax(p)) * (long) Kernel.PAGE_SIZE).build());
+    }
+
+    private static int pages(Params params) {
+        return params.intValue(PAGES);
+    }
+
+    private static int fitMax(Params params) {
+        return params.intValue(FIT_MAX);
     }
 
     @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return Math.max(pages(params), fitMax(params)) * (long) Kernel.PAGE_SIZE;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    private static int pages(Map<String, Object> params) {
-        return Math.toIntExact((Long) params.get(PAGES));
-    }
-
-    private static int fitMax(Map<String, Object> params) {
-        return Math.toIntExact((Long) params.get(FIT_MAX));
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         int pages = pages(params);
         int iterations = StandardParameters.iterations(params);
         int fitMax = fitMax(params);

@@ -1,8 +1,6 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -26,18 +24,15 @@ public final class PingPongWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public PingPongWorkload() {
-        super("pingpong", "send/receive ping-pong between rank 0 and rank 1: half round trip and throughput",
-                2, PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("pingpong", "send/receive ping-pong between rank 0 and rank 1: half round trip"
+                + " and throughput").parameters(PARAMETERS).lowerIsBetter("latency_us")
+                .segment(p -> 2 * Math.max(StandardParameters.size(p), Kernel.PAGE_SIZE))
+                // its transfers are two-sided sends and receives
+                .requires(Capability.SEND_RECEIVE).build());
     }
 
     @Override
-    public long segmentBytes(Map<String, Object> params) {
-        long size = StandardParameters.size(params);
-        return 2 * Math.max(size, Kernel.PAGE_SIZE);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
         Rank a = job.rank(0);
@@ -82,11 +77,5 @@ public final class PingPongWorkload extends AbstractWorkload {
                 return ok[0] && DataCheck.same(a, 0, b, half, size) && DataCheck.same(a, 0, a, half, size);
             }
         };
-    }
-
-    /** Its transfers are two-sided sends and receives. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.SEND_RECEIVE);
     }
 }

@@ -48,26 +48,17 @@ public final class PktGenWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public PktGenWorkload() {
-        super("pktgen", "netmap-style packet generator: Ethernet frames from node 0 to node 1 over UD, frames per second",
-                2, PARAMETERS, "bandwidth_MBps", true);
+        super(WorkloadDescriptor.of("pktgen", "netmap-style packet generator: Ethernet frames from node 0 to node 1"
+                + " over UD, frames per second").parameters(PARAMETERS).higherIsBetter("bandwidth_MBps").ownTraffic()
+                .segment(p -> ring(p) * (long) BUFFER_BYTES).build());
+    }
+
+    private static int ring(Params params) {
+        return params.intValue(RING);
     }
 
     @Override
-    public boolean connectsRanks() {
-        return false;
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return ring(params) * (long) BUFFER_BYTES;
-    }
-
-    private static int ring(Map<String, Object> params) {
-        return Math.toIntExact((Long) params.get(RING));
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         int frame = Math.toIntExact(StandardParameters.size(params));
         int packets = StandardParameters.iterations(params);
         int ring = ring(params);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -48,30 +47,24 @@ public final class SendFaultWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public SendFaultWorkload() {
-        super("send-fault", "send from (or into) a buffer the NIC has not translated yet: send latency, fault time "
-                + "and its breakdown per driver phase", 2, PARAMETERS, "latency_us", false);
+        super(WorkloadDescriptor.of("send-fault", "send from (or into) a buffer the NIC has not translated yet: send"
+                + " latency, fault time and its breakdown per driver phase").parameters(PARAMETERS)
+                .lowerIsBetter("latency_us").metrics(METRICS)
+                // a fixed buffer, then one fresh buffer per iteration (warm-up included), page aligned
+                .segment(p -> stride(p) * (1 + WARMUP + StandardParameters.iterations(p)))
+                // its transfers are two-sided sends and receives
+                .requires(Capability.SEND_RECEIVE).build());
     }
 
-    /** A fixed buffer, then one fresh buffer per iteration (warm-up included), page aligned. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return stride(params) * (1 + WARMUP + StandardParameters.iterations(params));
-    }
-
-    private static long stride(Map<String, Object> params) {
+    private static long stride(Params params) {
         return Math.ceilDiv(StandardParameters.size(params), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
     }
 
     @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
-        boolean responder = (Boolean) params.get(RESPONDER);
+        boolean responder = params.flag(RESPONDER);
         long stride = stride(params);
         int rounds = WARMUP + iterations;
         Rank src = job.rank(0);
@@ -142,11 +135,5 @@ public final class SendFaultWorkload extends AbstractWorkload {
                 return m;
             }
         };
-    }
-
-    /** Its transfers are two-sided sends and receives. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.SEND_RECEIVE);
     }
 }

@@ -1,7 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.Map;
-
 /**
  * The parameters the point-to-point microbenchmarks share, declared once so that every one of
  * them names, documents and bounds its message size and iteration count the same way.
@@ -45,13 +43,13 @@ public final class StandardParameters {
                 + " policy must give the registration it needs", SchemeRegistry.standard().names(workload));
     }
 
-    /** The message size of resolved parameters. */
-    public static long size(Map<String, Object> params) {
-        return (Long) params.get(SIZE);
+    /** The message size of a point's values. */
+    public static long size(Params p) {
+        return p.longValue(SIZE);
     }
 
-    /** The iteration count of resolved parameters. */
-    public static int iterations(Map<String, Object> params) {
-        return Math.toIntExact((Long) params.get(ITERATIONS));
+    /** The iteration count of a point's values. */
+    public static int iterations(Params p) {
+        return p.intValue(ITERATIONS);
     }
 }

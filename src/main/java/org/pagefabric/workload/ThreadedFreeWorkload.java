@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -71,33 +70,20 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public ThreadedFreeWorkload() {
-        super("threaded-free", "an application thread frees buffers while a progress thread registers and writes the "
-                + "next ones through a shared registration cache (the race windows of a cache monitor)",
-                2, PARAMETERS, "latency_us", false);
-    }
-
-    /** Rank 1's segment receives each buffer. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return (StandardParameters.size(params) + Kernel.PAGE_SIZE - 1) / Kernel.PAGE_SIZE * Kernel.PAGE_SIZE;
+        super(WorkloadDescriptor.of("threaded-free", "an application thread frees buffers while a progress thread"
+                + " registers and writes the next ones through a shared registration cache (the race windows of a"
+                + " cache monitor)").parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(METRICS)
+                // rank 1's segment receives each buffer
+                .segment(p -> (StandardParameters.size(p) + Kernel.PAGE_SIZE - 1) / Kernel.PAGE_SIZE * Kernel.PAGE_SIZE)
+                .requires(Capability.PUT).build());
     }
 
     @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         long size = StandardParameters.size(params);
         int iterations = StandardParameters.iterations(params);
-        boolean appFrees = "app".equals(params.get(FREED_BY));
-        long maxDelayPs = (Long) params.get(FREE_DELAY) * Time.US;
+        boolean appFrees = params.is(FREED_BY, "app");
+        long maxDelayPs = params.longValue(FREE_DELAY) * Time.US;
         Rank initiator = job.rank(0);
         Rank peer = job.rank(1);
         // mmap threshold, trim, trim threshold, top pad: glibc's defaults

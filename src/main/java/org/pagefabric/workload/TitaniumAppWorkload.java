@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
@@ -75,38 +74,26 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
 
     /** The workload with its declared metadata. */
     public TitaniumAppWorkload() {
-        super("titanium-app", "Titanium applications of 004 §4.3 (Cannon on 4 nodes, bitonic sort on 8): run time and"
-                + " put latency by put type", 4, PARAMETERS, "runtime_s", false);
+        super(WorkloadDescriptor.of("titanium-app", "Titanium applications of 004 §4.3 (Cannon on 4 nodes, bitonic"
+                + " sort on 8): run time and put latency by put type").ranks(4).ranks(p -> app(p, null).ranks())
+                .parameters(PARAMETERS).lowerIsBetter("runtime_s").metrics(PointRun.metricsThen(EXTRA))
+                .segment(p -> Math.ceilDiv(app(p, null).segmentBytes(), Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE)
+                // its transfers are one-sided puts
+                .requires(Capability.PUT).build());
     }
 
-    private static App app(Map<String, Object> params, org.pagefabric.config.Profile profile) {
-        double scale = (Double) params.get(SCALE);
+    private static App app(Params params, org.pagefabric.config.Profile profile) {
+        double scale = params.doubleValue(SCALE);
         long flop = profile == null ? 0 : profile.time(CpuParameters.MULTIPLY_ADD);
         long compare = profile == null ? 0 : profile.time(CpuParameters.SORT_COMPARE);
-        return switch ((String) params.get(APP)) {
+        return switch (params.choice(APP)) {
             case "bitonic" -> new BitonicApp(scale, compare);
             default -> new CannonApp(scale, flop);
         };
     }
 
     @Override
-    public int ranks(Map<String, Object> params) {
-        return app(params, null).ranks();
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        long bytes = app(params, null).segmentBytes();
-        return Math.ceilDiv(bytes, Kernel.PAGE_SIZE) * Kernel.PAGE_SIZE;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return PointRun.metricsThen(EXTRA);
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         App app = app(params, job.cluster().profile());
         AppPuts puts = new AppPuts(job, latencies);
         DisseminationBarrier barrier = new DisseminationBarrier(job);
@@ -171,11 +158,5 @@ public final class TitaniumAppWorkload extends AbstractWorkload {
 
     private static double round(double x) {
         return Math.round(x * 1000.0) / 1000.0;
-    }
-
-    /** Its transfers are one-sided puts. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
-        return Set.of(Capability.PUT);
     }
 }

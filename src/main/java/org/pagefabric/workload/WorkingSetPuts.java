@@ -54,14 +54,14 @@ final class WorkingSetPuts {
     private boolean ok = true;
     private long checked;
 
-    WorkingSetPuts(Job job, Map<String, Object> params, String streamName) {
+    WorkingSetPuts(Job job, Params params, String streamName) {
         this.source = job.rank(0);
         this.target = job.rank(1);
         this.size = StandardParameters.size(params);
-        this.workingSet = (Long) params.get(WORKING_SET) * MIB;
-        this.sourceArea = (Long) params.get(SOURCE_AREA) * MIB;
+        this.workingSet = params.longValue(WORKING_SET) * MIB;
+        this.sourceArea = params.longValue(SOURCE_AREA) * MIB;
         this.puts = StandardParameters.iterations(params);
-        this.warmUp = (Boolean) params.get(WARM_UP);
+        this.warmUp = params.flag(WARM_UP);
         if (size > workingSet || size > sourceArea) {
             throw new IllegalArgumentException("size_B " + size + " does not fit in the working set (" + workingSet
                     + " B) and the source area (" + sourceArea + " B)");
@@ -71,8 +71,8 @@ final class WorkingSetPuts {
     }
 
     /** Segment bytes both ranks need: the larger of the working set and the source area. */
-    static long segmentBytes(Map<String, Object> params) {
-        return Math.max((Long) params.get(WORKING_SET), (Long) params.get(SOURCE_AREA)) * MIB;
+    static long segmentBytes(Params params) {
+        return Math.max(params.longValue(WORKING_SET), params.longValue(SOURCE_AREA)) * MIB;
     }
 
     /** A target offset drawn uniformly from those where a put of {@code size} fits, on multiples of {@code align}. */

@@ -1,7 +1,5 @@
 package org.pagefabric.workload;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,21 +9,31 @@ import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
- * A microbenchmark or application kernel that runs on a {@link Job}. It declares its parameters
- * ({@link #parameters()}: message size, iterations, ...) and runs from a map of their values, so
- * that experiment grids, {@code --set} and {@code info} are driven by the declarations rather
- * than by code that knows each workload. It starts its ranks' processes; the runner runs the
+ * A microbenchmark or application kernel that runs on a {@link Job}. It declares itself once,
+ * in its {@link WorkloadDescriptor} (parameters with types and defaults, ranks, segment,
+ * capabilities required, metrics), and runs from a map of its parameters' values, so that
+ * experiment grids, {@code --set} and {@code info} are driven by the declaration rather than by
+ * code that knows each workload. It starts its ranks' processes; the runner runs the
  * simulation and collects the results.
  */
 public interface Workload {
+    /** What the workload declares about itself; every declaration below derives from it. */
+    WorkloadDescriptor descriptor();
+
     /** The command-line name. */
-    String name();
+    default String name() {
+        return descriptor().name();
+    }
 
     /** One line saying what is measured. */
-    String description();
+    default String description() {
+        return descriptor().description();
+    }
 
     /** Ranks the workload needs. */
-    int ranks();
+    default int ranks() {
+        return descriptor().ranks();
+    }
 
     /**
      * Ranks the workload needs for these (resolved) parameter values: {@link #ranks()} unless the
@@ -33,7 +41,7 @@ public interface Workload {
      * the distributed hashtable's {@code processes / processes_per_node} nodes).
      */
     default int ranks(Map<String, Object> params) {
-        return ranks();
+        return descriptor().ranks(descriptor().values(params));
     }
 
     /**
@@ -41,7 +49,7 @@ public interface Workload {
      * workload puts several on a node (rank {@code i} runs on node {@code i % nodes}).
      */
     default int nodes(Map<String, Object> params) {
-        return ranks(params);
+        return descriptor().nodes(descriptor().values(params));
     }
 
     /**
@@ -50,7 +58,7 @@ public interface Workload {
      * does at thousands of nodes) says {@code false}, sparing n^2 queue pairs.
      */
     default boolean connectsRanks() {
-        return true;
+        return descriptor().connectsRanks();
     }
 
     /**
@@ -60,24 +68,32 @@ public interface Workload {
      * anything is simulated.
      */
     default Set<Capability> requires(Map<String, Object> params) {
-        return Set.of();
+        return descriptor().requires(descriptor().values(params));
     }
 
     /** The parameters the workload takes, in the order they appear as columns. */
-    List<WorkloadParameter> parameters();
+    default List<WorkloadParameter> parameters() {
+        return descriptor().parameters();
+    }
 
     /** Segment bytes each rank needs for these (resolved) parameter values. */
-    long segmentBytes(Map<String, Object> params);
+    default long segmentBytes(Map<String, Object> params) {
+        return descriptor().segmentBytes(descriptor().values(params));
+    }
 
     /** The metric the workload is judged by, e.g. {@code latency_us}. */
-    String mainMetric();
+    default String mainMetric() {
+        return descriptor().mainMetric();
+    }
 
     /** Whether a larger main metric is better (bandwidth) or worse (latency). */
-    boolean higherIsBetter();
+    default boolean higherIsBetter() {
+        return descriptor().higherIsBetter();
+    }
 
     /** The metric columns a point of this workload produces, units in the names. */
     default List<String> metrics() {
-        return PointRun.METRICS;
+        return descriptor().metrics();
     }
 
     /**
@@ -103,19 +119,12 @@ public interface Workload {
 
     /** The declared parameter called {@code name}, or {@code null}. */
     default WorkloadParameter parameter(String name) {
-        for (WorkloadParameter p : parameters()) {
-            if (p.name().equals(name)) {
-                return p;
-            }
-        }
-        return null;
+        return descriptor().parameter(name);
     }
 
     /** Every declared parameter name, in declaration order. */
     default List<String> parameterNames() {
-        List<String> names = new ArrayList<>();
-        parameters().forEach(p -> names.add(p.name()));
-        return names;
+        return descriptor().parameterNames();
     }
 
     /**
@@ -144,7 +153,8 @@ public interface Workload {
     }
 
     /**
-     * Checks given values against the declarations and fills in defaults.
+     * Checks given values against the declarations, fills in defaults and runs the checks across
+     * parameters the descriptor declares.
      *
      * @param given values by parameter name, as written (numbers, booleans, strings)
      * @return every declared parameter, in declaration order, with its stored value
@@ -152,32 +162,17 @@ public interface Workload {
      *                                  unknown name or a bad value
      */
     default Map<String, Object> resolve(Map<String, ?> given) {
-        for (String key : given.keySet()) {
-            if (parameter(key) == null) {
-                throw new IllegalArgumentException("workload '" + name() + "' has no parameter '" + key
-                        + "'; its parameters: " + String.join(", ", parameterNames()));
-            }
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (WorkloadParameter p : parameters()) {
-            Object v = given.containsKey(p.name()) ? given.get(p.name()) : p.defaultValue();
-            try {
-                out.put(p.name(), p.coerce(v));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(p.name() + ": " + e.getMessage(), e);
-            }
-        }
-        return out;
+        return descriptor().resolve(given);
     }
 
     /**
-     * One value of parameter {@code p} as a spec's grid writes it, in its stored form; a workload
-     * that accepts a keyword for a number (dht-insert's {@code onload_cores: best}) maps it here.
+     * One value of parameter {@code p} as a spec's grid writes it, in its stored form; a keyword
+     * the descriptor accepts for a number (dht-insert's {@code onload_cores: best}) maps here.
      *
      * @throws IllegalArgumentException saying what would be valid
      */
     default Object coerce(WorkloadParameter p, Object value) {
-        return p.coerce(value);
+        return descriptor().coerce(p, value);
     }
 
     /** What a started workload reports once the simulation has ended. */

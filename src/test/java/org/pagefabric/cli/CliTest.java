@@ -346,6 +346,9 @@ class CliTest {
             assertTrue(r.out().contains(id), id);
         }
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("x.hybrid") && l.contains("beyond the seeds")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("x.hybrid") && l.contains("design check")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("x.pciebench-iommu") && !l.contains("design check")),
+                r.out());
         assertTrue(!r.out().contains("null"), "an experiment without a seed is listed as one: " + r.out());
         Result beyond = run("info", "x.hybrid");
         assertTrue(beyond.out().contains("reproduces: no seed") && !beyond.out().contains("null"), beyond.out());

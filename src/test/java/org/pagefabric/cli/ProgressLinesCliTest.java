@@ -62,7 +62,7 @@ class ProgressLinesCliTest {
         // (how often: ProgressLogTest), each with what is done and what is left
         List<String> ticks = r.err().lines().filter(l -> l.matches("reproduce: \\d+ of .*")).toList();
         assertTrue(ticks.stream().allMatch(l -> l.matches("reproduce: \\d+ of \\d+ points, \\d+ CPU s, "
-                + "(about \\d+ (s|min) left|time left not estimated yet)")), r.err());
+                + "(about (\\d+ h )?\\d+ (s|min) left|none left|time left not estimated yet)")), r.err());
     }
 
     @Test

@@ -43,7 +43,7 @@ class SpecErrorsTest {
     static Stream<Arguments> cases() {
         return Stream.of(
                 Arguments.of("unknown top-level field", "seed: 1", "colour: red",
-                        "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, workload,"
+                        "bad.yaml:6: colour: unknown field; valid fields: id, title, paper, where, requires, design_check, workload,"
                                 + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
                                 + " series_labels, expected_failures"),
                 Arguments.of("unknown workload", "workload: latency", "workload: latncy",
@@ -58,7 +58,8 @@ class SpecErrorsTest {
                         "bad.yaml:5: profile: no bundled profile named 'part-fourth'; closest: part-forth, default,"
                                 + " aa-gem5 (bundled: default, part-forth, odp-connectx, firehose-myrinet, openmx-base,"
                                 + " openmx-opteron265, openmx-opteron8347, openmx-xeon5435, openmx-xeon5460, aa-gem5,"
-                                + " aa-crayxe6, pciebench-bdw-nfp6000, pciebench-hsw-nfp6000, pciebench-ivb-nfp6000; or give a path to a .yaml file)"),
+                                + " aa-crayxe6, pciebench-bdw-nfp6000, pciebench-hsw-nfp6000, pciebench-ivb-nfp6000, nprdma-connectx,"
+                                + " slingshot-cassini, gpu-dmabuf-h200; or give a path to a .yaml file)"),
                 Arguments.of("missing profile file", "profile: default", "profile: nowhere/p.yaml",
                         "bad.yaml:5: profile: profile file /tmp/specs/nowhere/p.yaml does not exist"),
                 Arguments.of("unknown grid key", "  iterations: 3", "  link.los: 0.01",
@@ -221,11 +222,11 @@ class SpecErrorsTest {
     @Test
     void emptyAndNonMappingFiles() {
         assertEquals("empty.yaml: the file is empty; a spec is a mapping with fields id, title, paper, where,"
-                        + " requires, workload, policies, profile, seed, repetitions, grid, quick, metrics, plot,"
+                        + " requires, design_check, workload, policies, profile, seed, repetitions, grid, quick, metrics, plot,"
                         + " reference, derived, series_labels, expected_failures",
                 assertThrows(SpecException.class, () -> SpecReader.parse("empty.yaml", "", Path.of(".")))
                         .getMessage());
-        assertEquals("list.yaml:1: a spec is a mapping with fields id, title, paper, where, requires, workload,"
+        assertEquals("list.yaml:1: a spec is a mapping with fields id, title, paper, where, requires, design_check, workload,"
                         + " policies, profile, seed, repetitions, grid, quick, metrics, plot, reference, derived,"
                         + " series_labels, expected_failures, not a list",
                 assertThrows(SpecException.class, () -> SpecReader.parse("list.yaml", "- a\n- b\n", Path.of(".")))

@@ -124,6 +124,50 @@ class SpecReaderTest {
     }
 
     @Test
+    void aDesignCheckIsReadAndSaidInsteadOfWhere() {
+        ExperimentSpec s = Specs.parse("""
+                id: x.claim
+                title: A design claim
+                where: "the design's own claim"
+                design_check: "no published measurement of this mechanism"
+                workload: latency
+                policies: [pin-all]
+                """);
+        assertEquals("no published measurement of this mechanism", s.designCheck());
+        assertEquals("design check: no published measurement of this mechanism", s.checks());
+        ExperimentSpec plain = Specs.parse("""
+                id: x.plain
+                title: Published
+                where: "Table 1"
+                workload: latency
+                policies: [pin-all]
+                """);
+        assertNull(plain.designCheck());
+        assertEquals("Table 1", plain.checks());
+    }
+
+    @Test
+    void aSeedsExperimentIsNoDesignCheck() {
+        SpecException e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class, () -> Specs.parse("""
+                id: part.x
+                title: Seed
+                paper: "000"
+                design_check: "none"
+                workload: latency
+                policies: [pin-all]
+                """));
+        assertTrue(e.getMessage().contains("design_check"), e.getMessage());
+        SpecException blank = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class, () -> Specs.parse("""
+                id: x.blank
+                title: Blank
+                design_check: " "
+                workload: latency
+                policies: [pin-all]
+                """));
+        assertTrue(blank.getMessage().contains("design_check"), blank.getMessage());
+    }
+
+    @Test
     void everyBundledSpecReads() {
         List<String> ids = SpecReader.bundledIds();
         int seeds = 0;
@@ -134,6 +178,10 @@ class SpecReaderTest {
                 // beyond the seeds: no seed's figure to name, so where cites the sources instead
                 assertNull(s.paper(), id + " is not a seed's experiment");
                 assertTrue(s.where() != null && !s.where().isBlank(), id + " cites its sources in where");
+                // a published number outside the seeds, or the reason none exists
+                boolean published = s.reference().stream().anyMatch(r -> r.value() != null);
+                assertTrue(published || s.designCheck() != null,
+                        id + " compares no published number and is not marked design_check");
             } else {
                 seeds++;
                 assertTrue(s.paper() != null && s.where() != null, id + " names the seed and figure it reproduces");

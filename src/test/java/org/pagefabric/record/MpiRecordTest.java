@@ -20,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.trace.Trace;
+import org.pagefabric.workload.trace.TraceOp;
+import org.pagefabric.workload.trace.TraceRecord;
 import org.pagefabric.workload.trace.TraceWorkload;
 
 /**
@@ -79,6 +81,52 @@ class MpiRecordTest {
             assertEquals(true, row.get("verified"), policy + ": " + row);
             assertEquals(tally, row.get(TraceWorkload.MPI_CALLS), policy);
         }
+    }
+
+    @Test
+    void persistentRequestsAreRecordedAndReplayedExactly() throws Exception {
+        Path exe = compile("persistent.c");
+        Path out = dir.resolve("persistent.trace.jsonl");
+        MpiRecorder.Result r = MpiRecorder.record(List.of("mpirun", "-n", "4", exe.toString()), out, cache);
+        assertEquals(4, r.ranks());
+        Trace t = Trace.read(out);
+        long tally = 0;
+        for (Map<String, Long> rank : t.header().mpiCalls()) {
+            tally += rank.values().stream().mapToLong(Long::longValue).sum();
+            // three rounds start both requests one at a time, three with one MPI_Startall
+            assertEquals(Map.of("MPI_Send_init", 1L, "MPI_Recv_init", 1L, "MPI_Start", 6L, "MPI_Startall", 3L,
+                    "MPI_Wait", 6L, "MPI_Waitall", 3L, "MPI_Request_free", 2L), rank);
+        }
+        assertEquals(r.calls(), tally);
+        for (int rank = 0; rank < 4; rank++) {
+            int me = rank;
+            // every start posts the operation it was set up with: six sends of 32 KiB to the right, six receives
+            List<TraceRecord> sends = t.records().stream().filter(x -> x.rank() == me && x.op() == TraceOp.SEND).toList();
+            List<TraceRecord> receives = t.records().stream().filter(x -> x.rank() == me && x.op() == TraceOp.RECV)
+                    .toList();
+            assertEquals(6, sends.size(), "rank " + me);
+            assertEquals(6, receives.size(), "rank " + me);
+            assertTrue(sends.stream().allMatch(x -> x.len() == 32768 && x.peer() == (me + 1) % 4), sends.toString());
+            assertTrue(receives.stream().allMatch(x -> x.len() == 32768 && x.peer() == (me + 3) % 4),
+                    receives.toString());
+        }
+        for (String policy : List.of("cache-hooks", "odp-explicit")) {
+            Map<String, Object> row = PointRun.run(ProfileRegistry.load("default"), policy, new TraceWorkload(),
+                    Map.of(TraceWorkload.TRACE, out.toString()), 1);
+            assertEquals(true, row.get("verified"), policy + ": " + row);
+            assertEquals(tally, row.get(TraceWorkload.MPI_CALLS), policy);
+        }
+    }
+
+    @Test
+    void aNonblockingCollectiveIsRefusedNamingTheCall() throws Exception {
+        Path exe = compile("icollective.c");
+        Path out = dir.resolve("icollective.trace.jsonl");
+        RecordingRefused e = assertThrows(RecordingRefused.class,
+                () -> MpiRecorder.record(List.of("mpirun", "-n", "2", exe.toString()), out, cache));
+        assertEquals("rank 0 called MPI_Iallreduce, a nonblocking collective, which the replay cannot carry (it has"
+                + " only blocking collectives); no trace written", e.getMessage());
+        assertFalse(Files.exists(out));
     }
 
     @Test

@@ -85,6 +85,16 @@ final class Chromium {
         return run("dom", List.of("--dump-dom", page.toUri().toString()));
     }
 
+    /**
+     * What the page wrote to the browser's console while it loaded and was laid out (a script's
+     * errors and warnings, a blocked or refused load), one line each; empty for a quiet page.
+     */
+    List<String> console(Path page) throws IOException, InterruptedException {
+        run("console", List.of("--enable-logging=stderr", "--v=0", "--dump-dom", page.toUri().toString()));
+        return Files.readAllLines(work.resolve("console.log"), StandardCharsets.UTF_8).stream()
+                .filter(l -> l.contains(":CONSOLE")).toList();
+    }
+
     private String run(String name, List<String> args) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory(work, "profile-");
         List<String> command = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",

@@ -22,6 +22,11 @@ import org.pagefabric.hw.os.KernelObserver;
 public final class TimelineRecorder implements Consumer<Job>, RankObserver {
     /** Events kept by default: a few hundred thousand open quickly in Perfetto. */
     public static final int DEFAULT_CAPACITY = 500_000;
+    /**
+     * Events kept for the timeline of a report: its JSON beside the page stays a few megabytes,
+     * and the drawing's size does not depend on it.
+     */
+    public static final int REPORT_CAPACITY = 100_000;
 
     private final TimelineEvents events;
     private Job job;
@@ -83,6 +88,22 @@ public final class TimelineRecorder implements Consumer<Job>, RankObserver {
     /** Writes the timeline as Chrome trace-event JSON. */
     public void write(Writer out, String title) throws IOException {
         new ChromeTraceWriter(events, job).write(out, title);
+    }
+
+    /**
+     * The timeline drawn for a page (see {@link TimelineFigure}).
+     *
+     * @throws IllegalStateException if no job was heard
+     */
+    public TimelineFigure figure() {
+        if (job == null) {
+            throw new IllegalStateException("no job was heard: nothing to draw");
+        }
+        int[] nodeOfRank = new int[job.ranks().size()];
+        for (int r = 0; r < nodeOfRank.length; r++) {
+            nodeOfRank[r] = job.rank(r).node().id();
+        }
+        return new TimelineSvg(events, nodeOfRank, job.cluster().size()).draw();
     }
 
     private long now() {

@@ -11,6 +11,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
@@ -53,16 +54,16 @@ public final class AccessCounterWorkload extends AppWorkload {
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         AppScheme scheme = scheme(job, params);
         int processes = processes(params);
         int perNode = perNode(params);
-        double comp = (Double) params.get(COMP_RATIO);
+        double comp = params.doubleValue(COMP_RATIO);
         if (comp >= 1) {
             throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to access; valid: 0 to below 1");
         }
-        long perProcess = (Long) params.get(ACCESSES);
-        int pages = (int) (long) (Long) params.get(PAGES);
+        long perProcess = params.longValue(ACCESSES);
+        int pages = params.intValue(PAGES);
         Simulator sim = job.simulator();
         State s = new State(processes, pages, scheme);
         AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,

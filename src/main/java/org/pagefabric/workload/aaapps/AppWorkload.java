@@ -8,9 +8,11 @@ import org.pagefabric.active.Notification;
 import org.pagefabric.comm.Job;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.workload.AbstractWorkload;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.StandardParameters;
+import org.pagefabric.workload.WorkloadDescriptor;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
@@ -27,14 +29,24 @@ abstract class AppWorkload extends AbstractWorkload {
     static final String NIC_BYTES_MAX = "nic_bytes_max";
     static final String STALLS = "log_stalls";
 
-    private final List<String> metrics;
-
     AppWorkload(String name, String description, List<WorkloadParameter> own, String mainMetric,
                 boolean higherIsBetter, List<String> ownMetrics) {
-        super(name, description, 2, withCommon(name, own), mainMetric, higherIsBetter);
-        List<String> add = new ArrayList<>(ownMetrics);
+        super(WorkloadDescriptor.of(name, description).ranks(AppWorkload::nodes).ownTraffic()
+                .parameters(withCommon(name, own)).judgedBy(mainMetric, higherIsBetter).metrics(metrics(ownMetrics))
+                // the data lives in the workload's own arrays; each node registers one page of segment
+                .segment(Kernel.PAGE_SIZE).build());
+    }
+
+    private static int nodes(Params params) {
+        long processes = params.longValue(PROCESSES);
+        long perNode = params.longValue(PER_NODE);
+        return (int) Math.max(2, Math.ceilDiv(processes, perNode));
+    }
+
+    private static List<String> metrics(List<String> own) {
+        List<String> add = new ArrayList<>(own);
         add.addAll(List.of(STALLS, BYTES, NIC_BYTES_MAX));
-        this.metrics = PointRun.metricsAfterVerified(add);
+        return PointRun.metricsAfterVerified(add);
     }
 
     private static List<WorkloadParameter> withCommon(String workload, List<WorkloadParameter> own) {
@@ -46,35 +58,12 @@ abstract class AppWorkload extends AbstractWorkload {
         return all;
     }
 
-    @Override
-    public int ranks(Map<String, Object> params) {
-        long processes = (Long) params.get(PROCESSES);
-        long perNode = (Long) params.get(PER_NODE);
-        return (int) Math.max(2, Math.ceilDiv(processes, perNode));
+    static int processes(Params params) {
+        return params.intValue(PROCESSES);
     }
 
-    @Override
-    public boolean connectsRanks() {
-        return false;
-    }
-
-    /** The data lives in the workload's own arrays; each node registers one page of segment. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return Kernel.PAGE_SIZE;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return metrics;
-    }
-
-    static int processes(Map<String, Object> params) {
-        return (int) (long) (Long) params.get(PROCESSES);
-    }
-
-    static int perNode(Map<String, Object> params) {
-        return (int) (long) (Long) params.get(PER_NODE);
+    static int perNode(Params params) {
+        return params.intValue(PER_NODE);
     }
 
     /**
@@ -82,8 +71,8 @@ abstract class AppWorkload extends AbstractWorkload {
      *
      * @throws org.pagefabric.reg.PolicyRefusal if the policy does not give the scheme the registration it needs
      */
-    AppScheme scheme(Job job, Map<String, Object> params) {
-        return SchemeRegistry.standard().forRun((String) params.get(StandardParameters.SCHEME), name(),
+    AppScheme scheme(Job job, Params params) {
+        return SchemeRegistry.standard().forRun(params.choice(StandardParameters.SCHEME), name(),
                 job.policy().name()).create(AppScheme.class);
     }
 

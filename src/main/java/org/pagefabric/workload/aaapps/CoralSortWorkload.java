@@ -10,6 +10,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
@@ -51,19 +52,19 @@ public final class CoralSortWorkload extends AppWorkload {
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         AppScheme scheme = scheme(job, params);
         int processes = processes(params);
         int perNode = perNode(params);
-        long chunk = (Long) params.get(CHUNK);
+        long chunk = params.longValue(CHUNK);
         int maxAccess = ActiveCosts.of(job.cluster().profile()).maxAccessBytes();
         if (chunk % 8 != 0 || scheme == AppScheme.ACTIVE && chunk > maxAccess) {
             throw new IllegalArgumentException(CHUNK + ": " + chunk + " B; valid: a multiple of 8, at most " + maxAccess
                     + " (aa.max_access) under Active Access");
         }
-        long keys = (Long) params.get(DATA) * (1L << 20) / 8;
+        long keys = params.longValue(DATA) * (1L << 20) / 8;
         if (keys > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(DATA + ": " + params.get(DATA) + " MiB is more keys than one simulation"
+            throw new IllegalArgumentException(DATA + ": " + params.longValue(DATA) + " MiB is more keys than one simulation"
                     + " holds; valid: up to 16383");
         }
         Simulator sim = job.simulator();

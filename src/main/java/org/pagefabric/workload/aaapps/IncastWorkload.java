@@ -12,7 +12,9 @@ import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.AbstractWorkload;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.WorkloadDescriptor;
 import org.pagefabric.workload.WorkloadParameter;
 import org.pagefabric.workload.rma.RmaCosts;
 
@@ -38,46 +40,26 @@ public final class IncastWorkload extends AbstractWorkload {
     private static final int CHANNEL = 12;
     private static final int KIND = 0;
 
-    private final List<String> metrics = PointRun.metricsAfterVerified(List.of(COMM_TIME, THROUGHPUT));
-
     /** The workload with its declared parameters. */
     public IncastWorkload() {
-        super(NAME, "N senders into one port: datagram transfers from senders nodes to node 0, at most window"
-                + " unacknowledged each; communication time and throughput at the port", 2, List.of(
+        super(WorkloadDescriptor.of(NAME, "N senders into one port: datagram transfers from senders nodes to node 0,"
+                + " at most window unacknowledged each; communication time and throughput at the port")
+                .ranks(p -> p.intValue(SENDERS) + 1).ownTraffic().parameters(
                 WorkloadParameter.integer(SENDERS, 16, "", "sending nodes, one process each, all into node 0", 1, 4096),
                 WorkloadParameter.integer(MESSAGES, 100, "", "transfers each sender sends", 1, 10_000_000),
                 WorkloadParameter.integer(MESSAGE, 4096, "B", "bytes of one transfer, a multiple of 8", 8, 1 << 24),
-                WorkloadParameter.integer(WINDOW, 4, "", "transfers a sender keeps unacknowledged", 1, 1 << 20)),
-                THROUGHPUT, true);
+                WorkloadParameter.integer(WINDOW, 4, "", "transfers a sender keeps unacknowledged", 1, 1 << 20))
+                .higherIsBetter(THROUGHPUT).metrics(PointRun.metricsAfterVerified(List.of(COMM_TIME, THROUGHPUT)))
+                // the data lives in the workload's own arrays; each node registers one page of segment
+                .segment(Kernel.PAGE_SIZE).build());
     }
 
     @Override
-    public int ranks(Map<String, Object> params) {
-        return (int) (long) (Long) params.get(SENDERS) + 1;
-    }
-
-    @Override
-    public boolean connectsRanks() {
-        return false;
-    }
-
-    /** The data lives in the workload's own arrays; each node registers one page of segment. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return Kernel.PAGE_SIZE;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return metrics;
-    }
-
-    @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
-        int senders = (int) (long) (Long) params.get(SENDERS);
-        long messages = (Long) params.get(MESSAGES);
-        long bytes = (Long) params.get(MESSAGE);
-        long window = (Long) params.get(WINDOW);
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
+        int senders = params.intValue(SENDERS);
+        long messages = params.longValue(MESSAGES);
+        long bytes = params.longValue(MESSAGE);
+        long window = params.longValue(WINDOW);
         if (bytes % 8 != 0) {
             throw new IllegalArgumentException(MESSAGE + ": " + bytes + " B; valid: a multiple of 8");
         }

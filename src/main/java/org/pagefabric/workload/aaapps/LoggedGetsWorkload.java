@@ -9,6 +9,7 @@ import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
@@ -51,23 +52,23 @@ public final class LoggedGetsWorkload extends AppWorkload {
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         AppScheme scheme = scheme(job, params);
         int processes = processes(params);
         int perNode = perNode(params);
-        double comp = (Double) params.get(COMP_RATIO);
+        double comp = params.doubleValue(COMP_RATIO);
         if (comp >= 1) {
             throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to get; valid: 0 to below 1");
         }
-        long size = (Long) params.get(GET_SIZE);
+        long size = params.longValue(GET_SIZE);
         int maxAccess = ActiveCosts.of(job.cluster().profile()).maxAccessBytes();
-        int memWords = (int) (long) (Long) params.get(WORDS);
+        int memWords = params.intValue(WORDS);
         if (size % 8 != 0 || size > maxAccess || size / 8 > memWords) {
             throw new IllegalArgumentException(GET_SIZE + ": " + size + " B per get; valid: multiples of 8"
                     + " up to " + Math.min(maxAccess, 8L * memWords) + " (aa.max_access and " + WORDS + ")");
         }
         int words = (int) (size / 8);
-        long perProcess = (Long) params.get(GETS);
+        long perProcess = params.longValue(GETS);
         Simulator sim = job.simulator();
         State s = new State(processes, scheme, memWords, sim.masterSeed());
         AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,

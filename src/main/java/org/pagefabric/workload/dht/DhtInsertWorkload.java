@@ -18,10 +18,12 @@ import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.AbstractWorkload;
 import org.pagefabric.workload.BoundedRun;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.SchemeRegistry;
 import org.pagefabric.workload.SearchedParameter;
 import org.pagefabric.workload.StandardParameters;
+import org.pagefabric.workload.WorkloadDescriptor;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
@@ -67,8 +69,9 @@ public final class DhtInsertWorkload extends AbstractWorkload {
 
     /** The workload with its declared parameters. */
     public DhtInsertWorkload() {
-        super(NAME, "distributed hashtable inserts (002 §4.1, §5.2.1): inserts/s over processes, collisions and"
-                + " computation, every element verified in its volume", 2, List.of(
+        super(WorkloadDescriptor.of(NAME, "distributed hashtable inserts (002 §4.1, §5.2.1): inserts/s over processes,"
+                + " collisions and computation, every element verified in its volume").ranks(DhtInsertWorkload::nodes)
+                .ownTraffic().parameters(
                 StandardParameters.size(8), StandardParameters.iterations(), StandardParameters.scheme(NAME, "rma"),
                 WorkloadParameter.integer(PROCESSES, 64, "", "inserting processes, one volume each", 1,
                         DhtHash.MAX_VOLUMES - 1),
@@ -82,50 +85,19 @@ public final class DhtInsertWorkload extends AbstractWorkload {
                 WorkloadParameter.integer(HEAP, 0, "", "overflow heap cells per volume; 0: as many as volume_elements",
                         0, DhtHash.MAX_TABLE),
                 WorkloadParameter.integer(ONLOAD, 0, "", "AM-Onload handler cores per node; 0 or best: run every C from"
-                        + " 1 to processes_per_node - 1 and keep the fastest (002 §5.2.1)", 0, 1023)),
-                INSERTS_PER_S, true);
+                        + " 1 to processes_per_node - 1 and keep the fastest (002 §5.2.1)", 0, 1023))
+                // a grid's onload_cores: best is stored as 0, the search over every C
+                .keyword(ONLOAD, "best", 0L)
+                .higherIsBetter(INSERTS_PER_S).metrics(METRICS)
+                // the volumes live in the workload's sparse model; each node registers one page of segment
+                .segment(Kernel.PAGE_SIZE).build());
     }
 
-    @Override
-    public Map<String, Object> resolve(Map<String, ?> given) {
-        if (given.get(ONLOAD) instanceof String s && s.strip().equals("best")) {
-            Map<String, Object> copy = new LinkedHashMap<>(given);
-            copy.put(ONLOAD, 0L);
-            return super.resolve(copy);
-        }
-        return super.resolve(given);
-    }
-
-    /** {@code onload_cores: best} in a grid is stored as 0, as {@link #resolve} stores it. */
-    @Override
-    public Object coerce(WorkloadParameter p, Object value) {
-        if (p.name().equals(ONLOAD) && value instanceof String s && s.strip().equals("best")) {
-            return 0L;
-        }
-        return p.coerce(value);
-    }
-
-    @Override
-    public int ranks(Map<String, Object> params) {
-        long processes = (Long) params.get(PROCESSES);
-        long perNode = processes == 1 ? 1 : (Long) params.get(PER_NODE);
+    /** Nodes of {@code processes_per_node} processes each, at least two; one process alone gets one per node. */
+    private static int nodes(Params params) {
+        long processes = params.longValue(PROCESSES);
+        long perNode = processes == 1 ? 1 : params.longValue(PER_NODE);
         return (int) Math.max(2, Math.ceilDiv(Math.max(processes, 2), perNode));
-    }
-
-    @Override
-    public boolean connectsRanks() {
-        return false;
-    }
-
-    /** The volumes live in the workload's sparse model; each node registers one page of segment. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return Kernel.PAGE_SIZE;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
     }
 
     /**
@@ -136,8 +108,8 @@ public final class DhtInsertWorkload extends AbstractWorkload {
      * ({@link Outcome#bestReachable}), so the search can stop a C that can no longer win.
      */
     @Override
-    public SearchedParameter search(Map<String, Object> params) {
-        if ((Long) params.get(ONLOAD) != 0 || !schemeOf(params).usesOnloadCores()) {
+    protected SearchedParameter search(Params params) {
+        if (params.longValue(ONLOAD) != 0 || !schemeOf(params).usesOnloadCores()) {
             return null;
         }
         int maxCores = maxOnloadCores(params, 0);
@@ -150,11 +122,11 @@ public final class DhtInsertWorkload extends AbstractWorkload {
 
     /** The element size against the profile's packet, the computation share and the handler cores. */
     @Override
-    public void check(Map<String, Object> params, Profile profile) {
+    protected void check(Params params, Profile profile) {
         checkElementBytes(params, CostsFromProfile.mtuBytes(profile));
         checkComputation(params);
         if (schemeOf(params).usesOnloadCores()) {
-            maxOnloadCores(params, (Long) params.get(ONLOAD));
+            maxOnloadCores(params, params.longValue(ONLOAD));
         }
     }
 
@@ -163,7 +135,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
      *
      * @throws IllegalArgumentException otherwise
      */
-    private static int checkElementBytes(Map<String, Object> params, int capacity) {
+    private static int checkElementBytes(Params params, int capacity) {
         long elementBytes = StandardParameters.size(params);
         if (elementBytes < 8 || elementBytes > capacity) {
             throw new IllegalArgumentException(StandardParameters.SIZE + ": " + elementBytes + " B per element; valid: 8 (one"
@@ -172,18 +144,18 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         return (int) elementBytes;
     }
 
-    private static void checkComputation(Map<String, Object> params) {
-        double comp = (Double) params.get(COMP_RATIO);
+    private static void checkComputation(Params params) {
+        double comp = params.doubleValue(COMP_RATIO);
         if (comp >= 1) {
             throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to insert; valid: 0 to below 1");
         }
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         DhtScheme scheme = newScheme(job, params);
         checkComputation(params);
-        long onload = (Long) params.get(ONLOAD);
+        long onload = params.longValue(ONLOAD);
         long onloadUsed = -1;
         if (scheme.usesOnloadCores()) {
             maxOnloadCores(params, onload);
@@ -201,9 +173,9 @@ public final class DhtInsertWorkload extends AbstractWorkload {
      *
      * @throws IllegalArgumentException if that is none, or fewer than {@code asked}
      */
-    private static int maxOnloadCores(Map<String, Object> params, long asked) {
-        int processes = (int) (long) (Long) params.get(PROCESSES);
-        int perNode = (int) (long) (Long) params.get(PER_NODE);
+    private static int maxOnloadCores(Params params, long asked) {
+        int processes = params.intValue(PROCESSES);
+        int perNode = params.intValue(PER_NODE);
         int maxCores = processes == 1 ? 0 : perNode - 1;
         if (maxCores < 1 || asked > maxCores) {
             throw new IllegalArgumentException(ONLOAD + ": " + asked + " handler cores leave no inserting core on"
@@ -231,8 +203,8 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     }
 
     /** The scheme {@code params} name, as a fresh instance (to ask what it does, not to run it). */
-    private static DhtScheme schemeOf(Map<String, Object> params) {
-        return SchemeRegistry.standard().descriptor((String) params.get(StandardParameters.SCHEME), NAME)
+    private static DhtScheme schemeOf(Params params) {
+        return SchemeRegistry.standard().descriptor(params.choice(StandardParameters.SCHEME), NAME)
                 .create(DhtScheme.class);
     }
 
@@ -241,20 +213,20 @@ public final class DhtInsertWorkload extends AbstractWorkload {
      *
      * @throws PolicyRefusal if the policy does not give the scheme the registration it needs
      */
-    static DhtScheme newScheme(Job job, Map<String, Object> params) {
-        return SchemeRegistry.standard().forRun((String) params.get(StandardParameters.SCHEME), NAME,
+    static DhtScheme newScheme(Job job, Params params) {
+        return SchemeRegistry.standard().forRun(params.choice(StandardParameters.SCHEME), NAME,
                 job.policy().name()).create(DhtScheme.class);
     }
 
     /** Builds the run on {@code job} and starts its processes; the caller runs the simulation. */
-    Outcome launch(Job job, Map<String, Object> params, DhtScheme scheme, long onloadCores) {
+    Outcome launch(Job job, Params params, DhtScheme scheme, long onloadCores) {
         Simulator sim = job.simulator();
-        int processes = (int) (long) (Long) params.get(PROCESSES);
-        int perNode = (int) (long) (Long) params.get(PER_NODE);
-        double collisionRate = (Double) params.get(COLLISION_RATE);
-        double comp = (Double) params.get(COMP_RATIO);
-        long table = (Long) params.get(VOLUME);
-        long heap = (Long) params.get(HEAP) == 0 ? table : (Long) params.get(HEAP);
+        int processes = params.intValue(PROCESSES);
+        int perNode = params.intValue(PER_NODE);
+        double collisionRate = params.doubleValue(COLLISION_RATE);
+        double comp = params.doubleValue(COMP_RATIO);
+        long table = params.longValue(VOLUME);
+        long heap = params.longValue(HEAP) == 0 ? table : params.longValue(HEAP);
         long perProcess = (long) StandardParameters.iterations(params);
         int elementBytes = checkElementBytes(params, job.cluster().datagramCapacity());
         DhtContext dht = new DhtContext(job, scheme, processes, perNode, table, heap, Math.max(0, onloadCores),

@@ -1,8 +1,8 @@
 package org.pagefabric.workload.synthetic;
 
-import java.util.Map;
 import org.pagefabric.hw.os.UserAllocator;
 import org.pagefabric.sim.Time;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.StandardParameters;
 
 /**
@@ -40,24 +40,24 @@ record Application(long sizeMin, long sizeMax, SizeDistribution sizes, long mess
      *
      * @throws IllegalArgumentException naming the parameters and what would be valid
      */
-    static Application of(Map<String, Object> p) {
-        SizeDistribution dist = SizeDistribution.named((String) p.get(SyntheticParameters.SIZE_DIST));
+    static Application of(Params p) {
+        SizeDistribution dist = SizeDistribution.named(p.choice(SyntheticParameters.SIZE_DIST));
         long max = StandardParameters.size(p);
-        long min = (Long) p.get(SyntheticParameters.SIZE_MIN);
+        long min = p.longValue(SyntheticParameters.SIZE_MIN);
         if (dist != SizeDistribution.FIXED && min > max) {
             throw new IllegalArgumentException(SyntheticParameters.SIZE_MIN + " " + min + " is above "
-                    + StandardParameters.SIZE + " " + max + "; size_dist " + p.get(SyntheticParameters.SIZE_DIST)
+                    + StandardParameters.SIZE + " " + max + "; size_dist " + p.choice(SyntheticParameters.SIZE_DIST)
                     + " draws sizes between them");
         }
-        double put = (Double) p.get(SyntheticParameters.PUT);
-        double get = (Double) p.get(SyntheticParameters.GET);
-        double send = (Double) p.get(SyntheticParameters.SEND);
+        double put = p.doubleValue(SyntheticParameters.PUT);
+        double get = p.doubleValue(SyntheticParameters.GET);
+        double send = p.doubleValue(SyntheticParameters.SEND);
         if (Math.abs(put + get + send - 1) > SHARE_SLACK) {
             throw new IllegalArgumentException(SyntheticParameters.PUT + " + " + SyntheticParameters.GET + " + "
                     + SyntheticParameters.SEND + " is " + (put + get + send) + "; the shares must add up to 1");
         }
-        long workingSet = (Long) p.get(SyntheticParameters.WORKING_SET);
-        int reuse = Math.toIntExact((Long) p.get(SyntheticParameters.REUSE_DISTANCE));
+        long workingSet = p.longValue(SyntheticParameters.WORKING_SET);
+        int reuse = p.intValue(SyntheticParameters.REUSE_DISTANCE);
         if (reuse > 0 && workingSet > 0) {
             throw new IllegalArgumentException(SyntheticParameters.WORKING_SET + " " + workingSet + " and "
                     + SyntheticParameters.REUSE_DISTANCE + " " + reuse + " both set the buffers; give one, and set "
@@ -73,14 +73,14 @@ record Application(long sizeMin, long sizeMax, SizeDistribution sizes, long mess
                     + SyntheticParameters.MAX_BUFFERS + " or more buffers of " + smallest
                     + " B; use larger buffers or a smaller working set");
         }
-        UserAllocator.Linkage linkage = p.get(SyntheticParameters.ALLOCATOR).equals("custom")
+        UserAllocator.Linkage linkage = p.is(SyntheticParameters.ALLOCATOR, "custom")
                 ? UserAllocator.Linkage.CUSTOM : UserAllocator.Linkage.DYNAMIC;
         return new Application(dist == SizeDistribution.FIXED ? max : min, max, dist,
-                (Long) p.get(SyntheticParameters.MESSAGE), StandardParameters.iterations(p),
-                Math.toIntExact((Long) p.get(SyntheticParameters.RANKS)),
-                PeerPattern.named((String) p.get(SyntheticParameters.PEERS)), put, get, send, workingSet * MIB, reuse,
-                (Double) p.get(SyntheticParameters.CHURN), linkage, (Long) p.get(SyntheticParameters.MMAP_THRESHOLD),
-                (Long) p.get(SyntheticParameters.COMPUTE) * Time.NS);
+                p.longValue(SyntheticParameters.MESSAGE), StandardParameters.iterations(p),
+                p.intValue(SyntheticParameters.RANKS),
+                PeerPattern.named(p.choice(SyntheticParameters.PEERS)), put, get, send, workingSet * MIB, reuse,
+                p.doubleValue(SyntheticParameters.CHURN), linkage, p.longValue(SyntheticParameters.MMAP_THRESHOLD),
+                p.longValue(SyntheticParameters.COMPUTE) * Time.NS);
     }
 
     /** Bytes one operation moves from a buffer of {@code bufferBytes}. */

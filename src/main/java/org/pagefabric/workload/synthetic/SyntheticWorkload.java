@@ -14,7 +14,9 @@ import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.workload.AbstractWorkload;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.PointRun;
+import org.pagefabric.workload.WorkloadDescriptor;
 
 /**
  * An application described by its traits instead of its code: buffer sizes and how they spread,
@@ -58,38 +60,20 @@ public final class SyntheticWorkload extends AbstractWorkload {
 
     /** The workload with its declared parameters. */
     public SyntheticWorkload() {
-        super("synthetic", "an application described by its parameters: buffer sizes, reuse, allocation churn and"
-                + " allocator, operation mix, peers, compute; every transfer verified", 2, SyntheticParameters.ALL,
-                "latency_us", false);
+        super(WorkloadDescriptor.of("synthetic", "an application described by its parameters: buffer sizes, reuse,"
+                + " allocation churn and allocator, operation mix, peers, compute; every transfer verified")
+                .ranks(p -> p.intValue(SyntheticParameters.RANKS)).parameters(SyntheticParameters.ALL)
+                // the declared checks, then those across parameters
+                .check(Application::of).lowerIsBetter("latency_us").metrics(METRICS)
+                // per rank and peer: a put zone, a zone gets read, and the receive slots
+                .segment(p -> {
+                    Application app = Application.of(p);
+                    return zone(app) * app.ranks() * (2 + RECEIVE_SLOTS);
+                })
+                .requires(SyntheticWorkload::requires).build());
     }
 
-    @Override
-    public int ranks(Map<String, Object> params) {
-        return Math.toIntExact((Long) params.get(SyntheticParameters.RANKS));
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
-    }
-
-    /** The declared checks, then those across parameters ({@link Application#of}). */
-    @Override
-    public Map<String, Object> resolve(Map<String, ?> given) {
-        Map<String, Object> values = super.resolve(given);
-        Application.of(values);
-        return values;
-    }
-
-    /** Per rank and peer: a put zone, a zone gets read, and the receive slots. */
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        Application app = Application.of(params);
-        return zone(app) * app.ranks() * (2 + RECEIVE_SLOTS);
-    }
-
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
+    private static Set<Capability> requires(Params params) {
         Application app = Application.of(params);
         Set<Capability> needs = EnumSet.noneOf(Capability.class);
         if (app.put() > 0) {
@@ -108,7 +92,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         Application app = Application.of(params);
         int n = app.ranks();
         long zone = zone(app);

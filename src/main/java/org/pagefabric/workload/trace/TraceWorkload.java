@@ -11,15 +11,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.pagefabric.comm.Job;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.workload.AbstractWorkload;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.PointRun;
-import org.pagefabric.workload.Workload;
+import org.pagefabric.workload.WorkloadDescriptor;
 import org.pagefabric.workload.WorkloadParameter;
 
 /**
  * Replays a trace (docs/TRACES.md) under any policy on any profile: the job has the trace's
  * ranks and nodes, and the policy must carry the operations the trace contains.
  */
-public final class TraceWorkload implements Workload {
+public final class TraceWorkload extends AbstractWorkload {
     /** The parameter naming the trace file. */
     public static final String TRACE = "trace";
     /** Column of the operations whose destination did not hold their source's bytes. */
@@ -47,77 +49,31 @@ public final class TraceWorkload implements Workload {
     private record Read(FileTime modified, long size, Trace trace) {
     }
 
-    @Override
-    public String name() {
-        return "trace";
-    }
-
-    @Override
-    public String description() {
-        return "replays a trace of memory calls and communication (docs/TRACES.md), verifying every byte moved";
-    }
-
-    /** Ranks of a trace's job are in its header; two without one. */
-    @Override
-    public int ranks() {
-        return 2;
-    }
-
-    @Override
-    public int ranks(Map<String, Object> params) {
-        return trace(params).header().ranks();
-    }
-
-    @Override
-    public int nodes(Map<String, Object> params) {
-        return trace(params).header().nodes();
-    }
-
-    @Override
-    public List<WorkloadParameter> parameters() {
-        return PARAMETERS;
-    }
-
-    @Override
-    public long segmentBytes(Map<String, Object> params) {
-        return trace(params).header().segmentBytes();
-    }
-
-    @Override
-    public String mainMetric() {
-        return "latency_us";
-    }
-
-    @Override
-    public boolean higherIsBetter() {
-        return false;
-    }
-
-    @Override
-    public List<String> metrics() {
-        return METRICS;
+    /** The workload with its declared parameter. */
+    public TraceWorkload() {
+        super(WorkloadDescriptor.of("trace", "replays a trace of memory calls and communication (docs/TRACES.md),"
+                + " verifying every byte moved")
+                // ranks and nodes of a trace's job are in its header; two without one
+                .ranks(2).ranks(p -> trace(p).header().ranks()).nodes(p -> trace(p).header().nodes())
+                .parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(METRICS)
+                .segment(p -> trace(p).header().segmentBytes())
+                // reading the trace when values are resolved refuses a bad record before anything runs
+                .check(TraceWorkload::trace)
+                .requires(TraceWorkload::requires).build());
     }
 
     /** Reads the trace as soon as it is named, so a bad record is refused before anything runs. */
     @Override
     public Object coerce(WorkloadParameter p, Object value) {
-        Object v = Workload.super.coerce(p, value);
+        Object v = descriptor().coerce(p, value);
         if (p.name().equals(TRACE)) {
             load((String) v);
         }
         return v;
     }
 
-    @Override
-    public Map<String, Object> resolve(Map<String, ?> given) {
-        Map<String, Object> values = Workload.super.resolve(given);
-        trace(values);
-        return values;
-    }
-
     /** The capabilities the trace's operations need. */
-    @Override
-    public Set<Capability> requires(Map<String, Object> params) {
+    private static Set<Capability> requires(Params params) {
         Set<TraceOp> ops = trace(params).ops();
         Set<Capability> caps = EnumSet.noneOf(Capability.class);
         if (ops.contains(TraceOp.PUT)) {
@@ -137,14 +93,14 @@ public final class TraceWorkload implements Workload {
     }
 
     @Override
-    public Run start(Job job, Map<String, Object> params, LatencyHistogram latencies) {
+    protected Run start(Job job, Params params, LatencyHistogram latencies) {
         TraceReplay replay = new TraceReplay(trace(params), job, latencies);
         replay.start();
         return replay;
     }
 
-    private static Trace trace(Map<String, Object> params) {
-        return load((String) params.get(TRACE));
+    private static Trace trace(Params params) {
+        return load(params.file(TRACE));
     }
 
     /**

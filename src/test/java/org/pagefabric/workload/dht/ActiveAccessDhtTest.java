@@ -45,8 +45,8 @@ class ActiveAccessDhtTest {
         Simulator sim = new Simulator(seed);
         RegistrationPolicy pol = PolicyRegistry.standard().create(policy, profile);
         Job job = new Job(sim, profile, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
-        ActiveDhtScheme scheme = (ActiveDhtScheme) DhtInsertWorkload.newScheme(job, p);
-        DhtInsertWorkload.Outcome out = DHT.launch(job, p, scheme, -1);
+        ActiveDhtScheme scheme = (ActiveDhtScheme) DhtInsertWorkload.newScheme(job, DHT.descriptor().values(p));
+        DhtInsertWorkload.Outcome out = DHT.launch(job, DHT.descriptor().values(p), scheme, -1);
         sim.run();
         SimProcess.checkNoDeadlock(sim);
         return new Ran(sim, out, scheme);

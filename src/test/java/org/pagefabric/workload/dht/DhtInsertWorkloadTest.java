@@ -22,6 +22,7 @@ import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.SchemePoint;
 import org.pagefabric.workload.SearchedParameter;
@@ -52,7 +53,8 @@ class DhtInsertWorkloadTest {
         Simulator sim = new Simulator(seed);
         RegistrationPolicy pol = PolicyRegistry.standard().create("pin-all", CRAY);
         Job job = new Job(sim, CRAY, DHT.nodes(p), DHT.segmentBytes(p), pol, false);
-        DhtInsertWorkload.Outcome out = DHT.launch(job, p, DhtInsertWorkload.newScheme(job, p), onload);
+        Params values = DHT.descriptor().values(p);
+        DhtInsertWorkload.Outcome out = DHT.launch(job, values, DhtInsertWorkload.newScheme(job, values), onload);
         sim.run();
         SimProcess.checkNoDeadlock(sim);
         return new Ran(sim, out);

@@ -20,6 +20,7 @@ import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
+import org.pagefabric.workload.Params;
 import org.pagefabric.workload.WorkloadRegistry;
 
 /**
@@ -53,8 +54,8 @@ class DhtScaleInvariantsTest {
     void theBoundsOnTheEndNeverExceedTheEnd(long c) {
         Map<String, Object> p = params(40, 8, 0.1 * c, 60);
         Job j = job(p, c);
-        DhtScheme scheme = DhtInsertWorkload.newScheme(j, p);
-        DhtInsertWorkload.Outcome o = DHT.launch(j, p, scheme, c);
+        DhtScheme scheme = DhtInsertWorkload.newScheme(j, DHT.descriptor().values(p));
+        DhtInsertWorkload.Outcome o = DHT.launch(j, DHT.descriptor().values(p), scheme, c);
         Simulator sim = j.simulator();
         long[] bounds = new long[200];
         int n = 0;
@@ -79,7 +80,8 @@ class DhtScaleInvariantsTest {
     void theLossDeadlineIsWhereTheRateFallsToTheBest() {
         Map<String, Object> p = params(16, 4, 0.05, 10);
         Job j = job(p, 1);
-        DhtInsertWorkload.Outcome o = DHT.launch(j, p, DhtInsertWorkload.newScheme(j, p), 2);
+        Params values = DHT.descriptor().values(p);
+        DhtInsertWorkload.Outcome o = DHT.launch(j, values, DhtInsertWorkload.newScheme(j, values), 2);
         double best = 3.0e7;
         long deadline = DhtInsertWorkload.lossDeadline(o, best, false);
         long span = deadline - o.start;
