@@ -7,7 +7,9 @@ import java.util.function.Consumer;
 import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.endpoint.JobLayout;
+import org.pagefabric.hw.net.NetworkEnergy;
 import org.pagefabric.hw.node.Cluster;
+import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.Simulator;
 
@@ -136,6 +138,15 @@ public final class Job {
             all += e.registrationPs();
         }
         return all;
+    }
+
+    /**
+     * The energy the network spent from the start to {@code elapsedPs}, with the power figures of
+     * {@code profile} (see {@link NetworkEnergy}).
+     */
+    public Energy networkEnergy(Profile profile, long elapsedPs) {
+        NetworkEnergy e = NetworkEnergy.of(cluster().network(), CostsFromProfile.power(profile), elapsedPs);
+        return new Energy(e.nicJ(), e.routerJ(), e.nicPowerW(), e.routerPowerW());
     }
 
     /** Pinned bytes over all ranks. */

@@ -29,8 +29,11 @@ public interface RankObserver {
     default void posted(Rank rank, long startPs, long endPs, long wrId) {
     }
 
-    /** The wait that began at {@code startPs} reaped {@code wc} at {@code endPs}. */
-    default void reaped(Rank rank, long startPs, long endPs, org.pagefabric.hw.nic.WorkCompletion wc) {
+    /**
+     * The wait that began at {@code startPs} reaped {@code c} at {@code endPs}; {@code c} is the
+     * rank's view of its last completion, valid during the call.
+     */
+    default void reaped(Rank rank, long startPs, long endPs, Completion c) {
     }
 
     /** The rank computed from {@code startPs} to {@code endPs}. */

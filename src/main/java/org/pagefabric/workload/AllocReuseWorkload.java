@@ -4,9 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.UserAllocator;
 import org.pagefabric.reg.Capability;
@@ -112,11 +111,11 @@ public final class AllocReuseWorkload extends AbstractWorkload {
                 } else {
                     initiator.write(ctx, peer, buf - initiator.segment(), remote - peer.segment(), size, i);
                 }
-                WorkCompletion wc = initiator.awaitSend(ctx);
+                var wc = initiator.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
                 transfers.timed(took, wc.status());
-                if (wc.status() == CompletionStatus.SUCCESS && !sameBytes(initiator, buf, peer, remote, size)) {
+                if (wc.status() == Outcome.SUCCESS && !sameBytes(initiator, buf, peer, remote, size)) {
                     transfers.corrupted();
                 }
                 checked[i].complete();

@@ -1,11 +1,10 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.reg.Metric;
-import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.LatencyHistogram;
 import org.pagefabric.sim.stat.StatisticsRegistry;
@@ -19,7 +18,6 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * against the content-tag stream of its source area.
  */
 final class AppPuts {
-    private final RegistrationPolicy policy;
     private final LatencyHistogram all;
     private final LatencyHistogram handshake;
     private final LatencyHistogram oneSided;
@@ -31,7 +29,6 @@ final class AppPuts {
      * @param all where every put's latency goes (the workload's {@code workload.latency})
      */
     AppPuts(Job job, LatencyHistogram all) {
-        this.policy = job.policy();
         this.all = all;
         StatisticsRegistry stats = job.simulator().statistics();
         this.handshake = stats.latency("app.put_latency.handshake", "latency of puts that needed a handshake");
@@ -45,15 +42,15 @@ final class AppPuts {
      * at segment offset {@code areaStart} holds content-tag stream {@code tag}.
      */
     void put(ProcessContext ctx, Rank from, Rank to, long src, long dst, long length, long tag, long areaStart) {
-        long before = policy.count(Metric.HANDSHAKES, from.endpoint());
+        long before = from.count(Metric.HANDSHAKES);
         long t0 = ctx.now();
         from.write(ctx, to, src, dst, length, nextWrId[from.id()]++);
-        WorkCompletion wc = from.awaitSend(ctx);
+        Completion wc = from.awaitSend(ctx);
         long latency = ctx.now() - t0;
         all.record(latency);
-        (policy.count(Metric.HANDSHAKES, from.endpoint()) > before ? handshake : oneSided).record(latency);
+        (from.count(Metric.HANDSHAKES) > before ? handshake : oneSided).record(latency);
         checked++;
-        ok &= wc.status() == CompletionStatus.SUCCESS
+        ok &= wc.status() == Outcome.SUCCESS
                 && to.node().kernel().verifyTag(to.process(), to.segment() + dst, length, tag, src - areaStart);
     }
 

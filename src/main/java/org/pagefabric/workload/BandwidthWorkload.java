@@ -1,9 +1,9 @@
 package org.pagefabric.workload;
 
 import java.util.List;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -48,7 +48,7 @@ public final class BandwidthWorkload extends AbstractWorkload {
                 src.write(ctx, dst, 0, 0, size, next++);
             }
             while (done < iterations) {
-                WorkCompletion wc = src.awaitSend(ctx);
+                Completion wc = src.awaitSend(ctx);
                 failed.completed(wc.status());
                 latencies.record(ctx.now() - posted[(int) wc.wrId()]);
                 done++;

@@ -2,9 +2,9 @@ package org.pagefabric.workload;
 
 import java.util.Map;
 import java.util.function.Supplier;
+import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -34,7 +34,7 @@ public final class CheckedTransfers {
     }
 
     /** One transfer took {@code ps}; it completed with {@code status}. */
-    public void timed(long ps, CompletionStatus status) {
+    public void timed(long ps, Outcome status) {
         timedPs += ps;
         failed.completed(status);
     }
@@ -47,11 +47,11 @@ public final class CheckedTransfers {
                              LatencyHistogram latencies) {
         long t0 = ctx.now();
         from.write(ctx, to, 0, 0, length, wrId);
-        WorkCompletion wc = from.awaitSend(ctx);
+        Completion wc = from.awaitSend(ctx);
         long took = ctx.now() - t0;
         latencies.record(took);
         timed(took, wc.status());
-        if (wc.status() == CompletionStatus.SUCCESS && !from.node().kernel().sameBytes(from.process(), from.segment(),
+        if (wc.status() == Outcome.SUCCESS && !from.node().kernel().sameBytes(from.process(), from.segment(),
                 to.node().kernel(), to.process(), to.segment(), length)) {
             corrupted();
         }

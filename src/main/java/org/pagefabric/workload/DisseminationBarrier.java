@@ -1,8 +1,8 @@
 package org.pagefabric.workload;
 
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Messages;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.endpoint.ActiveMessages;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 
@@ -18,7 +18,7 @@ final class DisseminationBarrier {
     static final int ARRIVE = 40;
 
     private final Job job;
-    private final ActiveMessages messages;
+    private final Messages messages;
     private final int rounds;
     /** Arrivals each rank has heard of in each round, over all barriers so far. */
     private final long[][] arrived;
@@ -33,9 +33,9 @@ final class DisseminationBarrier {
         this.arrived = new long[p][Math.max(rounds, 1)];
         this.entered = new long[p];
         this.waiting = new Completion[p];
-        this.messages = ActiveMessages.attach(job.layout(), "barrier");
+        this.messages = Messages.attach(job, "barrier");
         messages.register(ARRIVE, (ctx, target, source, round, a1, a2, a3) -> {
-            arrive(target.id(), (int) round);
+            arrive(target, (int) round);
             return 0;
         });
     }
@@ -55,7 +55,7 @@ final class DisseminationBarrier {
         int r = rank.id();
         long generation = ++entered[r];
         for (int k = 0; k < rounds; k++) {
-            messages.request(ctx, rank.endpoint(), job.rank((r + (1 << k)) % p).endpoint(), ARRIVE, k, 0, 0, 0);
+            messages.request(ctx, rank, job.rank((r + (1 << k)) % p), ARRIVE, k, 0, 0, 0);
             while (arrived[r][k] < generation) {
                 Completion c = new Completion("barrier");
                 waiting[r] = c;

@@ -3,12 +3,10 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.AccessFlags;
-import org.pagefabric.hw.nic.MemoryRegion;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.DeviceMemory;
 import org.pagefabric.hw.os.DmaBuf;
 import org.pagefabric.hw.os.PageOpResult;
@@ -40,7 +38,6 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
      */
     public static final long DEVICE_IOVA = 0x7e00_0000_0000L;
 
-    private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     private static final long KIB = 1024;
     private static final long TAG = 0xD3AB1F00L;
 
@@ -77,10 +74,8 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
         CheckedTransfers transfers = new CheckedTransfers(size, iterations,
                 "after a move delivered wrong bytes (the NIC kept the dma-buf's old frames)");
         new SimProcess(job.simulator(), owner.node(), "rank0", ctx -> {
-            DmaBufRegistrar.Registration reg = registrar.register(owner.endpoint(), buf, 0, buf.size(), DEVICE_IOVA,
-                    ACCESS);
-            ctx.sleep(reg.costPs());
-            MemoryRegion mr = reg.region();
+            DmaBufRegistrar.Registration mr = owner.registerDmaBuf(registrar, buf, 0, buf.size(), DEVICE_IOVA);
+            ctx.sleep(mr.costPs());
             buf.writeTag(TAG, 0);
             owner.write(ctx, peer, mr, DEVICE_IOVA, null, 0, size, -1);
             owner.awaitSend(ctx);
@@ -95,11 +90,11 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
                 buf.writeTag(tag, 0);
                 long t0 = ctx.now();
                 owner.write(ctx, peer, mr, DEVICE_IOVA, null, 0, size, i);
-                WorkCompletion wc = owner.awaitSend(ctx);
+                Completion wc = owner.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
                 transfers.timed(took, wc.status());
-                if (wc.status() == CompletionStatus.SUCCESS
+                if (wc.status() == Outcome.SUCCESS
                         && !peer.node().kernel().verifyTag(peer.process(), peer.segment(), size, tag, 0)) {
                     transfers.corrupted();
                 }

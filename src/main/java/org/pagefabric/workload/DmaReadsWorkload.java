@@ -87,9 +87,9 @@ public final class DmaReadsWorkload extends AbstractWorkload {
         Node node = rank.node();
         AddressSpace process = rank.process();
         node.kernel().writeTag(process, rank.segment(), window, TAG, 0);
-        Iommu iommu = node.nic().iommuPath() == null ? null : node.iommu();
-        if (iommu != null && iommu.bank(rank.pd().id()) == null) {
-            SharedVirtualAddressing.bind(iommu, rank.pd().id(), process);
+        Iommu iommu = rank.dmaIommu();
+        if (iommu != null && iommu.bank(rank.pasid()) == null) {
+            SharedVirtualAddressing.bind(iommu, rank.pasid(), process);
         }
         Device device = new Device(job.simulator(), node, rank, iommu, size, window,
                 StandardParameters.iterations(params), latencies);
@@ -188,7 +188,7 @@ public final class DmaReadsWorkload extends AbstractWorkload {
             long delay = 0;
             if (iommu == null) {
                 physicalOf[slot] = process.physicalAddress(va);
-            } else if (iommu.translate(rank.pd().id(), va, false, translation)) {
+            } else if (iommu.translate(rank.pasid(), va, false, translation)) {
                 physicalOf[slot] = translation.physicalAddress();
                 delay = translation.costPs();
                 if (translation.levelsWalked() > 0) {

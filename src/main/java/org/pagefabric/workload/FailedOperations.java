@@ -1,6 +1,6 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.hw.net.CompletionStatus;
+import org.pagefabric.comm.Outcome;
 
 /**
  * The operations of a run that completed with an error, and the first error: what a row that
@@ -8,11 +8,11 @@ import org.pagefabric.hw.net.CompletionStatus;
  */
 public final class FailedOperations {
     private long count;
-    private CompletionStatus first;
+    private Outcome first;
 
     /** One operation completed with {@code status}; a success is not counted. */
-    public void completed(CompletionStatus status) {
-        if (status != CompletionStatus.SUCCESS && count++ == 0) {
+    public void completed(Outcome status) {
+        if (status != Outcome.SUCCESS && count++ == 0) {
             first = status;
         }
     }
@@ -36,7 +36,7 @@ public final class FailedOperations {
      * What a failed completion's status means for a transfer, after its name (": the NIC refused
      * ..."), or an empty string when the status speaks for itself.
      */
-    static String meaning(CompletionStatus status) {
+    static String meaning(Outcome status) {
         // A policy that registers only its segment (pin-all) gives the NIC no key for malloc'd buffers.
         return switch (status) {
             case LOCAL_PROTECTION_ERROR -> ": the NIC refused the local buffer, not in memory the policy registered";

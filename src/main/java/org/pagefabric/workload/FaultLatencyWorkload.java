@@ -4,10 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
@@ -73,7 +73,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         Rank dst = job.rank(1);
         RegistrationPolicy policy = job.policy();
         boolean resident = policy.expectsResidentPages();
-        FaultTrace driver = policy.faultTrace(dst.endpoint());
+        FaultTrace driver = dst.faultTrace();
         RandomStream random = job.simulator().randomStream("workload.fault-latency.pages");
         Phases phases = new Phases();
         long[] driverBase = new long[3];
@@ -101,7 +101,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 }
                 long t0 = ctx.now();
                 src.write(ctx, dst, 0, 0, size, i);
-                WorkCompletion wc = src.awaitSend(ctx);
+                Completion wc = src.awaitSend(ctx);
                 long t1 = ctx.now();
                 // Without source faults the source holds the tag stream just written, which the
                 // destination is checked against run by run; a dropped source page reads as zeros, so then
@@ -109,14 +109,14 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 boolean arrived = srcFraction == 0
                         ? dst.node().kernel().verifyTag(dst.process(), dst.segment(), size, tag, 0)
                         : DataCheck.same(src, 0, dst, 0, size);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS && arrived;
+                ok[0] &= wc.status() == Outcome.SUCCESS && arrived;
                 if (timed) {
                     latencies.record(t1 - t0);
                     prepared[1] = src.policyTimePs();
                     if (driver != null) {
                         // With one ERR in the write, its phase ends where it reaches the initiator.
                         long errArrived = driver.errs() - errsBefore[0] == 1
-                                ? src.qp(dst.id()).lastRetransmissionRequestPs() : -1;
+                                ? src.lastRetransmissionRequestPs(dst) : -1;
                         phases.add(driver, t0, t1, errArrived);
                     }
                 }

@@ -1,8 +1,8 @@
 package org.pagefabric.workload;
 
 import java.util.List;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -61,7 +61,7 @@ public final class FhPutBandwidthWorkload extends AbstractWorkload {
                     next++;
                     continue;
                 }
-                WorkCompletion wc = w.source.awaitSend(ctx);
+                Completion wc = w.source.awaitSend(ctx);
                 int s = (int) (wc.wrId() % WINDOW);
                 if (wc.wrId() >= warm) {
                     latencies.record(ctx.now() - posted[s]);

@@ -1,9 +1,9 @@
 package org.pagefabric.workload;
 
 import java.util.List;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.process.SimProcess;
@@ -47,7 +47,7 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
                 }
                 long t0 = ctx.now();
                 w.source.write(ctx, w.target, from, to, w.size, i);
-                WorkCompletion wc = w.source.awaitSend(ctx);
+                Completion wc = w.source.awaitSend(ctx);
                 if (i >= warm) {
                     latencies.record(ctx.now() - t0);
                 }

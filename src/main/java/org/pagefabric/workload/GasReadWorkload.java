@@ -3,10 +3,10 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.FaultKind;
@@ -147,7 +147,7 @@ public final class GasReadWorkload extends AbstractWorkload {
         k.mprotect(as, page, Kernel.PAGE_SIZE, Prot.READ);
     }
 
-    private static boolean done(WorkCompletion wc) {
-        return wc.status() == CompletionStatus.SUCCESS;
+    private static boolean done(Completion wc) {
+        return wc.status() == Outcome.SUCCESS;
     }
 }

@@ -5,16 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.AccessFlags;
-import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.MemoryRegion;
-import org.pagefabric.hw.nic.Nic;
-import org.pagefabric.hw.nic.ProtectionDomain;
-import org.pagefabric.hw.nic.QpType;
-import org.pagefabric.hw.nic.QueuePair;
-import org.pagefabric.hw.nic.WorkCompletion;
-import org.pagefabric.hw.nic.WorkRequest;
+import org.pagefabric.comm.RawConnection;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Advice;
@@ -62,7 +53,6 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
     public static final String BACKGROUND_POLICY = "odp-explicit";
     private static final int WARMUP = 5;
     private static final long TAG = 0xB6F0000L;
-    private static final int ODP_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
 
     private static final List<WorkloadParameter> PARAMETERS = List.of(StandardParameters.size(8),
             StandardParameters.iterations(),
@@ -114,8 +104,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
                 }
                 long t0 = ctx.now();
                 src.write(ctx, dst, 0, 0, size, i);
-                WorkCompletion wc = src.awaitSend(ctx);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS;
+                ok[0] &= src.awaitSend(ctx).ok();
                 if (i >= WARMUP) {
                     latencies.record(ctx.now() - t0);
                 }
@@ -139,7 +128,6 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         final long size;
         final Side a;
         final Side b;
-        final QueuePair qa;
         final org.pagefabric.sim.process.Completion warm = new org.pagefabric.sim.process.Completion("interop.warm");
         boolean ok = true;
         long ops;
@@ -150,18 +138,12 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             RegistrationPolicy odp = PolicyRegistry.standard().create(BACKGROUND_POLICY, job.cluster().profile());
             a = new Side(odp, job.rank(0).node(), length, "bg0");
             b = new Side(odp, job.rank(1).node(), length, "bg1");
-            qa = a.node.nic().createQp(a.pd, QpType.RC, a.cq, a.cq);
-            QueuePair qb = b.node.nic().createQp(b.pd, QpType.RC, b.cq, b.cq);
-            Nic.connect(qa, qb, job.cluster().transport());
+            RawConnection.connect(a.connection, b.connection, job.cluster());
             new SimProcess(job.simulator(), a.node, "bg0", ctx -> {
                 for (long n = 0; !stop[0]; n++) {
                     ctx.sleep(a.giveBack() + (responder ? b.giveBack() : 0) + a.kernel.writeTag(a.process, a.buffer, size, TAG ^ n, 0));
-                    qa.postSend(WorkRequest.write(n, a.buffer, size, a.mr.lkey(), b.buffer, b.mr.rkey()));
-                    WorkCompletion wc;
-                    while ((wc = a.cq.poll()) == null) {
-                        ctx.await(a.cq.notEmpty());
-                    }
-                    ok &= wc.status() == CompletionStatus.SUCCESS
+                    a.connection.write(n, a.buffer, size, b.connection, b.buffer);
+                    ok &= a.connection.await(ctx).ok()
                             && a.kernel.sameBytes(a.process, a.buffer, b.kernel, b.process, b.buffer, size);
                     ops++;
                     if (!warm.isDone()) {
@@ -177,12 +159,10 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
         final Node node;
         final Kernel kernel;
         final AddressSpace process;
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
+        final RawConnection connection;
         final OnDemandPaging paging;
         final long buffer;
         final long length;
-        final MemoryRegion mr;
 
         Side(RegistrationPolicy odp, Node node, long length, String label) {
             this.node = node;
@@ -190,13 +170,12 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             this.length = length;
             process = kernel.createProcess(0, false);
             buffer = kernel.mmap(process, 0, length, Prot.READ_WRITE, MapFlags.POPULATE).address();
-            pd = node.nic().allocatePd(label);
-            cq = new CompletionQueue(node.name() + "." + label + ".cq", 1024);
+            connection = new RawConnection(node, label, 1024);
             paging = odp.onDemandPaging(node);
             if (paging == null) {
                 throw new IllegalStateException("policy " + odp.name() + " offers no on-demand paging");
             }
-            mr = paging.register(process, pd, buffer, length, ODP_ACCESS);
+            connection.registerOnDemand(paging, process, buffer, length);
         }
 
         /** madvise(DONTNEED) of the buffer: kernel time plus the driver's invalidation time. */

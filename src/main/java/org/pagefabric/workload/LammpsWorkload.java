@@ -3,10 +3,10 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
@@ -193,14 +193,14 @@ public final class LammpsWorkload extends AbstractWorkload {
                 me.send(ctx, nb[d][side], from, len, wrId(step, phase, d, side));
             }
             for (int n = 0; n < 2; n++) {
-                WorkCompletion wc = me.awaitReceive(ctx);
+                Completion wc = me.awaitReceive(ctx);
                 int side = (int) (wc.wrId() & 1);
                 int from = nb[d][side].id();
-                ok &= wc.status() == CompletionStatus.SUCCESS && me.node().kernel().verifyTag(me.process(),
+                ok &= wc.status() == Outcome.SUCCESS && me.node().kernel().verifyTag(me.process(),
                         me.segment() + swaps.recvOffset(phase, d, side), len, tag(step, phase, d, side, from), 0);
             }
             for (int n = 0; n < 2; n++) {
-                ok &= me.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                ok &= me.awaitSend(ctx).status() == Outcome.SUCCESS;
             }
         }
         return ok;

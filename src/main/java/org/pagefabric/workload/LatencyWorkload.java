@@ -1,10 +1,10 @@
 package org.pagefabric.workload;
 
 import java.util.List;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -40,8 +40,8 @@ public final class LatencyWorkload extends AbstractWorkload {
             for (int i = 0; i < WARMUP + iterations; i++) {
                 long t0 = ctx.now();
                 src.write(ctx, dst, 0, 0, size, i);
-                WorkCompletion wc = src.awaitSend(ctx);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS;
+                Completion wc = src.awaitSend(ctx);
+                ok[0] &= wc.status() == Outcome.SUCCESS;
                 if (i >= WARMUP) {
                     latencies.record(ctx.now() - t0);
                 }

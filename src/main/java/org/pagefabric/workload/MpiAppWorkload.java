@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Bandwidth;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.param.MemoryParameters;
 import org.pagefabric.reg.Capability;
@@ -231,14 +231,14 @@ public final class MpiAppWorkload extends AbstractWorkload {
             }
         }
         for (int i = 0; i < sends; i++) {
-            if (rank.awaitSend(ctx).status() != CompletionStatus.SUCCESS) {
+            if (rank.awaitSend(ctx).status() != Outcome.SUCCESS) {
                 failed[0]++;
             }
         }
         for (int i = 0; i < recvs; i++) {
-            WorkCompletion wc = rank.awaitReceive(ctx);
+            Completion wc = rank.awaitReceive(ctx);
             MpiApp.Op op = receiveOf(s, (int) (wc.wrId() % ((long) p * p) / p));
-            boolean intact = wc.status() == CompletionStatus.SUCCESS && op != null && wc.bytes() == op.length()
+            boolean intact = wc.status() == Outcome.SUCCESS && op != null && wc.bytes() == op.length()
                     && matches(job, rank, s, wc);
             if (!intact) {
                 failed[0]++;
@@ -261,7 +261,7 @@ public final class MpiAppWorkload extends AbstractWorkload {
     }
 
     /** Whether some receive of the step from the completion's source holds exactly its origin's bytes. */
-    private static boolean matches(Job job, Rank rank, MpiApp.Step s, WorkCompletion wc) {
+    private static boolean matches(Job job, Rank rank, MpiApp.Step s, Completion wc) {
         int p = job.ranks().size();
         int peer = (int) (wc.wrId() % ((long) p * p) / p);
         long buffer = (rank.segmentLength()) / 2;

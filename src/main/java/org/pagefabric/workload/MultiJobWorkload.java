@@ -3,10 +3,10 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.Kernel;
@@ -94,9 +94,9 @@ public final class MultiJobWorkload extends AbstractWorkload {
                     }
                     long t0 = ctx.now();
                     me.write(ctx, partner, 0, half, half, it);
-                    WorkCompletion wc = me.awaitSend(ctx);
+                    Completion wc = me.awaitSend(ctx);
                     latencies.record(ctx.now() - t0);
-                    if (wc.status() != CompletionStatus.SUCCESS) {
+                    if (wc.status() != Outcome.SUCCESS) {
                         shared.fail("rank " + id + "'s put completed with " + wc.status());
                     }
                 }
@@ -179,7 +179,7 @@ public final class MultiJobWorkload extends AbstractWorkload {
             for (int n = 0; n < 2; n++) {
                 Rank r = job.rank(n);
                 majors += r.node().kernel().stats().majorFaults();
-                FaultTrace t = r.policy().faultTrace(r.endpoint());
+                FaultTrace t = r.faultTrace();
                 if (t == null) {
                     traced = false;
                 } else {

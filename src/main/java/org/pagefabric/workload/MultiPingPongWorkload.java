@@ -3,11 +3,11 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.cpu.Core;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
@@ -111,10 +111,10 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
                 }
                 for (int i = 0; i < rounds; i++) {
                     b.receive(ctx, a, half, size, i);
-                    WorkCompletion got = b.awaitReceive(ctx);
-                    ok[0] &= got.status() == CompletionStatus.SUCCESS && got.bytes() == size;
+                    Completion got = b.awaitReceive(ctx);
+                    ok[0] &= got.status() == Outcome.SUCCESS && got.bytes() == size;
                     b.send(ctx, a, half, size, i);
-                    ok[0] &= b.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                    ok[0] &= b.awaitSend(ctx).status() == Outcome.SUCCESS;
                 }
             }).start();
             new SimProcess(job.simulator(), a.node(), "rank" + a.id(), ctx -> {
@@ -125,9 +125,9 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
                     long t0 = ctx.now();
                     a.receive(ctx, b, half, size, i);
                     a.send(ctx, b, 0, size, i);
-                    ok[0] &= a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
-                    WorkCompletion back = a.awaitReceive(ctx);
-                    ok[0] &= back.status() == CompletionStatus.SUCCESS && back.bytes() == size;
+                    ok[0] &= a.awaitSend(ctx).status() == Outcome.SUCCESS;
+                    Completion back = a.awaitReceive(ctx);
+                    ok[0] &= back.status() == Outcome.SUCCESS && back.bytes() == size;
                     if (i == WARMUP) {
                         span[0] = Math.min(span[0], t0);
                     }

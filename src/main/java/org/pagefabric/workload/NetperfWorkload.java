@@ -145,14 +145,14 @@ public final class NetperfWorkload extends AbstractWorkload {
             public Map<String, Object> extraMetrics() {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("dropped_datagrams", sb.udpDropped());
-                m.put("ring_drops", counter(job, b.node().nic().name() + ".ud_dropped_no_receive"));
+                m.put("ring_drops", counter(job, b.nicName() + ".ud_dropped_no_receive"));
                 m.put("messages_received", delivered[1]);
                 m.put("fast_retransmits", sa.fastRetransmits() + sb.fastRetransmits());
                 long translations = 0;
                 long misses = 0;
                 for (Rank r : List.of(a, b)) {
-                    Iommu iommu = r.node().iommu();
-                    if (iommu != null && r.node().nic().iommuPath() != null) {
+                    Iommu iommu = r.dmaIommu();
+                    if (iommu != null) {
                         translations += iommu.translations();
                         misses += iommu.misses();
                     }

@@ -1,10 +1,10 @@
 package org.pagefabric.workload;
 
 import java.util.List;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
@@ -45,10 +45,10 @@ public final class PingPongWorkload extends AbstractWorkload {
         new SimProcess(job.simulator(), b.node(), "rank1", ctx -> {
             for (int i = 0; i < rounds; i++) {
                 b.receive(ctx, a, half, size, i);
-                WorkCompletion got = b.awaitReceive(ctx);
-                ok[0] &= got.status() == CompletionStatus.SUCCESS && got.bytes() == size;
+                Completion got = b.awaitReceive(ctx);
+                ok[0] &= got.status() == Outcome.SUCCESS && got.bytes() == size;
                 b.send(ctx, a, half, size, i);
-                ok[0] &= b.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                ok[0] &= b.awaitSend(ctx).status() == Outcome.SUCCESS;
             }
         }).start();
         new SimProcess(job.simulator(), a.node(), "rank0", ctx -> {
@@ -56,9 +56,9 @@ public final class PingPongWorkload extends AbstractWorkload {
                 long t0 = ctx.now();
                 a.receive(ctx, b, half, size, i);
                 a.send(ctx, b, 0, size, i);
-                ok[0] &= a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
-                WorkCompletion back = a.awaitReceive(ctx);
-                ok[0] &= back.status() == CompletionStatus.SUCCESS && back.bytes() == size;
+                ok[0] &= a.awaitSend(ctx).status() == Outcome.SUCCESS;
+                Completion back = a.awaitReceive(ctx);
+                ok[0] &= back.status() == Outcome.SUCCESS && back.bytes() == size;
                 if (i >= WARMUP) {
                     long oneWay = (ctx.now() - t0) / 2;
                     latencies.record(oneWay);

@@ -3,20 +3,11 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.DatagramQueue;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.mem.ContentTag;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.AccessFlags;
-import org.pagefabric.hw.nic.AddressHandle;
-import org.pagefabric.hw.nic.CompletionQueue;
-import org.pagefabric.hw.nic.MemoryRegion;
-import org.pagefabric.hw.nic.Nic;
-import org.pagefabric.hw.nic.QueuePair;
-import org.pagefabric.hw.nic.WorkCompletion;
-import org.pagefabric.hw.nic.WorkRequest;
-import org.pagefabric.hw.node.Node;
-import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -77,26 +68,19 @@ public final class PktGenWorkload extends AbstractWorkload {
         int payload = frame - ETHERNET_HEADER_AND_FCS;
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
-        int capacity = src.node().nic().datagramCapacity();
+        int capacity = job.cluster().datagramCapacity();
         if (payload > capacity) {
             throw new IllegalArgumentException("size_B: a frame of " + frame + " B carries " + payload
                     + " B of payload, more than the " + capacity + " B a packet carries (transport.mtu); valid: 64.."
                     + (capacity + ETHERNET_HEADER_AND_FCS));
         }
-        MemoryRegion txRing = ringRegion(src);
-        MemoryRegion rxRing = ringRegion(dst);
-        CompletionQueue txDone = new CompletionQueue(src.node().name() + ".pktgen.txcq", CQ_DEPTH);
-        CompletionQueue rxDone = new CompletionQueue(dst.node().name() + ".pktgen.rxcq", CQ_DEPTH);
-        Nic txNic = src.node().nic();
-        Nic rxNic = dst.node().nic();
-        QueuePair tx = txNic.createUdQp(src.pd(), txDone, new CompletionQueue(src.node().name() + ".pktgen.unused", 1),
-                payload);
-        QueuePair rx = rxNic.createUdQp(dst.pd(), new CompletionQueue(dst.node().name() + ".pktgen.unused", 1), rxDone,
-                payload);
-        AddressHandle to = new AddressHandle(dst.node().id(), rx.qpn());
+        int txRing = ringKey(src);
+        int rxRing = ringKey(dst);
+        DatagramQueue tx = src.openDatagramQueue("pktgen", CQ_DEPTH, payload, true);
+        DatagramQueue rx = dst.openDatagramQueue("pktgen", CQ_DEPTH, payload, false);
+        tx.sendTo(dst, rx);
         for (int slot = 0; slot < ring; slot++) {
-            rx.postRecv(WorkRequest.recv(slot, dst.segment() + (long) slot * BUFFER_BYTES, BUFFER_BYTES,
-                    rxRing.lkey()));
+            rx.receive(slot, dst.segment() + (long) slot * BUFFER_BYTES, BUFFER_BYTES, rxRing);
         }
         long[] span = new long[2];
         int[] received = new int[1];
@@ -108,34 +92,34 @@ public final class PktGenWorkload extends AbstractWorkload {
             int inFlight = 0;
             for (int i = 0; i < packets; i++) {
                 while (inFlight == ring) {
-                    sent[0] &= reap(ctx, txDone).status() == CompletionStatus.SUCCESS;
+                    sent[0] &= tx.await(ctx).ok();
                     inFlight--;
                 }
                 int slot = i % ring;
                 long va = src.segment() + (long) slot * BUFFER_BYTES;
                 src.node().kernel().writeTag(src.process(), va, payload, TAG_BASE + i, 0);
                 postedAt[slot] = ctx.now();
-                tx.postSend(WorkRequest.send(i, va, payload, txRing.lkey()), to);
+                tx.send(i, va, payload, txRing);
                 inFlight++;
             }
             while (inFlight-- > 0) {
-                sent[0] &= reap(ctx, txDone).status() == CompletionStatus.SUCCESS;
+                sent[0] &= tx.await(ctx).ok();
             }
         }).start();
         byte[] scratch = new byte[payload];
         // A daemon: a lost frame leaves it waiting, and the run unverified rather than deadlocked.
         new SimProcess(job.simulator(), dst.node(), "pktgen_rx", ctx -> {
             while (received[0] < packets) {
-                WorkCompletion wc = reap(ctx, rxDone);
+                Completion wc = rx.await(ctx);
                 int slot = (int) wc.wrId();
                 int i = received[0]++;
                 long va = dst.segment() + (long) slot * BUFFER_BYTES;
                 dst.node().kernel().read(dst.process(), va, scratch, 0, payload);
-                intact[0] &= wc.status() == CompletionStatus.SUCCESS && wc.bytes() == payload
+                intact[0] &= wc.ok() && wc.bytes() == payload
                         && slot == i % ring && ContentTag.matches(TAG_BASE + i, 0, scratch, 0, payload);
                 latencies.record(ctx.now() - postedAt[i % ring]);
                 span[1] = ctx.now();
-                rx.postRecv(WorkRequest.recv(slot, va, BUFFER_BYTES, rxRing.lkey()));
+                rx.receive(slot, va, BUFFER_BYTES, rxRing);
             }
         }).daemon().start();
         return new Run() {
@@ -160,30 +144,15 @@ public final class PktGenWorkload extends AbstractWorkload {
     }
 
     /**
-     * The ring's region: the segment the policy registered, or with an IOMMU on the NIC's DMA
-     * path the same (pinned) pages as an IOMMU region, translated through the process page table.
+     * The ring's key: the segment the policy registered, or with an IOMMU on the NIC's DMA path
+     * the same (pinned) pages as an IOMMU region, translated through the process page table.
      */
-    private static MemoryRegion ringRegion(Rank r) {
-        Node node = r.node();
-        if (node.nic().iommuPath() != null) {
-            if (node.iommu().bank(r.pd().id()) == null) {
-                SharedVirtualAddressing.bind(node.iommu(), r.pd().id(), r.process());
-            }
-            return node.nic().registerVirtual(r.pd(), r.segment(), r.segmentLength(), AccessFlags.LOCAL_WRITE);
-        }
-        MemoryRegion mr = r.segmentRegion();
-        if (mr == null) {
+    private static int ringKey(Rank r) {
+        int key = r.segmentKeyForRawQueues();
+        if (key == Rank.NO_KEY) {
             throw new IllegalArgumentException("pktgen needs a policy that registers the whole segment up front"
                     + " (its rings are pinned), as pin-all does");
         }
-        return mr;
-    }
-
-    private static WorkCompletion reap(org.pagefabric.sim.process.ProcessContext ctx, CompletionQueue cq) {
-        WorkCompletion wc;
-        while ((wc = cq.poll()) == null) {
-            ctx.await(cq.notEmpty());
-        }
-        return wc;
+        return key;
     }
 }

@@ -4,11 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.pagefabric.comm.Energy;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Messages;
 import org.pagefabric.config.Profile;
-import org.pagefabric.endpoint.ActiveMessages;
-import org.pagefabric.hw.net.NetworkEnergy;
-import org.pagefabric.hw.node.CostsFromProfile;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PolicyRefusal;
@@ -256,7 +255,7 @@ public final class PointRun {
             if (sum(sim, RETRY_LIMIT_FAILURES) > 0) {
                 return GAVE_UP;
             }
-            long garbled = sum(sim, ActiveMessages.GARBLED);
+            long garbled = sum(sim, Messages.GARBLED);
             if (garbled > 0) {
                 return garbled + " active message" + (garbled == 1 ? "" : "s") + " named no handler: the sender's"
                         + " message buffer held other bytes than it wrote, as when its registration kept a page the"
@@ -362,7 +361,7 @@ public final class PointRun {
         row.putAll(run.extraMetrics());
         row.put("events", sim.eventsExecuted());
         row.put("simulated_us", round(Time.toMicros(sim.now())));
-        NetworkEnergy energy = NetworkEnergy.of(job.cluster().network(), CostsFromProfile.power(profile), sim.now());
+        Energy energy = job.networkEnergy(profile, sim.now());
         row.put("nic_energy_J", significant(energy.nicJ()));
         row.put("router_energy_J", significant(energy.routerJ()));
         row.put("nic_power_W", significant(energy.nicPowerW()));

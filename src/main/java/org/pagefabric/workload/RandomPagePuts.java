@@ -1,8 +1,8 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.process.ProcessContext;
@@ -36,7 +36,7 @@ final class RandomPagePuts {
         for (long off = 0; off + size <= hot; off += Math.max(size, Kernel.PAGE_SIZE)) {
             DataCheck.fill(src, 0, size, tag);
             src.write(ctx, dst, 0, off, size, -1);
-            ok &= src.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+            ok &= src.awaitSend(ctx).status() == Outcome.SUCCESS;
         }
         return ok;
     }
@@ -55,9 +55,9 @@ final class RandomPagePuts {
             DataCheck.fill(src, 0, size, t);
             long t0 = ctx.now();
             src.write(ctx, dst, 0, to, size, i);
-            WorkCompletion wc = src.awaitSend(ctx);
+            Completion wc = src.awaitSend(ctx);
             latencies.record(ctx.now() - t0);
-            ok &= wc.status() == CompletionStatus.SUCCESS
+            ok &= wc.status() == Outcome.SUCCESS
                     && kernel.verifyTag(dst.process(), dst.segment() + to, size, t, 0);
         }
         return ok;

@@ -5,9 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
@@ -96,8 +95,8 @@ public final class SendFaultWorkload extends AbstractWorkload {
             for (int i = 0; i < rounds; i++) {
                 dst.receive(ctx, src, dstOffset[i], size, i);
                 posted[i].complete();
-                WorkCompletion wc = dst.awaitReceive(ctx);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS && wc.bytes() == size
+                var wc = dst.awaitReceive(ctx);
+                ok[0] &= wc.status() == Outcome.SUCCESS && wc.bytes() == size
                         && DataCheck.same(src, srcOffset[i], dst, dstOffset[i], size);
             }
         }).start();
@@ -109,8 +108,8 @@ public final class SendFaultWorkload extends AbstractWorkload {
                 }
                 long t0 = ctx.now();
                 src.send(ctx, dst, srcOffset[i], size, i);
-                WorkCompletion wc = src.awaitSend(ctx);
-                ok[0] &= wc.status() == CompletionStatus.SUCCESS;
+                var wc = src.awaitSend(ctx);
+                ok[0] &= wc.status() == Outcome.SUCCESS;
                 if (i >= WARMUP) {
                     latencies.record(ctx.now() - t0);
                     timed[0] += ctx.now() - t0;

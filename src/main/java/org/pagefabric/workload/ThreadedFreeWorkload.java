@@ -4,9 +4,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.UserAllocator;
 import org.pagefabric.reg.Capability;
@@ -121,21 +120,20 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
             }
         }).start();
         new SimProcess(job.simulator(), initiator.node(), "rank0-progress", ctx -> {
-            RegistrationPolicy policy = initiator.policy();
             for (int i = 0; i < iterations; i++) {
                 long buf = ctx.await(handed[i]);
                 long t0 = ctx.now();
                 initiator.write(ctx, peer, buf - initiator.segment(), 0, size, i);
-                WorkCompletion wc = initiator.awaitSend(ctx);
+                var wc = initiator.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
                 transfers.timed(took, wc.status());
-                if (wc.status() == CompletionStatus.SUCCESS && !initiator.node().kernel().sameBytes(initiator.process(),
+                if (wc.status() == Outcome.SUCCESS && !initiator.node().kernel().sameBytes(initiator.process(),
                         buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
                     transfers.corrupted();
                 }
                 if (!appFrees) {
-                    ctx.sleep(policy.free(ctx, initiator.endpoint(), buf, size, () -> heap.free(buf)));
+                    ctx.sleep(initiator.free(ctx, buf, size, () -> heap.free(buf)));
                 }
                 written[i].complete();
             }
@@ -143,15 +141,15 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
         return transfers.run(() -> {
             Map<String, Object> m = new HashMap<>();
             m.put(CORRUPTED, transfers.corruptedCount());
-            m.put(RACE_WINDOWS, counted(initiator.policy(), Metric.RACE_WINDOWS, initiator));
-            m.put(LOST, counted(initiator.policy(), Metric.LOST_INVALIDATIONS, initiator));
+            m.put(RACE_WINDOWS, counted(Metric.RACE_WINDOWS, initiator));
+            m.put(LOST, counted(Metric.LOST_INVALIDATIONS, initiator));
             return m;
         });
     }
 
     /** What the policy counts on {@code rank}, or null (a blank cell) when it does not count it. */
-    private static Long counted(RegistrationPolicy policy, Metric metric, Rank rank) {
-        long n = policy.count(metric, rank.endpoint());
+    private static Long counted(Metric metric, Rank rank) {
+        long n = rank.count(metric);
         return n == RegistrationPolicy.NOT_COUNTED ? null : n;
     }
 

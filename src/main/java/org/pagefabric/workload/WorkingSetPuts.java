@@ -1,10 +1,10 @@
 package org.pagefabric.workload;
 
 import java.util.Map;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.RegistrationPolicy;
@@ -140,9 +140,9 @@ final class WorkingSetPuts {
     }
 
     /** Checks a reaped put from {@code from} to {@code to}: it succeeded and its bytes arrived. */
-    void check(WorkCompletion wc, long from, long to) {
+    void check(Completion wc, long from, long to) {
         checked++;
-        ok &= wc.status() == CompletionStatus.SUCCESS
+        ok &= wc.status() == Outcome.SUCCESS
                 && target.node().kernel().verifyTag(target.process(), target.segment() + to, size, TAG, from);
     }
 

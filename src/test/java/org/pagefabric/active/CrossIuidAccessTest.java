@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.iommu.aa.ActiveAccessUnit;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.Pte;
@@ -71,7 +71,7 @@ class CrossIuidAccessTest {
                 int len = 8 * (1 + r.nextInt(8));
                 int at = 8 * r.nextInt((data.length - len) / 8);
                 src.write(ctx, dst, at, at, len, i);
-                if (src.awaitSend(ctx).status() != CompletionStatus.SUCCESS) {
+                if (src.awaitSend(ctx).status() != Outcome.SUCCESS) {
                     failed[0]++;
                 }
                 System.arraycopy(data, at, expected, at, len);

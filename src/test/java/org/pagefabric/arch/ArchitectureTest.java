@@ -5,6 +5,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -12,16 +13,23 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.Architectures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The package layering, written once, bottom to top: a package may use the layers below it and
- * never one above, no two packages depend on each other, and a registration policy is reached
- * only through the registry. No exemptions.
+ * never one above, no two packages depend on each other, a registration policy is reached
+ * only through the registry, and a workload reaches the machine only through {@code comm}. No
+ * exemptions.
  */
 class ArchitectureTest {
     /** The layers from the bottom up, each with the packages that make it. */
@@ -87,6 +95,41 @@ class ArchitectureTest {
             }
         }
         arch.whereLayer(LAYERS.getLast()[0]).mayNotBeAccessedByAnyLayer().check(classes);
+    }
+
+    /**
+     * A workload reaches the machine only through {@code comm}'s ranks and jobs: it never names a
+     * NIC, a queue pair, a packet or an endpoint, so what a rank does on its behalf (keys, charges,
+     * completions) is written once there.
+     */
+    @Test
+    void workloadsGoThroughComm() {
+        noClasses().that().resideInAPackage("org.pagefabric.workload..").should().dependOnClassesThat()
+                .resideInAnyPackage("org.pagefabric.hw.nic..", "org.pagefabric.hw.net..", "org.pagefabric.endpoint..")
+                .check(classes);
+    }
+
+    /**
+     * The same rule read from the sources rather than the class files, so that neither an import
+     * nor a fully qualified name in code or documentation names those packages from a workload.
+     */
+    @Test
+    void noWorkloadSourceNamesTheLayersBelowComm() throws IOException {
+        Pattern below = Pattern.compile("org\\.pagefabric\\.(hw\\.nic|hw\\.net|endpoint)\\.");
+        Path root = Path.of("src/main/java/org/pagefabric/workload");
+        assertTrue(Files.isDirectory(root), "run from the project directory: " + root.toAbsolutePath());
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.filter(x -> x.toString().endsWith(".java")).sorted().toList()) {
+                List<String> lines = Files.readAllLines(f);
+                for (int i = 0; i < lines.size(); i++) {
+                    if (below.matcher(lines.get(i)).find()) {
+                        found.add(root.relativize(f) + ":" + (i + 1) + ": " + lines.get(i).strip());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found);
     }
 
     @Test

@@ -6,7 +6,8 @@
  * It also holds the NIC's side of every translation scheme the policies use: page faults of
  * on-demand regions ({@link PageFaultUnit}, {@link PageFaultHandler}), DMA through the IOMMU
  * ({@link IommuDmaPath}, {@link TranslationStage}, PART's {@link NiFaultFifo}) and PCIe ATS
- * ({@link AddressTranslationCache}).
+ * ({@link AddressTranslationCache}). {@link DatagramRmaUnit} is the NICs' side of remote memory
+ * operations emulated over datagrams: their {@link AtomicUnit}, DMA reads and writes.
  *
  * <p>Layer: Hardware. It may use {@code sim} and {@code config} and other hardware packages
  * without forming a cycle; it uses {@code sim}, {@code hw.net}, {@code hw.iommu}, {@code hw.os}

@@ -92,6 +92,14 @@ public final class Cluster {
         return nodes[i];
     }
 
+    /**
+     * The largest datagram payload on this cluster's network, bytes: what one unreliable message
+     * (a datagram put or a remote atomic's words) carries.
+     */
+    public int datagramCapacity() {
+        return nodes[0].endpoint().datagramCapacity();
+    }
+
     /** The network joining the nodes. */
     public Network network() {
         return network;

@@ -299,6 +299,14 @@ public final class CostsFromProfile {
         };
     }
 
+    /**
+     * The bytes one packet carries under {@code p}'s transport ({@code transport.mtu}), checked as
+     * {@link #transport} checks it: what a workload's datagram may hold before a cluster exists.
+     */
+    public static int mtuBytes(Profile p) {
+        return transport(p).mtuBytes();
+    }
+
     /** The reliable-connection parameters, for {@code Nic.connect}. */
     public static TransportConfig transport(Profile p) {
         int mtu = ProfileValues.intSize(p, TransportParameters.MTU);

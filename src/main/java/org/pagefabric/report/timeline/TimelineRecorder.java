@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.function.Consumer;
 import org.agrona.collections.Long2LongHashMap;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.comm.RankObserver;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.KernelObserver;
@@ -129,14 +128,14 @@ public final class TimelineRecorder implements Consumer<Job>, RankObserver {
     }
 
     @Override
-    public void reaped(Rank rank, long startPs, long endPs, WorkCompletion wc) {
+    public void reaped(Rank rank, long startPs, long endPs, Completion wc) {
         if (endPs > startPs) {
             events.add(TimelineKind.WAIT, Tracks.rank(rank.id()), startPs, endPs - startPs, wc.wrId());
         }
         long posted = postedAt.remove(key(rank, wc.wrId()));
         if (posted >= 0) {
             long done = Math.max(posted, Math.min(wc.timePs(), endPs));
-            events.add(wc.status() == CompletionStatus.SUCCESS ? TimelineKind.TRANSFER : TimelineKind.FAILED_TRANSFER,
+            events.add(wc.ok() ? TimelineKind.TRANSFER : TimelineKind.FAILED_TRANSFER,
                     Tracks.nic(rank.node().id()), posted, done - posted, wc.bytes());
         }
         samplePinned();

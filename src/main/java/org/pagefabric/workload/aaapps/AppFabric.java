@@ -2,6 +2,8 @@ package org.pagefabric.workload.aaapps;
 
 import org.pagefabric.active.ActiveCosts;
 import org.pagefabric.active.Notification;
+import org.pagefabric.comm.rma.DatagramRma;
+import org.pagefabric.sim.collect.Slots;
 import org.pagefabric.config.Profile;
 import org.pagefabric.hw.iommu.aa.AccessKind;
 import org.pagefabric.hw.iommu.aa.AccessLog;
@@ -13,9 +15,7 @@ import org.pagefabric.sim.collect.LongQuadQueue;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
-import org.pagefabric.workload.rma.DatagramRma;
 import org.pagefabric.workload.rma.RmaCosts;
-import org.pagefabric.workload.rma.Slots;
 
 /**
  * The remote operations of the Active Access applications at the scale of 002 §5.2 (up to 1024
@@ -131,7 +131,7 @@ final class AppFabric extends Component {
         this.logGets = logGets;
         this.countPuts = countPuts;
         this.processes = processes;
-        int capacity = cluster.node(0).endpoint().datagramCapacity();
+        int capacity = cluster.datagramCapacity();
         if (capacity < 8) {
             throw new IllegalArgumentException("transport.mtu leaves " + capacity + " B per datagram; the applications"
                     + " need at least one 8-byte word");
@@ -160,7 +160,7 @@ final class AppFabric extends Component {
         this.vecLeft = new int[vectors ? processes : 0][];
         this.vecDone = new Completion[vectors ? processes : 0][];
         // puts are one-way: nothing flushes them, only the logging transfers of RMA are waited for
-        this.rma = new DatagramRma(this, "rma", cluster, costs, new Arrivals(), CHANNEL, processes, perNode, 8, false);
+        this.rma = new DatagramRma(this, "rma", cluster, costs.datagram(), new Arrivals(), CHANNEL, processes, perNode, 8, false);
     }
 
     /** Costs read from the profile. */

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.rma.DatagramRma;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
@@ -15,7 +16,6 @@ import org.pagefabric.workload.Params;
 import org.pagefabric.workload.PointRun;
 import org.pagefabric.workload.WorkloadDescriptor;
 import org.pagefabric.workload.WorkloadParameter;
-import org.pagefabric.workload.rma.DatagramRma;
 import org.pagefabric.workload.rma.RmaCosts;
 
 /**
@@ -67,7 +67,7 @@ public final class IncastWorkload extends AbstractWorkload {
         Simulator sim = job.simulator();
         long seed = sim.masterSeed();
         Receiver receiver = new Receiver(senders, words, seed);
-        DatagramRma rma = new DatagramRma(null, "incast", job.cluster(), RmaCosts.of(job.cluster().profile()), receiver,
+        DatagramRma rma = new DatagramRma(null, "incast", job.cluster(), RmaCosts.of(job.cluster().profile()).datagram(), receiver,
                 CHANNEL, senders + 1, 1, 8, false);
         receiver.rma = rma;
         receiver.sim = sim;

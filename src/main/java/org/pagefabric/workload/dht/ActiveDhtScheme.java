@@ -5,7 +5,7 @@ import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.active.ActiveChannel;
 import org.pagefabric.active.ActiveDomain;
 import org.pagefabric.active.Notification;
-import org.pagefabric.endpoint.Endpoint;
+import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.iommu.aa.AccessRecord;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
@@ -21,7 +21,7 @@ import org.pagefabric.sim.stat.Counter;
  * policy's {@link ActiveAccess}, performs
  * the insert locally ({@link DhtContext#applyLocally}) with local synchronization only.
  *
- * <p>How a put travels: as one datagram of the hashtable's fabric ({@link org.pagefabric.workload.rma.DatagramRma#message}, one remote access per insert, the same
+ * <p>How a put travels: as one datagram of the hashtable's fabric ({@link org.pagefabric.comm.rma.DatagramRma#message}, one remote access per insert, the same
  * network, NIC posting and DMA costs as the baselines' messages), and on reaching the target
  * node's host it enters the node's IOMMU through {@link ActiveChannel#ingressPut}: translation
  * (IOTLB, walk), the PTE's bits, the access log, backpressure when the log is full, and the
@@ -63,8 +63,8 @@ final class ActiveDhtScheme implements DhtScheme {
         long table = tableCells(dht);
         for (int r = 0; r < n; r++) {
             var node = dht.cluster().node(dht.nodeOf(r));
-            Endpoint rank = dht.endpointOn(dht.nodeOf(r));
-            ActiveDomain d = aa.newDomain(rank, true);
+            Rank rank = dht.rankOn(dht.nodeOf(r));
+            ActiveDomain d = rank.newActiveDomain(aa, true);
             long bytes = table * CELL_BYTES;
             long base = node.kernel().mmap(rank.process(), 0, bytes, Prot.READ_WRITE, MapFlags.POPULATE).address();
             int owner = r;

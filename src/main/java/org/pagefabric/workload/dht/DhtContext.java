@@ -2,13 +2,13 @@ package org.pagefabric.workload.dht;
 
 import org.pagefabric.active.ActiveAccess;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Rank;
+import org.pagefabric.comm.rma.DatagramRma;
 import org.pagefabric.config.Profile;
-import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.Completion;
-import org.pagefabric.workload.rma.DatagramRma;
 import org.pagefabric.workload.rma.RmaCosts;
 import org.pagefabric.workload.rma.StallWatch;
 
@@ -79,7 +79,7 @@ public final class DhtContext {
      * so that RMA's flushes can wait for them, messages handed to the scheme.
      */
     void attachFabric() {
-        this.fabric = new DatagramRma(null, "dht_fabric", cluster, costs, new VolumeTarget(), CHANNEL, ranks, perNode,
+        this.fabric = new DatagramRma(null, "dht_fabric", cluster, costs.datagram(), new VolumeTarget(), CHANNEL, ranks, perNode,
                 elementBytes, true);
     }
 
@@ -138,16 +138,16 @@ public final class DhtContext {
     }
 
     /**
-     * The job's first endpoint on node {@code node}: the process whose address space and
-     * protection domain the light hashtable processes of that node share.
+     * The job's first rank on node {@code node}: the process whose address space and protection
+     * domain the light hashtable processes of that node share.
      */
-    public Endpoint endpointOn(int node) {
-        for (Endpoint e : job.layout().endpoints()) {
-            if (e.node() == cluster.node(node)) {
-                return e;
+    public Rank rankOn(int node) {
+        for (Rank r : job.ranks()) {
+            if (r.node() == cluster.node(node)) {
+                return r;
             }
         }
-        throw new IllegalArgumentException("the job has no endpoint on node " + node);
+        throw new IllegalArgumentException("the job has no rank on node " + node);
     }
 
     /** The profile of the run. */

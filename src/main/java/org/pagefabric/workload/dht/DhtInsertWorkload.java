@@ -123,7 +123,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
     /** The element size against the profile's packet, the computation share and the handler cores. */
     @Override
     protected void check(Params params, Profile profile) {
-        checkElementBytes(params, CostsFromProfile.transport(profile).mtuBytes());
+        checkElementBytes(params, CostsFromProfile.mtuBytes(profile));
         checkComputation(params);
         if (schemeOf(params).usesOnloadCores()) {
             maxOnloadCores(params, params.longValue(ONLOAD));
@@ -228,7 +228,7 @@ public final class DhtInsertWorkload extends AbstractWorkload {
         long table = params.longValue(VOLUME);
         long heap = params.longValue(HEAP) == 0 ? table : params.longValue(HEAP);
         long perProcess = (long) StandardParameters.iterations(params);
-        int elementBytes = checkElementBytes(params, job.cluster().node(0).endpoint().datagramCapacity());
+        int elementBytes = checkElementBytes(params, job.cluster().datagramCapacity());
         DhtContext dht = new DhtContext(job, scheme, processes, perNode, table, heap, Math.max(0, onloadCores),
                 elementBytes);
         dht.attachFabric();

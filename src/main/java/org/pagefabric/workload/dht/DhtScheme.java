@@ -11,7 +11,7 @@ import org.pagefabric.sim.process.ProcessContext;
  * <p>Life cycle, all on the simulation thread: {@link #setUp} once, before any process runs;
  * then every inserting process ({@link #inserts}) calls {@link #insert} for each of its
  * elements, then {@link #finish} once. Target-side work happens in the scheme's own events:
- * datagrams of the {@link org.pagefabric.workload.rma.DatagramRma} arrive through {@link #onMessage}, and the scheme applies
+ * datagrams of the {@link org.pagefabric.comm.rma.DatagramRma} arrive through {@link #onMessage}, and the scheme applies
  * elements with {@link DhtContext#applyLocally} (a handler on a core) or with remote atomics
  * and puts on {@link DhtContext#volume} through the fabric (RMA). Every element must end up
  * applied exactly once: the workload checks each volume's content against what was inserted.
@@ -51,7 +51,7 @@ public interface DhtScheme {
     }
 
     /**
-     * A message the scheme sent with {@link org.pagefabric.workload.rma.DatagramRma#message} has reached the host memory of
+     * A message the scheme sent with {@link org.pagefabric.comm.rma.DatagramRma#message} has reached the host memory of
      * {@code target}'s node.
      *
      * @param source the sending process

@@ -38,7 +38,7 @@ final class OnloadAmScheme implements DhtScheme {
         dht.fabric().message(ctx, rank, target, elem);
     }
 
-    /** An insert is one message, whose post ({@link org.pagefabric.workload.rma.DatagramRma#message}) the process always waits out. */
+    /** An insert is one message, whose post ({@link org.pagefabric.comm.rma.DatagramRma#message}) the process always waits out. */
     @Override
     public long minInsertPs(DhtContext dht) {
         return dht.costs().postPs();

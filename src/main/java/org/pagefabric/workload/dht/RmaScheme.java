@@ -1,7 +1,7 @@
 package org.pagefabric.workload.dht;
 
+import org.pagefabric.comm.rma.DatagramRma;
 import org.pagefabric.sim.process.ProcessContext;
-import org.pagefabric.workload.rma.DatagramRma;
 
 /**
  * Traditional RMA (002 §4.1, Listing 2): the inserting process works on the remote volume with

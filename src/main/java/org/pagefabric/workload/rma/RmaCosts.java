@@ -1,9 +1,11 @@
 package org.pagefabric.workload.rma;
 
 import java.util.List;
+import org.pagefabric.comm.Messages;
+import org.pagefabric.comm.rma.DatagramCosts;
+import org.pagefabric.comm.rma.DatagramRma;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.Profile;
-import org.pagefabric.endpoint.ActiveMessageParameters;
 import org.pagefabric.hw.param.CpuParameters;
 import org.pagefabric.hw.param.MemoryParameters;
 import org.pagefabric.hw.param.NicParameters;
@@ -34,9 +36,9 @@ public record RmaCosts(long postPs, long completionPs, long atomicPs, long dmaWr
     /** The profile parameters {@link #of} reads. */
     public static final List<Parameter> PARAMETERS = List.of(NicParameters.DOORBELL, NicParameters.WQE_PROCESSING,
             NicParameters.COMPLETION, NicParameters.DMA_READ_START, PcieParameters.LATENCY, MemoryParameters.LATENCY,
-            CpuParameters.POLL_ITERATION, CpuParameters.INTERRUPT, ActiveMessageParameters.POLL_INTERVAL,
-            ActiveMessageParameters.BACKOFF_MAX_INTERVAL, ActiveMessageParameters.INTERRUPT_BATCH,
-            ActiveMessageParameters.RECEIVE_OVERHEAD);
+            CpuParameters.POLL_ITERATION, CpuParameters.INTERRUPT, Messages.POLL_INTERVAL,
+            Messages.BACKOFF_MAX_INTERVAL, Messages.INTERRUPT_BATCH,
+            Messages.RECEIVE_OVERHEAD);
 
     /**
      * What an active-message handler's core spends to take one message out of its receive buffer
@@ -48,14 +50,19 @@ public record RmaCosts(long postPs, long completionPs, long atomicPs, long dmaWr
         return memoryPs + amReceivePs;
     }
 
+    /** The costs a {@link DatagramRma} carrying these applications' operations charges. */
+    public DatagramCosts datagram() {
+        return new DatagramCosts(postPs, completionPs, atomicPs, dmaWritePs);
+    }
+
     /** The costs of {@code p}. */
     public static RmaCosts of(Profile p) {
         long wqe = p.time(NicParameters.WQE_PROCESSING);
         return new RmaCosts(p.time(NicParameters.DOORBELL) + wqe, p.time(NicParameters.COMPLETION),
                 wqe + p.time(NicParameters.DMA_READ_START), wqe + p.time(PcieParameters.LATENCY),
                 p.time(MemoryParameters.LATENCY), p.time(CpuParameters.POLL_ITERATION),
-                p.time(CpuParameters.INTERRUPT), p.time(ActiveMessageParameters.POLL_INTERVAL),
-                p.time(ActiveMessageParameters.BACKOFF_MAX_INTERVAL), p.count(ActiveMessageParameters.INTERRUPT_BATCH),
-                p.time(ActiveMessageParameters.RECEIVE_OVERHEAD));
+                p.time(CpuParameters.INTERRUPT), p.time(Messages.POLL_INTERVAL),
+                p.time(Messages.BACKOFF_MAX_INTERVAL), p.count(Messages.INTERRUPT_BATCH),
+                p.time(Messages.RECEIVE_OVERHEAD));
     }
 }

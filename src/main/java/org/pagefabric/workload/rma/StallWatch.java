@@ -3,7 +3,7 @@ package org.pagefabric.workload.rma;
 import org.pagefabric.sim.Time;
 
 /**
- * When processes that wait for work carried by unreliable datagrams ({@link DatagramRma}) give up
+ * When processes that wait for work carried by unreliable datagrams ({@link org.pagefabric.comm.rma.DatagramRma}) give up
  * on it. Nothing resends a datagram a lossy link dropped, so a process that polls until every
  * message of the run has been handled would poll for ever; it stops once no message has been
  * handled for {@link #LOST_AFTER_PS}, and the run's end-to-end check then finds what is missing.

@@ -4,10 +4,10 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.process.ProcessContext;
@@ -185,7 +185,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             long content = CONTENT + ((long) me.id() << 40) + i;
             long t0;
             boolean intact;
-            WorkCompletion wc;
+            Completion wc;
             switch (draw.kind) {
                 case OperationDraw.PUT -> {
                     ctx.sleep(k.writeTag(me.process(), va, length, content, 0));
@@ -215,7 +215,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             latencies.record(ctx.now() - t0);
             tally.operations++;
             tally.bytes += length;
-            if (wc.status() != CompletionStatus.SUCCESS) {
+            if (wc.status() != Outcome.SUCCESS) {
                 tally.failed.completed(wc.status());
             } else if (!intact) {
                 tally.corrupted++;
@@ -240,11 +240,11 @@ public final class SyntheticWorkload extends AbstractWorkload {
         }
         Kernel k = me.node().kernel();
         for (int left = total(from); left > 0; left--) {
-            WorkCompletion wc = me.awaitReceive(ctx);
+            Completion wc = me.awaitReceive(ctx);
             int s = (int) (wc.wrId() / RECEIVE_SLOTS);
             int j = (int) (wc.wrId() % RECEIVE_SLOTS);
             int m = from[s].nextReceived();
-            if (wc.status() != CompletionStatus.SUCCESS) {
+            if (wc.status() != Outcome.SUCCESS) {
                 tally.failed.completed(wc.status());
             } else if (j != m % RECEIVE_SLOTS || wc.bytes() != from[s].length(m)
                     || !k.verifyTag(me.process(), me.segment() + slot(n, zone, s, j), from[s].length(m), from[s].tag(m), 0)) {

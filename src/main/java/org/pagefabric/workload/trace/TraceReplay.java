@@ -8,9 +8,8 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongArrayList;
 import org.agrona.collections.LongArrayQueue;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.AllocationHooks;
@@ -20,7 +19,6 @@ import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.os.UserAllocator;
-import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
@@ -217,14 +215,7 @@ public final class TraceReplay implements Workload.Run {
                 // the application asks for the range to be registered: the policy prepares it as
                 // for an operation on it and hears at once that the operation is over; all of it is
                 // the rank's registration time, as the same work before a put is
-                long va = translate(rec, r, rec.addr(), rec.len());
-                RegistrationPolicy p = rank.policy();
-                long start = ctx.now();
-                long cost = p.local(ctx, rank.endpoint(), va, rec.len()).costPs();
-                rank.endpoint().chargePolicy(cost);
-                ctx.sleep(cost);
-                p.completed(ctx, rank.endpoint(), rank.endpoint(), va, 0, rec.len());
-                rank.endpoint().chargeRegistration(ctx.now() - start);
+                rank.register(ctx, translate(rec, r, rec.addr(), rec.len()), rec.len());
             }
             case DEREGISTER -> translate(rec, r, rec.addr(), rec.len());
             case PUT -> {
@@ -280,7 +271,7 @@ public final class TraceReplay implements Workload.Run {
     }
 
     private void reapSend(ProcessContext ctx, Rank rank) {
-        WorkCompletion wc = rank.awaitSend(ctx);
+        var wc = rank.awaitSend(ctx);
         int k = (int) wc.wrId();
         TraceRecord done = records.get(k);
         long took = ctx.now() - postedAt[k];
@@ -288,7 +279,7 @@ public final class TraceReplay implements Workload.Run {
         sendLatencies.addLong(took);
         completions++;
         lastReap = ctx.now();
-        if (wc.status() != CompletionStatus.SUCCESS) {
+        if (wc.status() != Outcome.SUCCESS) {
             failed.completed(wc.status());
             if (done.op() == TraceOp.SEND) {
                 // the receive this send was for will never complete: stop with the reason, not a deadlock
@@ -310,11 +301,11 @@ public final class TraceReplay implements Workload.Run {
     }
 
     private void reapReceive(ProcessContext ctx, Rank rank) {
-        WorkCompletion wc = rank.awaitReceive(ctx);
+        var wc = rank.awaitReceive(ctx);
         int k = (int) wc.wrId();
         TraceRecord done = records.get(k);
         completions++;
-        if (wc.status() != CompletionStatus.SUCCESS) {
+        if (wc.status() != Outcome.SUCCESS) {
             failed.completed(wc.status());
             return;
         }

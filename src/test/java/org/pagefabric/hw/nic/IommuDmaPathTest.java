@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.iommu.Iommu;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.PolicyRegistry;
@@ -32,8 +32,8 @@ class IommuDmaPathTest {
                 PolicyRegistry.standard().create("part-pio", ProfileRegistry.load("part-forth")));
     }
 
-    private static List<CompletionStatus> writes(Job job, long size, int count, Runnable between) {
-        List<CompletionStatus> out = new ArrayList<>();
+    private static List<Outcome> writes(Job job, long size, int count, Runnable between) {
+        List<Outcome> out = new ArrayList<>();
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
         new SimProcess(job.simulator(), "writer", ctx -> {
@@ -66,7 +66,7 @@ class IommuDmaPathTest {
         long size = 16 * PAGE; // 256 packets of 256 B over 16 pages
         Job job = job(size);
         Iommu iommu = job.rank(1).node().iommu();
-        assertEquals(List.of(CompletionStatus.SUCCESS), writes(job, size, 1, null));
+        assertEquals(List.of(Outcome.SUCCESS), writes(job, size, 1, null));
         assertEquals(256, iommu.translations(), "one translation per packet written");
         assertEquals(16, iommu.misses(), "one walk per page");
         assertEquals(240, iommu.hits(0), "the other packets of each page hit the L1 IOTLB");
@@ -89,9 +89,9 @@ class IommuDmaPathTest {
         Job job = job(size);
         Rank dst = job.rank(1);
         Iommu iommu = dst.node().iommu();
-        List<CompletionStatus> st = writes(job, size, 2, () -> dst.node().kernel().madvise(dst.process(),
+        List<Outcome> st = writes(job, size, 2, () -> dst.node().kernel().madvise(dst.process(),
                 dst.segment() + PAGE, PAGE, Advice.DONTNEED));
-        assertEquals(List.of(CompletionStatus.SUCCESS, CompletionStatus.SUCCESS), st);
+        assertEquals(List.of(Outcome.SUCCESS, Outcome.SUCCESS), st);
         assertTrue(iommu.faults() > 0, "the second write met the non-present page");
         assertTrue(dst.node().nic().iommuPath().fifo().logged() > 0, "the refused writes went to the NI FIFO");
         assertTrue(dst.node().kernel().verifyTag(dst.process(), dst.segment(), size, 0x7A61L, 0),

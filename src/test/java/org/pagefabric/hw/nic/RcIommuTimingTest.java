@@ -7,12 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.iommu.Iommu;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.param.IommuParameters;
 import org.pagefabric.reg.PolicyRegistry;
@@ -34,8 +35,8 @@ class RcIommuTimingTest {
                 src.node().kernel().writeTag(src.process(), src.segment(), PAGE, 0x7A60L + i, 0);
                 long start = job.simulator().now();
                 src.write(ctx, dst, 0, 0, PAGE, i);
-                WorkCompletion wc = src.awaitSend(ctx);
-                assertEquals(CompletionStatus.SUCCESS, wc.status());
+                Completion wc = src.awaitSend(ctx);
+                assertEquals(Outcome.SUCCESS, wc.status());
                 out.add(job.simulator().now() - start);
             }
         }).start();

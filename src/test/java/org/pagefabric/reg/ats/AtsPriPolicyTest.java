@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.IommuDmaPath;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.HostStage;
@@ -53,7 +53,7 @@ class AtsPriPolicyTest {
     static void put(ProcessContext ctx, Job job, long from, long to, long length) {
         Rank a = job.rank(0);
         a.write(ctx, job.rank(1), from, to, length, 1);
-        assertEquals(CompletionStatus.SUCCESS, a.awaitSend(ctx).status());
+        assertEquals(Outcome.SUCCESS, a.awaitSend(ctx).status());
     }
 
     static IommuDmaPath path(Rank r) {
@@ -122,7 +122,7 @@ class AtsPriPolicyTest {
     @Test
     void aSourcePageTheOsCannotMakePresentEndsTheSendWithTheRetryLimitInsteadOfStallingForEver() {
         Profile quick = PROFILE.withOverrides(Map.of("transport.timeout", "10us", "transport.retry_limit", "2"), "test");
-        CompletionStatus[] status = new CompletionStatus[1];
+        Outcome[] status = new Outcome[1];
         run(quick, (ctx, j) -> {
             Rank a = j.rank(0);
             Kernel k = a.node().kernel();
@@ -130,7 +130,7 @@ class AtsPriPolicyTest {
             a.write(ctx, j.rank(1), 0, DST, Kernel.PAGE_SIZE, 1);
             status[0] = a.awaitSend(ctx).status();
         });
-        assertEquals(CompletionStatus.RETRY_EXCEEDED, status[0]);
+        assertEquals(Outcome.RETRY_EXCEEDED, status[0]);
     }
 
     @Test

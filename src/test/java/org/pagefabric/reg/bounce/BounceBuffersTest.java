@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
@@ -58,7 +58,7 @@ class BounceBuffersTest {
         new SimProcess(sim, src.node(), "rank0", ctx -> {
             src.write(ctx, dst, 0, 0, size, 1);
             // the source may change at once: its bytes went into bounce buffers, not to the NIC
-            assertEquals(CompletionStatus.SUCCESS, src.awaitSend(ctx).status());
+            assertEquals(Outcome.SUCCESS, src.awaitSend(ctx).status());
             arrived[0] = dst.node().kernel().verifyTag(dst.process(), dst.segment(), size, 0xC0FFEEL, 0);
         }).start();
         sim.run();
@@ -79,7 +79,7 @@ class BounceBuffersTest {
         long[] got = new long[1];
         new SimProcess(sim, a.node(), "rank0", ctx -> {
             a.send(ctx, b, 0, size, 1);
-            assertEquals(CompletionStatus.SUCCESS, a.awaitSend(ctx).status());
+            assertEquals(Outcome.SUCCESS, a.awaitSend(ctx).status());
             got[0] = ctx.now();
         }).start();
         new SimProcess(sim, b.node(), "rank1", ctx -> {
@@ -115,7 +115,7 @@ class BounceBuffersTest {
             new SimProcess(sim, from.node(), "rank" + s, ctx -> {
                 ctx.sleep(delay);
                 from.send(ctx, zero, 0, size, 1);
-                assertEquals(CompletionStatus.SUCCESS, from.awaitSend(ctx).status());
+                assertEquals(Outcome.SUCCESS, from.awaitSend(ctx).status());
             }).start();
         }
         new SimProcess(sim, zero.node(), "rank0", ctx -> {

@@ -8,9 +8,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.IommuDmaPath;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
@@ -56,7 +56,7 @@ class AtsInvalidationConformanceTest {
                 long len = (1 + random.nextLong(16)) * Kernel.PAGE_SIZE - random.nextLong(64);
                 a.node().kernel().writeTag(a.process(), a.segment(), len, 100 + i, 0);
                 a.write(ctx, b, 0, DST + off, len, i);
-                if (a.awaitSend(ctx).status() == CompletionStatus.SUCCESS) {
+                if (a.awaitSend(ctx).status() == Outcome.SUCCESS) {
                     completed[0]++;
                 }
             }
@@ -88,7 +88,7 @@ class AtsInvalidationConformanceTest {
             long len = AREA / 2;
             a.node().kernel().writeTag(a.process(), a.segment(), len, 999, 0);
             a.write(ctx, b, 0, DST, len, 99);
-            last[0] = a.awaitSend(ctx).status() == CompletionStatus.SUCCESS
+            last[0] = a.awaitSend(ctx).status() == Outcome.SUCCESS
                     && a.node().kernel().digest(a.process(), a.segment(), len) == k.digest(b.process(), b.segment() + DST, len);
         }).start();
         sim.run();

@@ -1,12 +1,11 @@
 package org.pagefabric.reg.conformance;
 
 import java.util.List;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
@@ -60,7 +59,7 @@ final class Conformance {
                 fill(a, src, 11);
                 new SimProcess(sim, a.node(), "put", ctx -> {
                     a.write(ctx, b, src, dst, LENGTH, 1);
-                    ok[0] = a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                    ok[0] = a.awaitSend(ctx).ok();
                     same[0] = same(a, src, b, dst);
                 }).start();
             }
@@ -68,7 +67,7 @@ final class Conformance {
                 fill(b, src, 13);
                 new SimProcess(sim, a.node(), "get", ctx -> {
                     a.read(ctx, b, src, dst, LENGTH, 1);
-                    ok[0] = a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+                    ok[0] = a.awaitSend(ctx).ok();
                     same[0] = same(b, src, a, dst);
                 }).start();
             }
@@ -77,8 +76,8 @@ final class Conformance {
                 new SimProcess(sim, b.node(), "receive", ctx -> {
                     // The same id on both sides: Open-MX matches a send to a receive by it, as MX match bits.
                     b.receive(ctx, a, dst, LENGTH, 1);
-                    WorkCompletion wc = b.awaitReceive(ctx);
-                    ok[0] = wc.status() == CompletionStatus.SUCCESS;
+                    Completion wc = b.awaitReceive(ctx);
+                    ok[0] = wc.ok();
                     same[0] = same(a, src, b, dst);
                 }).start();
                 new SimProcess(sim, a.node(), "send", ctx -> {

@@ -13,9 +13,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.DeviceMemory;
@@ -87,20 +87,20 @@ class DmaBufMrConformanceTest {
                 long tag = 1000 + i;
                 long off = random.nextLong(buf.size());
                 long len = 1 + random.nextLong(buf.size() - off);
-                CompletionStatus status;
+                Outcome status;
                 boolean delivered;
                 if (random.nextBoolean()) {
                     buf.writeTag(tag, 0); // the device writes; rank 0 sends a piece of the buffer
-                    a.write(ctx, b, reg.region(), IOVA + off, null, 0, len, i);
+                    a.write(ctx, b, reg, IOVA + off, null, 0, len, i);
                     status = a.awaitSend(ctx).status();
                     delivered = kb.verifyTag(b.process(), b.segment(), len, tag, off);
                 } else {
                     kb.writeTag(b.process(), b.segment(), len, tag, 0); // rank 1 writes into the device buffer
-                    b.write(ctx, a, null, 0, reg.region(), IOVA + off, len, i);
+                    b.write(ctx, a, null, 0, reg, IOVA + off, len, i);
                     status = b.awaitSend(ctx).status();
                     delivered = tagAt(ka, buf, off, len, tag);
                 }
-                if (status != CompletionStatus.SUCCESS || !delivered) {
+                if (status != Outcome.SUCCESS || !delivered) {
                     wrong.add("transfer " + i + " [" + off + ", +" + len + "): " + status + ", bytes "
                             + (delivered ? "right" : "wrong"));
                 }
@@ -152,7 +152,7 @@ class DmaBufMrConformanceTest {
             assertTrue(exporter.move(buf).done());
             buf.writeTag(2, 0);
             checkTranslations(buf, mr, "after the move", stale);
-            a.write(ctx, b, mr, IOVA, null, 0, buf.size(), 1);
+            a.write(ctx, b, new DmaBufRegistrar.Registration(mr, 0), IOVA, null, 0, buf.size(), 1);
             a.awaitSend(ctx);
             delivered[0] = b.node().kernel().verifyTag(b.process(), b.segment(), buf.size(), 2, 0);
         }).start();

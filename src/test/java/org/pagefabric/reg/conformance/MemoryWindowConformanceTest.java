@@ -8,9 +8,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.PolicyRegistry;
@@ -40,7 +40,7 @@ class MemoryWindowConformanceTest {
         Rank b = job.rank(1);
         SplittableRandom random = new SplittableRandom(seed);
         int steps = 1 + random.nextInt(6);
-        CompletionStatus[] last = new CompletionStatus[1];
+        Outcome[] last = new Outcome[1];
         long[] digests = new long[2];
         int[] completed = {0};
         new SimProcess(sim, a.node(), "puts", ctx -> {
@@ -53,7 +53,7 @@ class MemoryWindowConformanceTest {
                 a.node().kernel().writeTag(a.process(), a.segment(), len, 100 + i, 0);
                 key = a.policy().remote(ctx, a.endpoint(), b.endpoint(), b.segment() + to, len).key();
                 a.write(ctx, b, 0, to, len, i);
-                if (a.awaitSend(ctx).status() == CompletionStatus.SUCCESS) {
+                if (a.awaitSend(ctx).status() == Outcome.SUCCESS) {
                     completed[0]++;
                 }
             }
@@ -68,7 +68,7 @@ class MemoryWindowConformanceTest {
         sim.run();
         SimProcess.checkNoDeadlock(sim);
         assertEquals(steps, completed[0], "every put through a freshly bound window completed");
-        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, last[0], "a put through a revoked window's key");
+        assertEquals(Outcome.REMOTE_ACCESS_ERROR, last[0], "a put through a revoked window's key");
         assertEquals(digests[0], digests[1], "the refused put changed nothing at the target");
         assertEquals(1, b.node().nic().windowRefusals(), "the refusal is counted");
         assertTrue(b.node().nic().refusedTotal() >= 1);

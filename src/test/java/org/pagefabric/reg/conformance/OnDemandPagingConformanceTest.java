@@ -8,9 +8,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
@@ -49,7 +49,7 @@ class OnDemandPagingConformanceTest {
                 for (int round = 0; round < 3; round++) {
                     a.node().kernel().writeTag(a.process(), a.segment(), SEGMENT, 40 + round, 0);
                     a.write(ctx, b, 0, 0, SEGMENT, round);
-                    ok[0] &= a.awaitSend(ctx).status() == CompletionStatus.SUCCESS
+                    ok[0] &= a.awaitSend(ctx).status() == Outcome.SUCCESS
                             && k.verifyTag(b.process(), b.segment(), SEGMENT, 40 + round, 0);
                     k.reclaim(SEGMENT / Kernel.PAGE_SIZE / 2);
                     k.migrateRange(b.process(), b.segment(), (int) (SEGMENT / Kernel.PAGE_SIZE));

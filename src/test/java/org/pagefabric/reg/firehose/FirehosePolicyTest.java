@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.mem.PhysicalMemory;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
@@ -60,8 +60,8 @@ class FirehosePolicyTest {
             for (int i = 0; i < targetPages.length; i++) {
                 long t0 = ctx.now();
                 bed.r(0).write(ctx, bed.r(1), 0, (long) targetPages[i] * PAGE, 8, i);
-                WorkCompletion wc = bed.r(0).awaitSend(ctx);
-                assertEquals(CompletionStatus.SUCCESS, wc.status());
+                Completion wc = bed.r(0).awaitSend(ctx);
+                assertEquals(Outcome.SUCCESS, wc.status());
                 took[i] = ctx.now() - t0;
             }
         }).start();
@@ -115,7 +115,7 @@ class FirehosePolicyTest {
         new SimProcess(bed.sim(), bed.r(0).node(), "rank0", ctx -> {
             for (int i = 0; i < firstPages.length; i++) {
                 bed.r(0).write(ctx, bed.r(1), 0, (long) firstPages[i] * PAGE, 2L * PAGE, i);
-                assertEquals(CompletionStatus.SUCCESS, bed.r(0).awaitSend(ctx).status());
+                assertEquals(Outcome.SUCCESS, bed.r(0).awaitSend(ctx).status());
             }
         }).start();
         bed.sim().run();
@@ -165,7 +165,7 @@ class FirehosePolicyTest {
         BucketPins target = bed.policy().pins(bed.r(1).endpoint());
         BucketPins source = bed.policy().pins(bed.r(0).endpoint());
         long refused = bed.r(1).node().nic().refusedTotal() + bed.r(1).node().nic().unmappedPinnedAccesses();
-        WorkCompletion[] wc = new WorkCompletion[1];
+        Completion[] wc = new Completion[1];
         // Around the policy: the key is right, but bucket 5 was never pinned.
         new SimProcess(bed.sim(), bed.r(0).node(), "rogue", ctx -> {
             bed.r(0).qp(1).postSend(WorkRequest.write(99, bed.r(0).segment(), 8, source.region().lkey(),
@@ -173,7 +173,7 @@ class FirehosePolicyTest {
             wc[0] = bed.r(0).awaitSend(ctx);
         }).start();
         bed.sim().run();
-        assertNotEquals(CompletionStatus.SUCCESS, wc[0].status());
+        assertNotEquals(Outcome.SUCCESS, wc[0].status());
         assertTrue(bed.r(1).node().nic().refusedTotal() + bed.r(1).node().nic().unmappedPinnedAccesses() > refused);
     }
 
@@ -192,7 +192,7 @@ class FirehosePolicyTest {
         }
         new SimProcess(bed.sim(), bed.r(0).node(), "reaper", ctx -> {
             for (int i = 0; i < 2; i++) {
-                assertEquals(CompletionStatus.SUCCESS, bed.r(0).awaitSend(ctx).status());
+                assertEquals(Outcome.SUCCESS, bed.r(0).awaitSend(ctx).status());
             }
         }).start();
         bed.sim().run();

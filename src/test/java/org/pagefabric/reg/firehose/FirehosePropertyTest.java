@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.RandomStream;
 import org.pagefabric.sim.Simulator;
@@ -83,12 +83,12 @@ class FirehosePropertyTest {
                     }
                     if (s == WINDOW || i >= OPS) {
                         // Completions of different peers' queue pairs come in any order: the reaped one frees its slot.
-                        WorkCompletion wc = me.awaitSend(ctx);
+                        Completion wc = me.awaitSend(ctx);
                         s = (int) (wc.wrId() % WINDOW);
                         Op op = slot[s];
                         slot[s] = null;
                         inFlight--;
-                        boolean good = wc.status() == CompletionStatus.SUCCESS && op.delivered(job);
+                        boolean good = wc.status() == Outcome.SUCCESS && op.delivered(job);
                         if (!good && firstFailure[0] == null) {
                             firstFailure[0] = "seed " + seed + ": " + op + " -> " + wc.status();
                         }

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
@@ -76,7 +76,7 @@ class HybridPolicyTest {
         boolean[] ok = {false};
         new SimProcess(sim, a.node(), "put", ctx -> {
             a.write(ctx, b, 0, 1 << 19, size, 1);
-            ok[0] = a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+            ok[0] = a.awaitSend(ctx).status() == Outcome.SUCCESS;
         }).start();
         sim.run();
         SimProcess.checkNoDeadlock(sim);

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.PolicyRefusal;
@@ -47,7 +47,7 @@ class NpRdmaPolicyTest {
     private static void put(ProcessContext ctx, Job job, long length) {
         Rank a = job.rank(0);
         a.write(ctx, job.rank(1), 0, DST, length, 1);
-        assertEquals(CompletionStatus.SUCCESS, a.awaitSend(ctx).status());
+        assertEquals(Outcome.SUCCESS, a.awaitSend(ctx).status());
     }
 
     private static void drop(Rank r, long offset, long length) {

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.os.DeviceMemory;
 import org.pagefabric.hw.os.DmaBuf;
@@ -41,13 +41,13 @@ class DmaBufRegistrationTest {
         DmaBuf buf = exporter.export(PAGES * Kernel.PAGE_SIZE);
         OdpDriver driver = OdpDriver.attach(a.node(), profile);
         long[] seen = new long[6];
-        CompletionStatus[] status = new CompletionStatus[2];
+        Outcome[] status = new Outcome[2];
         new SimProcess(sim, a.node(), "t", ctx -> {
             DmaBufRegistrar r = a.policy().dmaBuf(a.node());
             DmaBufRegistrar.Registration reg = r.register(a.endpoint(), buf, 0, buf.size(), IOVA, ACCESS);
             assertEquals(driver.costs().registerPs(), reg.costPs());
             buf.writeTag(5, 0);
-            a.write(ctx, b, reg.region(), IOVA, null, 0, Kernel.PAGE_SIZE, 1); // one page asked for
+            a.write(ctx, b, reg, IOVA, null, 0, Kernel.PAGE_SIZE, 1); // one page asked for
             status[0] = a.awaitSend(ctx).status();
             seen[0] = driver.pagesIn();
             seen[1] = reg.region().table().presentEntries();
@@ -55,7 +55,7 @@ class DmaBufRegistrationTest {
             seen[2] = move.costPs();
             seen[3] = reg.region().table().presentEntries();
             seen[4] = driver.invalidatedPages();
-            a.write(ctx, b, reg.region(), IOVA, null, 0, buf.size(), 2);
+            a.write(ctx, b, reg, IOVA, null, 0, buf.size(), 2);
             status[1] = a.awaitSend(ctx).status();
             r.deregister(reg.region());
             long before = driver.invalidatedPages();
@@ -64,8 +64,8 @@ class DmaBufRegistrationTest {
         }).start();
         sim.run();
         SimProcess.checkNoDeadlock(sim);
-        assertEquals(CompletionStatus.SUCCESS, status[0]);
-        assertEquals(CompletionStatus.SUCCESS, status[1]);
+        assertEquals(Outcome.SUCCESS, status[0]);
+        assertEquals(Outcome.SUCCESS, status[1]);
         assertEquals(PAGES, seen[0], "the fault mapped the whole region, as ib_umem_dmabuf_map_pages does");
         assertEquals(PAGES, seen[1]);
         OdpCosts c = driver.costs();

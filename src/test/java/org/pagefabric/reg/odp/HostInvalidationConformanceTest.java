@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.MemoryRegion;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.sim.RandomStream;
@@ -69,9 +69,9 @@ class HostInvalidationConformanceTest {
                 long from = rnd.nextInt((int) (length - len));
                 long to = rnd.nextInt((int) (length - len));
                 a.write(ctx, b, from, to, len, i);
-                WorkCompletion wc = a.awaitSend(ctx);
+                Completion wc = a.awaitSend(ctx);
                 boolean same = digest(a, from, len) == digest(b, to, len);
-                if (wc.status() != CompletionStatus.SUCCESS || !same) {
+                if (wc.status() != Outcome.SUCCESS || !same) {
                     failures.add("write " + i + ": " + wc.status() + " same=" + same);
                 }
             }

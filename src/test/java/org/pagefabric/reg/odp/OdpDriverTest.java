@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.nic.AccessFlags;
@@ -36,11 +37,11 @@ class OdpDriverTest {
     }
 
     /** Rank 0 writes {@code length} bytes to rank 1 and returns the completion status. */
-    private static CompletionStatus[] writeOnce(OdpBed bed, long length) {
+    private static Outcome[] writeOnce(OdpBed bed, long length) {
         Rank a = bed.rank(0);
         Rank b = bed.rank(1);
         fill(a, 0, length, 77);
-        CompletionStatus[] status = new CompletionStatus[1];
+        Outcome[] status = new Outcome[1];
         new SimProcess(bed.sim, a.node(), "rank0", ctx -> {
             a.write(ctx, b, 0, 0, length, 1);
             status[0] = a.awaitSend(ctx).status();
@@ -53,7 +54,7 @@ class OdpDriverTest {
     void aRequesterAndAResponderFaultAreResolvedWithNothingPinnedAndTheDataArrives() {
         OdpBed bed = new OdpBed(1, 2, 16 * PAGE, OdpPolicy.EXPLICIT, Map.of());
         long length = 3 * PAGE + 100;
-        assertEquals(CompletionStatus.SUCCESS, writeOnce(bed, length)[0]);
+        assertEquals(Outcome.SUCCESS, writeOnce(bed, length)[0]);
         assertEquals(digest(bed.rank(0), 0, length), digest(bed.rank(1), 0, length));
         assertEquals(1, bed.rank(0).node().nic().pageFaults(PageFaultKind.REQUESTER));
         assertEquals(1, bed.rank(1).node().nic().pageFaults(PageFaultKind.RESPONDER));
@@ -96,7 +97,7 @@ class OdpDriverTest {
         assertTrue(a.node().nic().advise(a.segmentRegion(), a.segment(), PAGE, AdviseMrFlags.PREFETCH_WRITE | AdviseMrFlags.FLUSH, warm));
         bed.sim.run();
         assertTrue(warm.isDone());
-        assertEquals(CompletionStatus.RNR_RETRY_EXCEEDED, writeOnce(bed, 64)[0]);
+        assertEquals(Outcome.RNR_RETRY_EXCEEDED, writeOnce(bed, 64)[0]);
         assertEquals(1, bed.rank(1).node().nic().pageFaults(PageFaultKind.RESPONDER));
     }
 
@@ -106,7 +107,7 @@ class OdpDriverTest {
                 Map.of("transport.rnr_retry_limit", "7", "transport.rnr_delay", "1us"));
         Rank b = bed.rank(1);
         b.node().kernel().mprotect(b.process(), b.segment(), PAGE, org.pagefabric.hw.os.Prot.NONE);
-        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, writeOnce(bed, 64)[0]);
+        assertEquals(Outcome.REMOTE_ACCESS_ERROR, writeOnce(bed, 64)[0]);
         assertEquals(1, bed.driver(1).unresolvable(), "the driver could not map the page");
         assertTrue(SimProcess.waiting(bed.sim).isEmpty(), "nothing left waiting");
     }
@@ -115,7 +116,7 @@ class OdpDriverTest {
     void generousRnrRetriesRideOutTheSameFault() {
         OdpBed bed = new OdpBed(1, 2, 4 * PAGE, OdpPolicy.EXPLICIT,
                 Map.of("transport.rnr_retry_limit", "1000", "transport.rnr_delay", "1us"));
-        assertEquals(CompletionStatus.SUCCESS, writeOnce(bed, 64)[0]);
+        assertEquals(Outcome.SUCCESS, writeOnce(bed, 64)[0]);
         assertTrue(bed.sum(".nacks.receiver_not_ready") > 2, "retried several times while the fault was resolved");
     }
 
@@ -123,7 +124,7 @@ class OdpDriverTest {
     void twoQueuePairsFaultingOnOnePageAreEachResumedByTheirOwnFault() {
         OdpBed bed = new OdpBed(1, 3, 4 * PAGE, OdpPolicy.EXPLICIT, Map.of());
         Rank target = bed.rank(1);
-        List<CompletionStatus> done = new ArrayList<>();
+        List<Outcome> done = new ArrayList<>();
         for (int r : new int[] {0, 2}) {
             Rank from = bed.rank(r);
             fill(from, 0, 64, r);
@@ -133,7 +134,7 @@ class OdpDriverTest {
             }).start();
         }
         bed.sim.run();
-        assertEquals(List.of(CompletionStatus.SUCCESS, CompletionStatus.SUCCESS), done);
+        assertEquals(List.of(Outcome.SUCCESS, Outcome.SUCCESS), done);
         assertEquals(2, target.node().nic().pageFaults(PageFaultKind.RESPONDER), "one fault per QP");
         assertEquals(2, bed.driver(1).resolvedFaults(), "each QP resumed by its own fault");
         QueuePair q0 = target.qp(0);
@@ -184,7 +185,7 @@ class OdpDriverTest {
         Rank b = bed.rank(1);
         long length = 64 * PAGE;
         fill(a, 0, length, 9);
-        CompletionStatus[] status = new CompletionStatus[1];
+        Outcome[] status = new Outcome[1];
         new SimProcess(bed.sim, a.node(), "rank0", ctx -> {
             a.write(ctx, b, 0, 0, length, 1);
             status[0] = a.awaitSend(ctx).status();
@@ -196,7 +197,7 @@ class OdpDriverTest {
             fill(a, 0, 32 * PAGE, 9); // the application rewrites what it gave back, into new frames
         }).start();
         bed.sim.run();
-        assertEquals(CompletionStatus.SUCCESS, status[0]);
+        assertEquals(Outcome.SUCCESS, status[0]);
         assertTrue(bed.driver(0).races() >= 1, "the page-in lost its race");
         assertTrue(bed.rank(0).node().nic().pageFaults(PageFaultKind.REQUESTER) >= 2, "and the QP faulted again");
         assertEquals(digest(a, 0, length), digest(b, 0, length), "the data came from the current frames");
@@ -207,7 +208,7 @@ class OdpDriverTest {
     @Test
     void implicitRegionsGrowTheirTranslationsWithWhatIsMappedNotWithTheAddressSpace() {
         OdpBed bed = new OdpBed(1, 2, 8 * PAGE, OdpPolicy.IMPLICIT, Map.of());
-        assertEquals(CompletionStatus.SUCCESS, writeOnce(bed, 2 * PAGE)[0]);
+        assertEquals(Outcome.SUCCESS, writeOnce(bed, 2 * PAGE)[0]);
         assertEquals(digest(bed.rank(0), 0, 2 * PAGE), digest(bed.rank(1), 0, 2 * PAGE));
         for (int r = 0; r < 2; r++) {
             MemoryRegion mr = bed.rank(r).segmentRegion();
@@ -221,7 +222,7 @@ class OdpDriverTest {
     @Test
     void aSynchronousPrefetchMapsTheBufferSoTheTransferDoesNotFault() {
         OdpBed bed = new OdpBed(1, 2, 8 * PAGE, OdpPolicy.PREFETCH, Map.of());
-        assertEquals(CompletionStatus.SUCCESS, writeOnce(bed, 4 * PAGE)[0]);
+        assertEquals(Outcome.SUCCESS, writeOnce(bed, 4 * PAGE)[0]);
         assertEquals(digest(bed.rank(0), 0, 4 * PAGE), digest(bed.rank(1), 0, 4 * PAGE));
         for (int r = 0; r < 2; r++) {
             assertEquals(0, bed.rank(r).node().nic().pageFaults(PageFaultKind.REQUESTER));
@@ -262,7 +263,7 @@ class OdpDriverTest {
         for (boolean on : new boolean[] {false, true}) {
             OdpBed bed = new OdpBed(1, 2, 8 * PAGE, OdpPolicy.EXPLICIT, Map.of("odp.access_bits", Boolean.toString(on),
                     "memory.size", "32MiB", "os.swap.size", "32MiB"));
-            assertEquals(CompletionStatus.SUCCESS, writeOnce(bed, 2 * PAGE)[0]);
+            assertEquals(Outcome.SUCCESS, writeOnce(bed, 2 * PAGE)[0]);
             Rank b = bed.rank(1);
             MemoryRegion mr = b.segmentRegion();
             long entry = mr.table().get(0);

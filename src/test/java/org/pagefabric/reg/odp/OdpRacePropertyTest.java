@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.net.CompletionStatus;
-import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
@@ -73,7 +73,7 @@ class OdpRacePropertyTest {
                 long from = rnd.nextInt((int) (length - len));
                 long to = rnd.nextInt((int) (length - len));
                 int kind = rnd.nextInt(3);
-                WorkCompletion wc;
+                Completion wc;
                 boolean same;
                 switch (kind) {
                     case 0 -> {
@@ -90,11 +90,11 @@ class OdpRacePropertyTest {
                         b.receive(ctx, a, to, len, i);
                         a.send(ctx, b, from, len, i);
                         wc = a.awaitSend(ctx);
-                        WorkCompletion rc = b.awaitReceive(ctx);
-                        same = rc.status() == CompletionStatus.SUCCESS && digest(a, from, len) == digest(b, to, len);
+                        Completion rc = b.awaitReceive(ctx);
+                        same = rc.status() == Outcome.SUCCESS && digest(a, from, len) == digest(b, to, len);
                     }
                 }
-                if (wc.status() != CompletionStatus.SUCCESS || !same) {
+                if (wc.status() != Outcome.SUCCESS || !same) {
                     failures.add("op " + i + " kind " + kind + " len " + len + ": " + wc.status() + " same=" + same);
                 }
                 check(bed, failures, "after op " + i);

@@ -3,9 +3,9 @@ package org.pagefabric.reg.openmx;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.Prot;
@@ -35,7 +35,7 @@ final class OpenMxBed {
         a.node().kernel().writeTag(a.process(), a.segment() + from, size, tag, 0);
         run(ctx -> b.receive(ctx, a, to, size, i), ctx -> {
             a.send(ctx, b, from, size, i);
-            ok[0] &= a.awaitSend(ctx).status() == CompletionStatus.SUCCESS;
+            ok[0] &= a.awaitSend(ctx).status() == Outcome.SUCCESS;
         });
         ok[0] &= b.node().kernel().verifyTag(b.process(), b.segment() + to, size, tag, 0);
     }
@@ -47,7 +47,7 @@ final class OpenMxBed {
         boolean[] ok = {true};
         new SimProcess(sim, b.node(), "omxtest-recv" + processes, ctx -> {
             post.run(ctx);
-            ok[0] &= b.awaitReceive(ctx).status() == CompletionStatus.SUCCESS;
+            ok[0] &= b.awaitReceive(ctx).status() == Outcome.SUCCESS;
         }).start();
         new SimProcess(sim, a.node(), "omxtest-send" + processes++, sender).start();
         sim.run();

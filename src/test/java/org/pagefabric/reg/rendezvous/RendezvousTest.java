@@ -8,10 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
-import org.pagefabric.hw.net.CompletionStatus;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.pin.PinEverything;
 import org.pagefabric.reg.pinning.PinnedRange;
@@ -77,7 +77,7 @@ class RendezvousTest {
         new SimProcess(sim, src.node(), "rank0", ctx -> {
             for (int i = 0; i < ranges; i++) {
                 src.write(ctx, dst, 0, i * PAGE, 64, i);
-                assertEquals(CompletionStatus.SUCCESS, src.awaitSend(ctx).status());
+                assertEquals(Outcome.SUCCESS, src.awaitSend(ctx).status());
                 targetPinnedAfterEach[i] = policy.pinnedBytes(dst.endpoint());
             }
         }).start();

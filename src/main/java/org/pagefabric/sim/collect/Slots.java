@@ -1,4 +1,4 @@
-package org.pagefabric.workload.rma;
+package org.pagefabric.sim.collect;
 
 import java.util.Arrays;
 import org.agrona.collections.IntArrayQueue;

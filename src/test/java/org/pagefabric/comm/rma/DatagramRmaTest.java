@@ -1,4 +1,4 @@
-package org.pagefabric.workload.rma;
+package org.pagefabric.comm.rma;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,6 +12,7 @@ import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.hw.node.Cluster;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.process.SimProcess;
+import org.pagefabric.workload.rma.RmaCosts;
 
 /**
  * The datagram emulation of RMA on its own: one atomic at a time per word, atomics on different
@@ -29,6 +30,7 @@ class DatagramRmaTest {
         final List<Integer> pieces = new ArrayList<>();
         long hold = DatagramRma.REPLY_NOW;
         DatagramRma rma;
+        Simulator sim;
 
         @Override
         public long atomic(int target, int source, int op, long address, long a, long b) {
@@ -40,7 +42,7 @@ class DatagramRmaTest {
         @Override
         public void putLanded(int target, int source, long address, long value) {
             words[target][(int) address] = value;
-            landed.add("put " + source + "->" + target + " at " + rma.simulator().now());
+            landed.add("put " + source + "->" + target + " at " + sim.now());
         }
 
         @Override
@@ -68,7 +70,8 @@ class DatagramRmaTest {
 
     private static DatagramRma fabric(Simulator sim, Memory m, boolean ackedPuts) {
         Cluster cluster = Cluster.build(sim, PROFILE, 3);
-        m.rma = new DatagramRma(null, "rma", cluster, RmaCosts.of(PROFILE), m, 9, 3, 1, 8, ackedPuts);
+        m.sim = sim;
+        m.rma = new DatagramRma(null, "rma", cluster, RmaCosts.of(PROFILE).datagram(), m, 9, 3, 1, 8, ackedPuts);
         return m.rma;
     }
 

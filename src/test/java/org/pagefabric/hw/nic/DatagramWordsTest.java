@@ -1,4 +1,4 @@
-package org.pagefabric.workload.rma;
+package org.pagefabric.hw.nic;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,7 +27,7 @@ class DatagramWordsTest {
             }
             int from = rnd.nextInt(8);
             Packet p = pool.acquire();
-            DatagramRma.pack(p, src, from, n);
+            DatagramRmaUnit.pack(p, src, from, n);
             assertEquals(true, p.hasBytes);
             byte[] expected = new byte[8 * n];
             for (int k = 0; k < n; k++) {
@@ -42,8 +42,8 @@ class DatagramWordsTest {
                 for (int i = 7; i >= 0; i--) {
                     v = (v << 8) | (p.bytes[8 * k + i] & 0xFF);
                 }
-                assertEquals(v, DatagramRma.word(p, k));
-                assertEquals(src[from + k], DatagramRma.word(p, k));
+                assertEquals(v, DatagramRmaUnit.word(p, k));
+                assertEquals(src[from + k], DatagramRmaUnit.word(p, k));
             }
             pool.release(p);
         }

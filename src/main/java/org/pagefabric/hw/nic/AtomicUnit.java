@@ -1,4 +1,4 @@
-package org.pagefabric.workload.rma;
+package org.pagefabric.hw.nic;
 
 import java.util.Arrays;
 
