@@ -5,9 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
-import org.pagefabric.config.Profile;
-import org.pagefabric.hw.nic.DomainGrowth;
-import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.comm.PoolRegistrar;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
@@ -21,7 +19,7 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * {@code threads} threads that take the next (buffer, NIC) registration when free. A registration
  * costs {@code nic.register.base} plus {@code nic.register.per_page} per page of the buffer's page
  * size ({@code page_KiB} for host memory, {@code device_page_KiB} for device memory), plus, for
- * device memory, {@link DomainGrowth} on what its domain already holds (each
+ * device memory, the domain growth of {@link PoolRegistrar} on what its domain already holds (each
  * domain starts holding {@code prior_GiB} of device memory, registered before the timed part); a
  * deregistration costs {@code nic.deregister.base} plus {@code nic.deregister.per_page} per page.
  * Costs are per registration call, never per simulated page, so a pool of hundreds of GB costs
@@ -76,17 +74,10 @@ public final class RegPoolWorkload extends AbstractWorkload {
                     + "costed per call); it runs under " + PINNING_POLICY + " only");
         }
         Plan plan = Plan.of(params);
-        Profile profile = job.cluster().profile();
-        long regBase = profile.time(NicParameters.REGISTER_BASE);
-        long regPerPage = profile.time(NicParameters.REGISTER_PER_PAGE);
-        long deregBase = profile.time(NicParameters.DEREGISTER_BASE);
-        long deregPerPage = profile.time(NicParameters.DEREGISTER_PER_PAGE);
-        long growth = profile.time(NicParameters.REGISTER_DEVICE_GROWTH);
-        DomainGrowth[] domains = new DomainGrowth[plan.nics];
+        PoolRegistrar registrar = new PoolRegistrar(job.cluster().profile(), plan.nics);
         for (int n = 0; n < plan.nics; n++) {
-            domains[n] = new DomainGrowth(growth);
             if (plan.device && plan.priorBytes > 0) {
-                domains[n].register(plan.priorBytes);
+                registrar.holdBefore(n, plan.priorBytes);
             }
         }
         int items = plan.buffers.size() * plan.nics;
@@ -102,15 +93,14 @@ public final class RegPoolWorkload extends AbstractWorkload {
                     int i = next[0]++;
                     int b = i / plan.nics;
                     long bytes = plan.buffers.get(b);
-                    long cost = regBase + pages(bytes, plan.pageBytes) * regPerPage
-                            + (plan.device ? domains[i % plan.nics].register(bytes) : 0);
+                    long cost = registrar.register(i % plan.nics, bytes, plan.pageBytes, plan.device);
                     regCost[b] += cost;
                     ctx.sleep(cost);
                     latencies.record(cost);
                 }
                 end[0] = Math.max(end[0], ctx.now());
                 if (++done[0] == plan.threads) {
-                    startDeregistration(job, node, plan, domains, deregBase, deregPerPage, next, done, end, items);
+                    startDeregistration(job, node, plan, registrar, next, done, end, items);
                 }
             }).start();
         }
@@ -128,27 +118,19 @@ public final class RegPoolWorkload extends AbstractWorkload {
     }
 
     private static void startDeregistration(Job job, org.pagefabric.hw.node.Node node, Plan plan,
-                                            DomainGrowth[] domains, long deregBase, long deregPerPage, int[] next,
+                                            PoolRegistrar registrar, int[] next,
                                             long[] done, long[] end, int items) {
         for (int t = 0; t < plan.threads; t++) {
             new SimProcess(job.simulator(), node, "dereg" + t, ctx -> {
                 while (next[1] < items) {
                     int i = next[1]++;
                     long bytes = plan.buffers.get(i / plan.nics);
-                    if (plan.device) {
-                        domains[i % plan.nics].deregister(bytes);
-                    }
-                    ctx.sleep(deregBase + pages(bytes, plan.pageBytes) * deregPerPage);
+                    ctx.sleep(registrar.deregister(i % plan.nics, bytes, plan.pageBytes, plan.device));
                 }
                 end[1] = Math.max(end[1], ctx.now());
                 done[1]++;
             }).start();
         }
-    }
-
-    /** Pages of {@code pageBytes} a buffer of {@code bytes} spans (a partial page counts whole). */
-    static long pages(long bytes, long pageBytes) {
-        return (bytes + pageBytes - 1) / pageBytes;
     }
 
     /** Six significant digits: seconds of a 500 GB pool and microseconds of a huge-page one alike. */
