@@ -18,6 +18,7 @@ import org.pagefabric.hw.os.Pte;
 import org.pagefabric.reg.FaultTrace;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.collect.LongQuadQueue;
 import org.pagefabric.sim.stat.Counter;
 
 /**
@@ -101,20 +102,12 @@ public final class PartDriver implements EventHandler, FaultTrace {
     private boolean rerun;
     /** ERRs this run queued, handed to the helper when it ends. */
     private int runErrs;
-    // Blocks to ask for again, oldest first, a ring of primitive fields.
-    private int[] errQpn = new int[16];
-    private long[] errMessage = new long[16];
-    private int[] errBlock = new int[16];
-    private int errHead;
-    private int errSize;
+    /** Blocks to ask for again, oldest first: (qpn, message id, block, unused). */
+    private final LongQuadQueue errs = new LongQuadQueue();
     /** ERRs handed to the helper and not yet issued. */
     private int helperQueued;
-    // The last ERR_HISTORY ERRs issued: block and when.
-    private final int[] histQpn = new int[ERR_HISTORY];
-    private final long[] histMessage = new long[ERR_HISTORY];
-    private final int[] histBlock = new int[ERR_HISTORY];
-    private final long[] histPs = new long[ERR_HISTORY];
-    private int histNext;
+    /** The last ERR_HISTORY ERRs issued, oldest first: (qpn, message id, block, when). */
+    private final LongQuadQueue issued = new LongQuadQueue();
 
     private final Counter taskletRuns;
     private final Counter pagesPagedIn;
@@ -152,7 +145,6 @@ public final class PartDriver implements EventHandler, FaultTrace {
         this.helper = cpu.thread(node.name() + ".part.helper", helperCore);
         this.idle = cpu.thread(node.name() + ".idle" + helperCore, helperCore);
         path.setNackOnFault(err);
-        java.util.Arrays.fill(histPs, -1);
         var stats = sim.statistics();
         String n = node.name() + ".part.";
         taskletRuns = stats.counter(n + "taskletRuns", "runs", "fault tasklet runs");
@@ -420,8 +412,9 @@ public final class PartDriver implements EventHandler, FaultTrace {
 
     /** Whether an ERR for the block was issued after {@code loggedPs}, so it carried this entry's packet again. */
     private boolean answeredBefore(int qpn, long messageId, int block, long loggedPs) {
-        for (int i = 0; i < ERR_HISTORY; i++) {
-            if (histPs[i] >= loggedPs && histBlock[i] == block && histMessage[i] == messageId && histQpn[i] == qpn) {
+        for (int i = 0; i < issued.size(); i++) {
+            if (issued.get(i, 3) >= loggedPs && issued.get(i, 2) == block && issued.get(i, 1) == messageId
+                    && issued.get(i, 0) == qpn) {
                 return true;
             }
         }
@@ -434,38 +427,13 @@ public final class PartDriver implements EventHandler, FaultTrace {
      * @return whether it was queued
      */
     private boolean queueErr(int qpn, long messageId, int block) {
-        for (int k = 0; k < errSize; k++) {
-            int i = (errHead + k) % errQpn.length;
-            if (errQpn[i] == qpn && errMessage[i] == messageId && errBlock[i] == block) {
+        for (int i = 0; i < errs.size(); i++) {
+            if (errs.get(i, 0) == qpn && errs.get(i, 1) == messageId && errs.get(i, 2) == block) {
                 return false;
             }
         }
-        if (errSize == errQpn.length) {
-            growErrs();
-        }
-        int i = (errHead + errSize) % errQpn.length;
-        errQpn[i] = qpn;
-        errMessage[i] = messageId;
-        errBlock[i] = block;
-        errSize++;
+        errs.add(qpn, messageId, block, 0);
         return true;
-    }
-
-    private void growErrs() {
-        int n = errQpn.length * 2;
-        int[] q = new int[n];
-        long[] m = new long[n];
-        int[] b = new int[n];
-        for (int k = 0; k < errSize; k++) {
-            int i = (errHead + k) % errQpn.length;
-            q[k] = errQpn[i];
-            m[k] = errMessage[i];
-            b[k] = errBlock[i];
-        }
-        errQpn = q;
-        errMessage = m;
-        errBlock = b;
-        errHead = 0;
     }
 
     // ------------------------------------------------------------------ events
@@ -499,16 +467,16 @@ public final class PartDriver implements EventHandler, FaultTrace {
                 }
             }
             case EV_ERR_ISSUED -> {
-                int i = errHead;
-                errHead = (errHead + 1) % errQpn.length;
-                errSize--;
+                int qpn = (int) errs.head(0);
+                long messageId = errs.head(1);
+                int block = (int) errs.head(2);
+                errs.remove();
                 helperQueued--;
-                histQpn[histNext] = errQpn[i];
-                histMessage[histNext] = errMessage[i];
-                histBlock[histNext] = errBlock[i];
-                histPs[histNext] = sim.now();
-                histNext = (histNext + 1) % ERR_HISTORY;
-                path.requestRetransmission(errQpn[i], errMessage[i], errBlock[i]);
+                if (issued.size() == ERR_HISTORY) {
+                    issued.remove();
+                }
+                issued.add(qpn, messageId, block, sim.now());
+                path.requestRetransmission(qpn, messageId, block);
                 errsSent.increment();
                 trace.err(sim.now() - costs.errIssuePs(), sim.now());
                 if (helperQueued == 0) {
