@@ -1,5 +1,7 @@
 package org.pagefabric.reg.part;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.Cpu;
 import org.pagefabric.hw.cpu.CpuThread;
@@ -16,10 +18,12 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.reg.FaultTrace;
+import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.collect.LongQuadQueue;
 import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.sim.stat.StatisticsRegistry;
 
 /**
  * PART's fault handling on one node (000 §IV, Fig. 6), as the enriched ARM SMMU driver and its
@@ -147,16 +151,51 @@ public final class PartDriver implements EventHandler, FaultTrace {
         path.setNackOnFault(err);
         var stats = sim.statistics();
         String n = node.name() + ".part.";
-        taskletRuns = stats.counter(n + "taskletRuns", "runs", "fault tasklet runs");
-        pagesPagedIn = stats.counter(n + "pagesPagedIn", "pages", "pages the tasklet paged in (get_user_pages)");
-        uniqueFaultPages = stats.counter(n + "faultPages", "pages", "unique faulting pages read from the NI FIFO");
-        fifoEntries = stats.counter(n + "fifoEntries", "entries", "NI FIFO entries read");
-        errsSent = stats.counter(n + "errs", "requests", "explicit retransmission requests issued");
-        answered = stats.counter(n + "answeredEntries", "entries",
-                "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)");
-        staleEntries = stats.counter(n + "staleEntries", "entries",
-                "NI FIFO entries whose page was already present when read (only their ERR was needed)");
-        unresolved = stats.counter(n + "unresolved", "pages", "faulting pages get_user_pages could not bring in");
+        taskletRuns = Count.TASKLET_RUNS.declare(stats, n);
+        pagesPagedIn = Count.PAGES_PAGED_IN.declare(stats, n);
+        uniqueFaultPages = Count.FAULT_PAGES.declare(stats, n);
+        fifoEntries = Count.FIFO_ENTRIES.declare(stats, n);
+        errsSent = Count.ERRS.declare(stats, n);
+        answered = Count.ANSWERED_ENTRIES.declare(stats, n);
+        staleEntries = Count.STALE_ENTRIES.declare(stats, n);
+        unresolved = Count.UNRESOLVED.declare(stats, n);
+    }
+
+    /** The counters each node's driver publishes, declared here once for the counters and the descriptor. */
+    private enum Count {
+        TASKLET_RUNS("taskletRuns", "runs", "fault tasklet runs"),
+        PAGES_PAGED_IN("pagesPagedIn", "pages", "pages the tasklet paged in (get_user_pages)"),
+        FAULT_PAGES("faultPages", "pages", "unique faulting pages read from the NI FIFO"),
+        FIFO_ENTRIES("fifoEntries", "entries", "NI FIFO entries read"),
+        ERRS("errs", "requests", "explicit retransmission requests issued"),
+        ANSWERED_ENTRIES("answeredEntries", "entries",
+                "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)"),
+        STALE_ENTRIES("staleEntries", "entries",
+                "NI FIFO entries whose page was already present when read (only their ERR was needed)"),
+        UNRESOLVED("unresolved", "pages", "faulting pages get_user_pages could not bring in");
+
+        private final String name;
+        private final String unit;
+        private final String description;
+
+        Count(String name, String unit, String description) {
+            this.name = name;
+            this.unit = unit;
+            this.description = description;
+        }
+
+        Counter declare(StatisticsRegistry stats, String prefix) {
+            return stats.counter(prefix + name, unit, description);
+        }
+    }
+
+    /** The statistics every node running PART's driver publishes, as a policy descriptor lists them. */
+    static List<Statistic> statistics() {
+        List<Statistic> all = new ArrayList<>();
+        for (Count c : Count.values()) {
+            all.add(new Statistic("<node>.part." + c.name, c.unit, c.description));
+        }
+        return all;
     }
 
     /** The node. */

@@ -1,6 +1,8 @@
 package org.pagefabric.reg.pinning;
 
+import java.util.List;
 import org.agrona.collections.Long2LongHashMap;
+import org.pagefabric.config.Parameter;
 import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.AccessFlags;
@@ -10,6 +12,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.hw.param.OsParameters;
 
 /**
  * Pins and registers, or deregisters and unpins, the pages under buffers of one rank, says what
@@ -20,6 +23,15 @@ import org.pagefabric.hw.param.NicParameters;
  * whose per-page part is the unpin, so the kernel's put_page time is not charged twice).
  */
 public final class RangePinner {
+    /**
+     * The profile parameters pinning and registering a range, and undoing it, cost: the NIC's
+     * registration and deregistration and the kernel's pin and unpin. A policy built on these
+     * steps lists them among the parameters it reads.
+     */
+    public static final List<Parameter> COSTS = List.of(NicParameters.REGISTER_BASE, NicParameters.REGISTER_PER_PAGE,
+            NicParameters.REGISTER_DONTFORK, NicParameters.DEREGISTER_BASE, NicParameters.DEREGISTER_PER_PAGE,
+            NicParameters.DEREGISTER_DOFORK, OsParameters.PIN_BASE, OsParameters.PIN_PER_PAGE, OsParameters.UNPIN_BASE,
+            OsParameters.UNPIN_PER_PAGE);
 
     /** Access rights of every region pinned here: the NIC may read and write it, locally and remotely. */
     private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
