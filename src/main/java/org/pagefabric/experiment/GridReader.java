@@ -27,33 +27,43 @@ import org.pagefabric.workload.WorkloadParameter;
  * Reads the parts of a spec that say which points run: the {@code grid} and {@code quick.grid}
  * axes (workload parameters, profile parameters, profiles), the check that schemes and policies
  * pair, and the {@code expected_failures} that name grid points.
+ *
+ * @param fields  the spec's field readers
+ * @param baseDir the directory relative profile paths start from, or null
+ * @param bundled whether the spec is bundled (it may name only bundled profiles)
  */
-final class GridReader {
+record GridReader(SpecFields fields, Path baseDir, boolean bundled) {
     private static final List<String> EXPECTED_FAILURE_FIELDS = List.of("when", "reason", "why");
     private static final List<String> QUICK_FIELDS = List.of("repetitions", "grid");
-
-    private final SpecFields fields;
-    private final String file;
-    private final Path baseDir;
-    private final boolean bundled;
-
-    /**
-     * A reader of one spec's grid.
-     *
-     * @param fields  the spec's field readers
-     * @param baseDir the directory relative profile paths start from, or null
-     * @param bundled whether the spec is bundled (it may name only bundled profiles)
-     */
-    GridReader(SpecFields fields, Path baseDir, boolean bundled) {
-        this.fields = fields;
-        this.file = fields.file;
-        this.baseDir = baseDir;
-        this.bundled = bundled;
-    }
 
     /** A reader whose errors name {@code source} (e.g. {@code --set}), for axes given outside a file. */
     static GridReader forOverrides(String source) {
         return new GridReader(new SpecFields(source), null, false);
+    }
+
+    /**
+     * The spec's {@code profile}: a bundled profile's name as written, or a path made relative to
+     * the spec's directory.
+     */
+    String profileReference(String ref, MapNode top) {
+        if (!isPath(ref)) {
+            return ref;
+        }
+        if (bundled) {
+            throw fields.error(top, "profile", "a bundled spec must name a bundled profile, not the path '" + ref + "'");
+        }
+        return resolved(ref);
+    }
+
+    /** Whether a profile reference is a file's path rather than a bundled profile's name. */
+    private static boolean isPath(String ref) {
+        return ref.contains("/") || ref.endsWith(".yaml") || ref.endsWith(".yml");
+    }
+
+    /** A profile path, relative to the spec's directory unless absolute, normalised. */
+    private String resolved(String path) {
+        Path p = Path.of(path);
+        return (p.isAbsolute() || baseDir == null ? p : baseDir.resolve(p)).normalize().toString();
     }
 
     List<Axis> grid(YamlNode node, String field, Workload workload, Profile profile) {
@@ -61,7 +71,7 @@ final class GridReader {
             return List.of();
         }
         if (!(node instanceof MapNode m)) {
-            throw new SpecException(file, node.line(), field, "must be a mapping from parameter names to a value or a"
+            throw new SpecException(fields.file, node.line(), field, "must be a mapping from parameter names to a value or a"
                     + " list of values, not a " + node.kind());
         }
         List<Axis> axes = new ArrayList<>();
@@ -72,7 +82,7 @@ final class GridReader {
             List<YamlNode> items;
             if (v instanceof ListNode l) {
                 if (l.items().isEmpty()) {
-                    throw new SpecException(file, keyLine, field + "." + key,
+                    throw new SpecException(fields.file, keyLine, field + "." + key,
                             "an empty list sweeps nothing; give at least one value");
                 }
                 items = l.items();
@@ -83,11 +93,11 @@ final class GridReader {
             List<String> texts = new ArrayList<>();
             for (YamlNode item : items) {
                 if (!(item instanceof Scalar s) || s.token() == JsonToken.VALUE_NULL) {
-                    throw new SpecException(file, item.line(), field + "." + key,
+                    throw new SpecException(fields.file, item.line(), field + "." + key,
                             "must be a value or a list of values, not a " + item.kind());
                 }
                 if (texts.contains(s.text())) {
-                    throw new SpecException(file, s.line(), field + "." + key, "value " + s.text() + " appears twice");
+                    throw new SpecException(fields.file, s.line(), field + "." + key, "value " + s.text() + " appears twice");
                 }
                 texts.add(s.text());
                 values.add(s.value());
@@ -115,14 +125,14 @@ final class GridReader {
                 try {
                     coerced.add(workload.coerce(wp, values.get(i)));
                 } catch (IllegalArgumentException e) {
-                    throw new SpecException(file, lines.get(i), where, e.getMessage());
+                    throw new SpecException(fields.file, lines.get(i), where, e.getMessage());
                 }
             }
-            return new Axis(key, AxisKind.WORKLOAD, key, coerced, file, keyLine);
+            return new Axis(key, AxisKind.WORKLOAD, key, coerced, fields.file, keyLine);
         }
         Parameter p = ParameterRegistry.find(key).orElse(null);
         if (p == null) {
-            throw new SpecException(file, keyLine, where, "unknown grid key; workload '" + workload.name() + "' takes: "
+            throw new SpecException(fields.file, keyLine, where, "unknown grid key; workload '" + workload.name() + "' takes: "
                     + String.join(", ", workload.parameterNames()) + "; closest profile parameters: "
                     + String.join(", ", ParameterRegistry.closestNames(key, 3)));
         }
@@ -130,13 +140,13 @@ final class GridReader {
         for (int i = 0; i < values.size(); i++) {
             String text = String.valueOf(values.get(i));
             try {
-                profile.withOverrides(List.of(new ProfileOverride(key, text, file, lines.get(i))));
+                profile.withOverrides(List.of(new ProfileOverride(key, text, fields.file, lines.get(i))));
             } catch (ProfileException e) {
-                throw new SpecException(file, lines.get(i), where, e.problem());
+                throw new SpecException(fields.file, lines.get(i), where, e.problem());
             }
             texts.add(text);
         }
-        return new Axis(key, AxisKind.PROFILE, profileColumn(p), texts, file, keyLine);
+        return new Axis(key, AxisKind.PROFILE, profileColumn(p), texts, fields.file, keyLine);
     }
 
     /**
@@ -149,29 +159,27 @@ final class GridReader {
             String text = String.valueOf(values.get(i)).strip();
             int line = lines.get(i);
             String ref = text;
-            boolean path = text.contains("/") || text.endsWith(".yaml") || text.endsWith(".yml");
-            if (path) {
+            if (isPath(text)) {
                 if (bundled) {
-                    throw new SpecException(file, line, where, "a bundled spec must name bundled profiles, not the path '"
+                    throw new SpecException(fields.file, line, where, "a bundled spec must name bundled profiles, not the path '"
                             + text + "'; valid: " + String.join(", ", ProfileRegistry.bundledNames()));
                 }
-                Path pth = Path.of(text);
-                ref = (pth.isAbsolute() || baseDir == null ? pth : baseDir.resolve(pth)).normalize().toString();
+                ref = resolved(text);
             } else if (!ProfileRegistry.bundledNames().contains(text)) {
-                throw new SpecException(file, line, where, "unknown profile '" + text + "'; valid: "
+                throw new SpecException(fields.file, line, where, "unknown profile '" + text + "'; valid: "
                         + String.join(", ", ProfileRegistry.bundledNames()) + ", or a path to a profile .yaml");
             }
             try {
                 ProfileRegistry.resolve(ref);
             } catch (ProfileException e) {
-                throw new SpecException(file, line, where, "profile '" + text + "': " + e.getMessage());
+                throw new SpecException(fields.file, line, where, "profile '" + text + "': " + e.getMessage());
             }
             if (refs.contains(ref)) {
-                throw new SpecException(file, line, where, "profile " + text + " appears twice");
+                throw new SpecException(fields.file, line, where, "profile " + text + " appears twice");
             }
             refs.add(ref);
         }
-        return new Axis(ExperimentSpec.PROFILE_KEY, AxisKind.PROFILE_NAME, ExperimentSpec.PROFILE_KEY, refs, file,
+        return new Axis(ExperimentSpec.PROFILE_KEY, AxisKind.PROFILE_NAME, ExperimentSpec.PROFILE_KEY, refs, fields.file,
                 keyLine);
     }
 
@@ -189,13 +197,13 @@ final class GridReader {
             return null;
         }
         if (!(node instanceof MapNode m)) {
-            throw new SpecException(file, node.line(), "quick", "must be a mapping with fields "
+            throw new SpecException(fields.file, node.line(), "quick", "must be a mapping with fields "
                     + String.join(", ", QUICK_FIELDS) + ", not a " + node.kind());
         }
         fields.checkFields(m, "quick.", QUICK_FIELDS);
         int reps = m.entries().containsKey("repetitions") ? (int) fields.integer(m, "repetitions", 1, SpecReader.MAX_REPETITIONS, "quick.") : 0;
         List<Axis> grid = grid(m.entries().get("grid"), "quick.grid", workload, profile);
-        Grid.checkRuns(grid, 1, Math.max(1, reps), file, m.keyLines().getOrDefault("grid", m.line()), "quick.grid");
+        Grid.checkRuns(grid, 1, Math.max(1, reps), fields.file, m.keyLines().getOrDefault("grid", m.line()), "quick.grid");
         return new ExperimentSpec.Quick(reps, grid);
     }
 
@@ -215,7 +223,7 @@ final class GridReader {
                 String problem = "scheme '" + d.name() + "' needs " + d.needs().phrase() + "; policies lists none"
                         + " (those that qualify: " + String.join(", ", SchemeRegistry.policiesFor(d,
                         PolicyRegistry.standard())) + ")";
-                throw axis != null ? new SpecException(file, axis.line(), "grid.scheme", problem)
+                throw axis != null ? new SpecException(fields.file, axis.line(), "grid.scheme", problem)
                         : fields.error(top, "policies", problem);
             }
         }
@@ -239,7 +247,7 @@ final class GridReader {
             return List.of();
         }
         if (!(node instanceof ListNode list)) {
-            throw new SpecException(file, node.line(), "expected_failures", "must be a list of {when, reason, why},"
+            throw new SpecException(fields.file, node.line(), "expected_failures", "must be a list of {when, reason, why},"
                     + " not a " + node.kind());
         }
         List<ExpectedFailure> out = new ArrayList<>();
@@ -247,18 +255,18 @@ final class GridReader {
             YamlNode item = list.items().get(i);
             String f = "expected_failures[" + i + "].";
             if (!(item instanceof MapNode m)) {
-                throw new SpecException(file, item.line(), "expected_failures[" + i + "]", "must be a mapping {when,"
+                throw new SpecException(fields.file, item.line(), "expected_failures[" + i + "]", "must be a mapping {when,"
                         + " reason, why}, not a " + item.kind());
             }
             fields.checkFields(m, f, EXPECTED_FAILURE_FIELDS);
             for (String required : EXPECTED_FAILURE_FIELDS) {
                 if (!m.entries().containsKey(required)) {
-                    throw new SpecException(file, m.line(), f + required, "missing; an expected failure needs when"
+                    throw new SpecException(fields.file, m.line(), f + required, "missing; an expected failure needs when"
                             + " (the rows), reason (text of their reason column) and why");
                 }
             }
             if (!(m.entries().get("when") instanceof MapNode when)) {
-                throw new SpecException(file, m.keyLines().get("when"), f + "when", "must be a mapping of grid keys"
+                throw new SpecException(fields.file, m.keyLines().get("when"), f + "when", "must be a mapping of grid keys"
                         + " (or policy) to their values, e.g. {policy: pin-all, iterations: 400}");
             }
             java.util.Map<String, List<Object>> match = new java.util.LinkedHashMap<>();
@@ -285,19 +293,19 @@ final class GridReader {
                 if (valid.isEmpty()) {
                     List<String> keys = new ArrayList<>(List.of("policy"));
                     grid.forEach(a -> keys.add(a.key()));
-                    throw new SpecException(file, line, f + "when." + key, "not a grid key; valid: "
+                    throw new SpecException(fields.file, line, f + "when." + key, "not a grid key; valid: "
                             + String.join(", ", keys));
                 }
                 List<YamlNode> given = e.getValue() instanceof ListNode l ? l.items() : List.of(e.getValue());
                 List<Object> values = new ArrayList<>();
                 for (YamlNode v : given) {
                     if (!(v instanceof Scalar s) || s.token() == JsonToken.VALUE_NULL) {
-                        throw new SpecException(file, line, f + "when." + key, "must be a value or a list of values");
+                        throw new SpecException(fields.file, line, f + "when." + key, "must be a value or a list of values");
                     }
                     Object match1 = valid.stream().filter(w -> ReferenceComparison.same(w, s.text())).findFirst()
                             .orElse(null);
                     if (match1 == null) {
-                        throw new SpecException(file, line, f + "when." + key, "'" + s.text() + "' is not a value of "
+                        throw new SpecException(fields.file, line, f + "when." + key, "'" + s.text() + "' is not a value of "
                                 + key + "; valid: " + String.join(", ", valid.stream().map(String::valueOf).toList()));
                     }
                     values.add(match1);
@@ -307,7 +315,7 @@ final class GridReader {
             String reason = fields.text(m, "reason", f);
             String why = fields.text(m, "why", f);
             if (reason.isBlank() || why.isBlank()) {
-                throw new SpecException(file, m.line(), f + (reason.isBlank() ? "reason" : "why"), "is empty");
+                throw new SpecException(fields.file, m.line(), f + (reason.isBlank() ? "reason" : "why"), "is empty");
             }
             out.add(new ExpectedFailure(match, reason, why));
         }

@@ -14,32 +14,24 @@ import org.pagefabric.workload.Workload;
  * Reads what a spec says the paper published: the {@code reference} list (a value with its
  * tolerance or bound, or a shape: a ranking, a monotone trend) and the {@code series_labels}
  * that map the paper's labels to our series.
+ *
+ * @param fields       the spec's field readers
+ * @param derivedNames names of the spec's derived metrics, which references may use
  */
-final class ReferenceReader {
+record ReferenceReader(SpecFields fields, List<String> derivedNames) {
     private static final List<String> REFERENCE_FIELDS = List.of("id", "series", "x", "metric", "value", "where",
             "kind", "tolerance", "reason", "shape", "order", "x_min", "x_max");
-
-    private final SpecFields fields;
-    private final String file;
-    /** Names of the derived metrics of the spec, which references may use. */
-    private final List<String> derivedNames;
-
-    ReferenceReader(SpecFields fields, List<String> derivedNames) {
-        this.fields = fields;
-        this.file = fields.file;
-        this.derivedNames = derivedNames;
-    }
 
     List<ExperimentSpec.Reference> references(YamlNode node, Workload workload, ExperimentSpec.Plot plot) {
         if (node == null) {
             return List.of();
         }
         if (!(node instanceof ListNode list)) {
-            throw new SpecException(file, node.line(), "reference", "must be a list of {series, x, metric, value,"
+            throw new SpecException(fields.file, node.line(), "reference", "must be a list of {series, x, metric, value,"
                     + " where}, not a " + node.kind());
         }
         if (!list.items().isEmpty() && plot == null) {
-            throw new SpecException(file, node.line(), "reference",
+            throw new SpecException(fields.file, node.line(), "reference",
                     "needs a plot: plot.x says which column the reference x values are in");
         }
         List<ExperimentSpec.Reference> out = new ArrayList<>();
@@ -47,7 +39,7 @@ final class ReferenceReader {
             YamlNode item = list.items().get(i);
             String f = "reference[" + i + "].";
             if (!(item instanceof MapNode m)) {
-                throw new SpecException(file, item.line(), "reference[" + i + "]",
+                throw new SpecException(fields.file, item.line(), "reference[" + i + "]",
                         "must be a mapping {series, x, metric, value, where}, not a " + item.kind());
             }
             fields.checkFields(m, f, REFERENCE_FIELDS);
@@ -56,7 +48,7 @@ final class ReferenceReader {
                 String name = fields.text(m, "shape", f);
                 shape = Claim.Shape.byName(name);
                 if (shape == null) {
-                    throw new SpecException(file, m.keyLines().get("shape"), f + "shape", "'" + name
+                    throw new SpecException(fields.file, m.keyLines().get("shape"), f + "shape", "'" + name
                             + "' is not valid; valid values: " + Claim.Shape.names());
                 }
             }
@@ -64,7 +56,7 @@ final class ReferenceReader {
                     : shape == Claim.Shape.RANKED ? List.of("metric", "order") : List.of("series", "metric");
             for (String r : required) {
                 if (!m.entries().containsKey(r)) {
-                    throw new SpecException(file, m.line(), f + r, "missing; a reference needs " + String.join(", ",
+                    throw new SpecException(fields.file, m.line(), f + r, "missing; a reference needs " + String.join(", ",
                             required) + (shape == null ? " (a number, or withheld)" : " for shape " + shape
                             .name().toLowerCase(java.util.Locale.ROOT)));
                 }
@@ -73,12 +65,12 @@ final class ReferenceReader {
             if (m.entries().containsKey("id")) {
                 id = fields.text(m, "id", f);
                 if (!id.matches("[a-z0-9_]+")) {
-                    throw new SpecException(file, m.keyLines().get("id"), f + "id", "'" + id
+                    throw new SpecException(fields.file, m.keyLines().get("id"), f + "id", "'" + id
                             + "' is not valid; an id is lower-case letters, digits and _");
                 }
                 String taken = id;
                 if (out.stream().anyMatch(r -> taken.equals(r.id()))) {
-                    throw new SpecException(file, m.keyLines().get("id"), f + "id", "'" + id
+                    throw new SpecException(fields.file, m.keyLines().get("id"), f + "id", "'" + id
                             + "' is already the id of another reference");
                 }
             }
@@ -94,7 +86,7 @@ final class ReferenceReader {
             if (shape != null) {
                 for (String no : List.of("value", "kind", "tolerance", "reason")) {
                     if (m.entries().containsKey(no)) {
-                        throw new SpecException(file, m.keyLines().get(no), f + no, "does not apply to a shape check;"
+                        throw new SpecException(fields.file, m.keyLines().get(no), f + no, "does not apply to a shape check;"
                                 + " a trend has no value and no tolerance");
                     }
                 }
@@ -103,7 +95,7 @@ final class ReferenceReader {
                 if (v.isNumber()) {
                     value = fields.finite(v, f + "value");
                 } else if (!v.text().equals("withheld")) {
-                    throw new SpecException(file, v.line(), f + "value", "'" + v.text()
+                    throw new SpecException(fields.file, v.line(), f + "value", "'" + v.text()
                             + "' is not a number; write the published number, or withheld");
                 }
             }
@@ -121,43 +113,43 @@ final class ReferenceReader {
             String name = fields.text(m, "kind", f);
             kind = Claim.Kind.byName(name);
             if (kind == null) {
-                throw new SpecException(file, m.keyLines().get("kind"), f + "kind", "'" + name
+                throw new SpecException(fields.file, m.keyLines().get("kind"), f + "kind", "'" + name
                         + "' is not valid; valid values: " + Claim.Kind.names());
             }
         }
         boolean bound = kind == Claim.Kind.AT_MOST || kind == Claim.Kind.AT_LEAST;
         if (!m.entries().containsKey("tolerance")) {
             if (m.entries().containsKey("reason")) {
-                throw new SpecException(file, m.keyLines().get("reason"), f + "reason",
+                throw new SpecException(fields.file, m.keyLines().get("reason"), f + "reason",
                         "explains a tolerance; give tolerance: [low, high] with it");
             }
             if (!bound && value != null && value == 0) {
-                throw new SpecException(file, m.keyLines().get("value"), f + "value", "0 has no ratio tolerance;"
+                throw new SpecException(fields.file, m.keyLines().get("value"), f + "value", "0 has no ratio tolerance;"
                         + " state it as kind: at_most or at_least");
             }
             return bound ? new Claim.Bound(kind == Claim.Kind.AT_MOST) : Claim.Ratio.of(kind);
         }
         if (bound) {
-            throw new SpecException(file, m.keyLines().get("tolerance"), f + "tolerance",
+            throw new SpecException(fields.file, m.keyLines().get("tolerance"), f + "tolerance",
                     "does not apply to kind " + fields.text(m, "kind", f) + ": the bound itself is the tolerance");
         }
         YamlNode t = m.entries().get("tolerance");
         if (!(t instanceof ListNode l) || l.items().size() != 2
                 || !(l.items().get(0) instanceof Scalar lo) || !lo.isNumber()
                 || !(l.items().get(1) instanceof Scalar hi) || !hi.isNumber()) {
-            throw new SpecException(file, m.keyLines().get("tolerance"), f + "tolerance",
+            throw new SpecException(fields.file, m.keyLines().get("tolerance"), f + "tolerance",
                     "must be [low, high]: the lowest and highest ratio ours/paper within tolerance");
         }
         double low = fields.finite(lo, f + "tolerance");
         double high = fields.finite(hi, f + "tolerance");
         if (!(low > 0 && low <= 1 && high >= 1 && Double.isFinite(high))) {
-            throw new SpecException(file, m.keyLines().get("tolerance"), f + "tolerance", "[" + lo.text() + ", "
+            throw new SpecException(fields.file, m.keyLines().get("tolerance"), f + "tolerance", "[" + lo.text() + ", "
                     + hi.text() + "] is not valid; need 0 < low <= 1 <= high");
         }
         String reason = m.entries().containsKey("reason") ? fields.text(m, "reason", f) : null;
         Claim.Ratio r = new Claim.Ratio(kind, low, high, reason);
         if (r.widened() && (reason == null || reason.isBlank())) {
-            throw new SpecException(file, m.keyLines().get("tolerance"), f + "tolerance", "is wider than the "
+            throw new SpecException(fields.file, m.keyLines().get("tolerance"), f + "tolerance", "is wider than the "
                     + fields.text(m, "kind", f, "measured") + " default " + Claim.Ratio.of(kind).describe(value)
                     + "; a wider tolerance needs reason: \"why\"");
         }
@@ -169,10 +161,10 @@ final class ReferenceReader {
         List<List<String>> order = new ArrayList<>();
         if (m.entries().containsKey("order")) {
             if (shape != Claim.Shape.RANKED) {
-                throw new SpecException(file, m.keyLines().get("order"), f + "order", "applies to shape: ranked only");
+                throw new SpecException(fields.file, m.keyLines().get("order"), f + "order", "applies to shape: ranked only");
             }
             if (!(m.entries().get("order") instanceof ListNode l) || l.items().size() < 2) {
-                throw new SpecException(file, m.keyLines().get("order"), f + "order", "must list at least two series"
+                throw new SpecException(fields.file, m.keyLines().get("order"), f + "order", "must list at least two series"
                         + " or groups of series, highest first: [A, [B, C], D]");
             }
             for (YamlNode item : l.items()) {
@@ -182,11 +174,11 @@ final class ReferenceReader {
                         && g.items().stream().allMatch(i -> i instanceof Scalar)) {
                     order.add(g.items().stream().map(i -> ((Scalar) i).text()).toList());
                 } else {
-                    throw new SpecException(file, item.line(), f + "order", "items must be series or lists of series");
+                    throw new SpecException(fields.file, item.line(), f + "order", "items must be series or lists of series");
                 }
             }
         } else if (m.entries().containsKey("series") && shape == Claim.Shape.RANKED) {
-            throw new SpecException(file, m.keyLines().get("series"), f + "series",
+            throw new SpecException(fields.file, m.keyLines().get("series"), f + "series",
                     "a ranking names its series in order, not in series");
         }
         boolean monotone = shape == Claim.Shape.INCREASING || shape == Claim.Shape.DECREASING;
@@ -198,7 +190,7 @@ final class ReferenceReader {
             }
             Scalar v = fields.scalar(m, k, f);
             if (!monotone || !v.isNumber()) {
-                throw new SpecException(file, v.line(), f + k, !monotone ? "applies to shapes increasing and"
+                throw new SpecException(fields.file, v.line(), f + k, !monotone ? "applies to shapes increasing and"
                         + " decreasing only" : "'" + v.text() + "' is not a number");
             }
             double d = fields.finite(v, f + k);
@@ -209,7 +201,7 @@ final class ReferenceReader {
             }
         }
         if (monotone && m.entries().containsKey("x")) {
-            throw new SpecException(file, m.keyLines().get("x"), f + "x", "a trend over x takes x_min and x_max,"
+            throw new SpecException(fields.file, m.keyLines().get("x"), f + "x", "a trend over x takes x_min and x_max,"
                     + " not x");
         }
         return new Claim.Trend(shape, order, xMin, xMax);
@@ -222,14 +214,14 @@ final class ReferenceReader {
             return Map.of();
         }
         if (!(node instanceof MapNode m)) {
-            throw new SpecException(file, node.line(), "series_labels", "must be a mapping {\"paper label\": our"
+            throw new SpecException(fields.file, node.line(), "series_labels", "must be a mapping {\"paper label\": our"
                     + " series, ...}, not a " + node.kind());
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (String label : m.entries().keySet()) {
             YamlNode v = m.entries().get(label);
             if (!(v instanceof Scalar s) || s.token() != JsonToken.VALUE_STRING || s.text().isBlank()) {
-                throw new SpecException(file, m.keyLines().get(label), "series_labels." + label, "must be the name"
+                throw new SpecException(fields.file, m.keyLines().get(label), "series_labels." + label, "must be the name"
                         + " of one of our series as text, not a " + (v instanceof Scalar t && t.token()
                         == JsonToken.VALUE_STRING ? "blank text" : v.kind()) + "; quote it if it looks like a number");
             }

@@ -58,15 +58,11 @@ public final class SpecReader {
     private static final String INDEX = DIR + "index.txt";
 
     private final String file;
-    private final Path baseDir;
-    private final boolean bundled;
     private final SpecFields fields;
     private final GridReader grids;
 
     private SpecReader(String file, Path baseDir, boolean bundled) {
         this.file = file;
-        this.baseDir = baseDir;
-        this.bundled = bundled;
         this.fields = new SpecFields(file);
         this.grids = new GridReader(fields, baseDir, bundled);
     }
@@ -198,7 +194,7 @@ public final class SpecReader {
         String profileRef = top.entries().containsKey("profile") ? fields.requiredText(top, "profile") : ProfileRegistry.ROOT;
         Profile profile;
         try {
-            profileRef = profileReference(profileRef, top);
+            profileRef = grids.profileReference(profileRef, top);
             profile = ProfileRegistry.resolve(profileRef);
         } catch (ProfileException e) {
             // A missing bundled name is reported at the spec's line; a broken profile file names its own place.
@@ -238,18 +234,6 @@ public final class SpecReader {
             return out;
         }
         return List.of();
-    }
-
-    private String profileReference(String ref, MapNode top) {
-        boolean path = ref.contains("/") || ref.endsWith(".yaml") || ref.endsWith(".yml");
-        if (!path) {
-            return ref;
-        }
-        if (bundled) {
-            throw fields.error(top, "profile", "a bundled spec must name a bundled profile, not the path '" + ref + "'");
-        }
-        Path p = Path.of(ref);
-        return (p.isAbsolute() || baseDir == null ? p : baseDir.resolve(p)).normalize().toString();
     }
 
     private List<String> policies(MapNode top) {

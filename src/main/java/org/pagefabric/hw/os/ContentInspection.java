@@ -3,7 +3,6 @@ package org.pagefabric.hw.os;
 import java.util.Arrays;
 import org.pagefabric.hw.mem.ContentDigest;
 import org.pagefabric.hw.mem.ContentTag;
-import org.pagefabric.hw.mem.PhysicalMemory;
 
 /**
  * What an address range holds, read without side effects and without cost: no faults, no
@@ -12,12 +11,11 @@ import org.pagefabric.hw.mem.PhysicalMemory;
  * machine never does, so nothing here may change what a run measures.
  */
 final class ContentInspection {
-    private final PhysicalMemory memory;
-    private final Swap swap;
+    /** The kernel whose memory and swap it reads. */
+    private final Kernel k;
 
-    ContentInspection(PhysicalMemory memory, Swap swap) {
-        this.memory = memory;
-        this.swap = swap;
+    ContentInspection(Kernel k) {
+        this.k = k;
     }
 
     /** The bytes at {@code va}, from its frame or its swap slot; unmapped or untouched bytes read as zero. */
@@ -27,9 +25,9 @@ final class ContentInspection {
             int to = off + (int) done;
             long pte = as.pageTable.leaf(at);
             if ((pte & Pte.PRESENT) != 0) {
-                memory.read(Kernel.frameOf(pte, at), pageOff, dst, to, n);
+                k.memory.read(Kernel.frameOf(pte, at), pageOff, dst, to, n);
             } else if ((pte & Pte.SWAPPED) != 0) {
-                swap.peek(Pte.frame(pte)).read(pageOff, dst, to, n);
+                k.swap.peek(Pte.frame(pte)).read(pageOff, dst, to, n);
             } else {
                 Arrays.fill(dst, to, to + n, (byte) 0);
             }
@@ -43,7 +41,7 @@ final class ContentInspection {
         return PageSpans.walk(va, va, len, (at, bt, n, done) -> {
             long pte = as.pageTable.leaf(at);
             if ((pte & Pte.PRESENT) != 0) {
-                return memory.verifyTag(Kernel.frameOf(pte, at), PageSpans.offset(at), n, tag, pos + done);
+                return k.memory.verifyTag(Kernel.frameOf(pte, at), PageSpans.offset(at), n, tag, pos + done);
             }
             if (buf[0] == null) {
                 buf[0] = new byte[(int) Kernel.PAGE_SIZE];
@@ -64,7 +62,7 @@ final class ContentInspection {
         byte[][] bufs = {null, null};
         return PageSpans.walk(va, vb, len, (at, bt, n, done) -> {
             long pte = as.pageTable.leaf(at);
-            if ((pte & Pte.PRESENT) != 0 && memory.tagRun(Kernel.frameOf(pte, at), PageSpans.offset(at), n, run)) {
+            if ((pte & Pte.PRESENT) != 0 && k.memory.tagRun(Kernel.frameOf(pte, at), PageSpans.offset(at), n, run)) {
                 return other.verifyTag(bs, bt, n, run[0], run[1]);
             }
             if (bufs[0] == null) {
@@ -84,7 +82,7 @@ final class ContentInspection {
         PageSpans.walk(va, va, len, (at, bt, n, done) -> {
             long pte = as.pageTable.leaf(at);
             if ((pte & Pte.PRESENT) != 0) {
-                memory.digest(Kernel.frameOf(pte, at), PageSpans.offset(at), n, d);
+                k.memory.digest(Kernel.frameOf(pte, at), PageSpans.offset(at), n, d);
             } else {
                 if (buf[0] == null) {
                     buf[0] = new byte[(int) Kernel.PAGE_SIZE];

@@ -85,7 +85,7 @@ public final class Kernel {
         this.rmap = new ReverseMap(memory.capacityFrames());
         this.stats = new KernelStats(statistics, name);
         this.mapper = new PageMapper(this);
-        this.inspection = new ContentInspection(memory, swap);
+        this.inspection = new ContentInspection(this);
         this.faults = new FaultHandler(this);
         this.pinning = new Pinning(this);
         this.mlock = new Mlock(this);
@@ -465,22 +465,12 @@ public final class Kernel {
 
     /** CPU reads of {@code len} bytes at {@code va} (faulting pages in). Returns kernel time. */
     public long read(AddressSpace as, long va, byte[] dst, int off, int len) {
-        long mark = spent;
-        PageSpans.walk(va, va, len, (at, bt, n, done) -> {
-            memory.read(frameForAccess(as, at, false, mark), PageSpans.offset(at), dst, off + (int) done, n);
-            return true;
-        });
-        return spent - mark;
+        return access(as, va, len, false, (frame, pageOff, n, done) -> memory.read(frame, pageOff, dst, off + (int) done, n));
     }
 
     /** CPU writes of {@code len} bytes at {@code va} (faulting pages in, breaking COW). Returns kernel time. */
     public long write(AddressSpace as, long va, byte[] src, int off, int len) {
-        long mark = spent;
-        PageSpans.walk(va, va, len, (at, bt, n, done) -> {
-            memory.write(frameForAccess(as, at, true, mark), PageSpans.offset(at), src, off + (int) done, n);
-            return true;
-        });
-        return spent - mark;
+        return access(as, va, len, true, (frame, pageOff, n, done) -> memory.write(frame, pageOff, src, off + (int) done, n));
     }
 
     /**
@@ -488,9 +478,20 @@ public final class Kernel {
      * {@code va}, held as tags rather than bytes. Returns kernel time.
      */
     public long writeTag(AddressSpace as, long va, long len, long tag, long pos) {
+        return access(as, va, len, true, (frame, pageOff, n, done) -> memory.writeTag(frame, pageOff, n, tag, pos + done));
+    }
+
+    /** Does one piece of a CPU access in the frame the access faulted in. */
+    @FunctionalInterface
+    private interface FrameAccess {
+        void at(long frame, int pageOff, int n, long done);
+    }
+
+    /** A CPU access of {@code [va, va+len)} page by page, each page faulted in first. Returns kernel time. */
+    private long access(AddressSpace as, long va, long len, boolean write, FrameAccess a) {
         long mark = spent;
         PageSpans.walk(va, va, len, (at, bt, n, done) -> {
-            memory.writeTag(frameForAccess(as, at, true, mark), PageSpans.offset(at), n, tag, pos + done);
+            a.at(frameForAccess(as, at, write, mark), PageSpans.offset(at), n, done);
             return true;
         });
         return spent - mark;

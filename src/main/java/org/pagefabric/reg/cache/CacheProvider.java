@@ -7,7 +7,7 @@ import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
-import org.pagefabric.reg.pinning.RangePinner;
+import org.pagefabric.reg.pinning.NicRegistrationCosts;
 
 /** Pin-down caches, one per way of hearing that memory was unmapped. */
 public final class CacheProvider implements PolicyProvider {
@@ -16,7 +16,7 @@ public final class CacheProvider implements PolicyProvider {
         List<PolicyDescriptor> all = new ArrayList<>();
         for (MonitorKind m : MonitorKind.values()) {
             all.add(new PolicyDescriptor(m.policyName(), m.description(), Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE),
-                    ParameterRegistry.of(declaringClasses(), RangePinner.COSTS), List.of(), p -> new PinDownCache(p, m)));
+                    ParameterRegistry.of(declaringClasses(), NicRegistrationCosts.PARAMETERS), List.of(), p -> new PinDownCache(p, m)));
         }
         return all;
     }

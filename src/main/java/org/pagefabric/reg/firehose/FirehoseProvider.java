@@ -7,7 +7,7 @@ import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
-import org.pagefabric.reg.pinning.RangePinner;
+import org.pagefabric.reg.pinning.NicRegistrationCosts;
 
 /** Firehose (004). */
 public final class FirehoseProvider implements PolicyProvider {
@@ -17,7 +17,7 @@ public final class FirehoseProvider implements PolicyProvider {
         all.add(new PolicyDescriptor(FirehosePolicy.NAME, "Firehose (004): F firehoses per remote node moved by active"
                 + " messages, bucket reference counts and a victim FIFO; pinned memory within M + MAXVICTIM",
                 Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE),
-                ParameterRegistry.of(declaringClasses(), RangePinner.COSTS),
+                ParameterRegistry.of(declaringClasses(), NicRegistrationCosts.PARAMETERS),
                 FirehoseCounters.STATISTICS, FirehosePolicy::new));
         return all;
     }

@@ -9,7 +9,7 @@ import org.pagefabric.hw.param.MemoryParameters;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
-import org.pagefabric.reg.pinning.RangePinner;
+import org.pagefabric.reg.pinning.NicRegistrationCosts;
 
 /** The copy-below, register-above policy of libfabric's EFA provider. */
 public final class HybridProvider implements PolicyProvider {
@@ -32,7 +32,7 @@ public final class HybridProvider implements PolicyProvider {
     private List<Parameter> hybridParameters() {
         List<Parameter> halves = new ArrayList<>(ParameterRegistry.matching("bounce.", "cache."));
         halves.add(MemoryParameters.BANDWIDTH);
-        halves.addAll(RangePinner.COSTS);
+        halves.addAll(NicRegistrationCosts.PARAMETERS);
         return ParameterRegistry.of(declaringClasses(), halves);
     }
 

@@ -1,6 +1,5 @@
 package org.pagefabric.reg.part;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.Cpu;
@@ -150,52 +149,41 @@ public final class PartDriver implements EventHandler, FaultTrace {
         this.idle = cpu.thread(node.name() + ".idle" + helperCore, helperCore);
         path.setNackOnFault(err);
         var stats = sim.statistics();
-        String n = node.name() + ".part.";
-        taskletRuns = Count.TASKLET_RUNS.declare(stats, n);
-        pagesPagedIn = Count.PAGES_PAGED_IN.declare(stats, n);
-        uniqueFaultPages = Count.FAULT_PAGES.declare(stats, n);
-        fifoEntries = Count.FIFO_ENTRIES.declare(stats, n);
-        errsSent = Count.ERRS.declare(stats, n);
-        answered = Count.ANSWERED_ENTRIES.declare(stats, n);
-        staleEntries = Count.STALE_ENTRIES.declare(stats, n);
-        unresolved = Count.UNRESOLVED.declare(stats, n);
+        String n = node.name();
+        taskletRuns = counter(stats, TASKLET_RUNS, n);
+        pagesPagedIn = counter(stats, PAGES_PAGED_IN, n);
+        uniqueFaultPages = counter(stats, FAULT_PAGES, n);
+        fifoEntries = counter(stats, FIFO_ENTRIES, n);
+        errsSent = counter(stats, ERRS, n);
+        answered = counter(stats, ANSWERED_ENTRIES, n);
+        staleEntries = counter(stats, STALE_ENTRIES, n);
+        unresolved = counter(stats, UNRESOLVED, n);
     }
 
-    /** The counters each node's driver publishes, declared here once for the counters and the descriptor. */
-    private enum Count {
-        TASKLET_RUNS("taskletRuns", "runs", "fault tasklet runs"),
-        PAGES_PAGED_IN("pagesPagedIn", "pages", "pages the tasklet paged in (get_user_pages)"),
-        FAULT_PAGES("faultPages", "pages", "unique faulting pages read from the NI FIFO"),
-        FIFO_ENTRIES("fifoEntries", "entries", "NI FIFO entries read"),
-        ERRS("errs", "requests", "explicit retransmission requests issued"),
-        ANSWERED_ENTRIES("answeredEntries", "entries",
-                "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)"),
-        STALE_ENTRIES("staleEntries", "entries",
-                "NI FIFO entries whose page was already present when read (only their ERR was needed)"),
-        UNRESOLVED("unresolved", "pages", "faulting pages get_user_pages could not bring in");
-
-        private final String name;
-        private final String unit;
-        private final String description;
-
-        Count(String name, String unit, String description) {
-            this.name = name;
-            this.unit = unit;
-            this.description = description;
-        }
-
-        Counter declare(StatisticsRegistry stats, String prefix) {
-            return stats.counter(prefix + name, unit, description);
-        }
-    }
+    // The counters each node's driver publishes, declared once for the counters and the descriptor.
+    private static final Statistic TASKLET_RUNS = new Statistic("<node>.part.taskletRuns", "runs", "fault tasklet runs");
+    private static final Statistic PAGES_PAGED_IN = new Statistic("<node>.part.pagesPagedIn", "pages",
+            "pages the tasklet paged in (get_user_pages)");
+    private static final Statistic FAULT_PAGES = new Statistic("<node>.part.faultPages", "pages",
+            "unique faulting pages read from the NI FIFO");
+    private static final Statistic FIFO_ENTRIES = new Statistic("<node>.part.fifoEntries", "entries", "NI FIFO entries read");
+    private static final Statistic ERRS = new Statistic("<node>.part.errs", "requests",
+            "explicit retransmission requests issued");
+    private static final Statistic ANSWERED_ENTRIES = new Statistic("<node>.part.answeredEntries", "entries",
+            "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)");
+    private static final Statistic STALE_ENTRIES = new Statistic("<node>.part.staleEntries", "entries",
+            "NI FIFO entries whose page was already present when read (only their ERR was needed)");
+    private static final Statistic UNRESOLVED = new Statistic("<node>.part.unresolved", "pages",
+            "faulting pages get_user_pages could not bring in");
 
     /** The statistics every node running PART's driver publishes, as a policy descriptor lists them. */
     static List<Statistic> statistics() {
-        List<Statistic> all = new ArrayList<>();
-        for (Count c : Count.values()) {
-            all.add(new Statistic("<node>.part." + c.name, c.unit, c.description));
-        }
-        return all;
+        return List.of(TASKLET_RUNS, PAGES_PAGED_IN, FAULT_PAGES, FIFO_ENTRIES, ERRS, ANSWERED_ENTRIES, STALE_ENTRIES,
+                UNRESOLVED);
+    }
+
+    private static Counter counter(StatisticsRegistry stats, Statistic s, String node) {
+        return stats.counter(s.nameFor("", node), s.unit(), s.description());
     }
 
     /** The node. */
