@@ -20,20 +20,12 @@ final class PageMapper {
     private final PhysicalMemory memory;
     private final FrameTable frames;
     private final ReverseMap rmap;
-    private final Swap swap;
-    private final OsCosts costs;
-    private final KernelConfig config;
-    private final KernelStats stats;
 
     PageMapper(Kernel k) {
         this.k = k;
         this.memory = k.memory;
         this.frames = k.frames;
         this.rmap = k.rmap;
-        this.swap = k.swap;
-        this.costs = k.costs;
-        this.config = k.config;
-        this.stats = k.stats;
     }
 
     /**
@@ -43,8 +35,8 @@ final class PageMapper {
      */
     long allocateAnon() {
         long f = memory.allocate(FrameTable.ANON);
-        if (f < 0 && config.directReclaim()) {
-            k.reclaimer.reclaim(config.directReclaimBatch());
+        if (f < 0 && k.config.directReclaim()) {
+            k.reclaimer.reclaim(k.config.directReclaimBatch());
             f = memory.allocate(FrameTable.ANON);
         }
         return f;
@@ -52,9 +44,9 @@ final class PageMapper {
 
     void invalidateStart(AddressSpace as, long start, long end, InvalidationReason reason) {
         int n = as.notifiers().invalidateStart(start, end, reason);
-        stats.invalidations.increment();
-        stats.notifierCallbacks.add(n);
-        k.charge(costs.tlbShootdownPs() + costs.notifierInvalidatePs() * n);
+        k.stats.invalidations.increment();
+        k.stats.notifierCallbacks.add(n);
+        k.charge(k.costs.tlbShootdownPs() + k.costs.notifierInvalidatePs() * n);
     }
 
     void invalidateEnd(AddressSpace as, long start, long end, InvalidationReason reason) {
@@ -149,8 +141,8 @@ final class PageMapper {
             invalidateEnd(as, va, va + HUGE_SIZE, InvalidationReason.HUGE_SPLIT);
         }
         memory.splitHuge(head);
-        k.charge(costs.thpSplitPs());
-        stats.thpSplits.increment();
+        k.charge(k.costs.thpSplitPs());
+        k.stats.thpSplits.increment();
     }
 
     /** Splits the huge page mapped across {@code va} if {@code va} falls strictly inside one. */
@@ -186,7 +178,7 @@ final class PageMapper {
                     present[0]++;
                 }
             } else if ((pte & Pte.SWAPPED) != 0) {
-                swap.drop(Pte.frame(pte));
+                k.swap.drop(Pte.frame(pte));
                 as.swapPages--;
             }
         });
@@ -219,7 +211,7 @@ final class PageMapper {
             ranges[2 * i + 1] = Math.min(to, hit.get(i).end());
         }
         long present = zapPages(as, from, to, reason);
-        k.charge(costs.munmapPerPagePs() * present);
+        k.charge(k.costs.munmapPerPagePs() * present);
         as.vmas.splitAt(from);
         as.vmas.splitAt(to);
         for (Vma v : as.vmas.overlapping(from, to)) {
