@@ -20,35 +20,41 @@ final class ContentInspection {
 
     /** The bytes at {@code va}, from its frame or its swap slot; unmapped or untouched bytes read as zero. */
     void peek(AddressSpace as, long va, byte[] dst, int off, int len) {
-        PageSpans.walk(va, va, len, (at, bt, n, done) -> {
-            int pageOff = PageSpans.offset(at);
-            int to = off + (int) done;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            long at = s.at();
+            int to = off + (int) s.done();
             long pte = as.pageTable.leaf(at);
             if ((pte & Pte.PRESENT) != 0) {
-                k.memory.read(Kernel.frameOf(pte, at), pageOff, dst, to, n);
+                k.memory.read(Kernel.frameOf(pte, at), s.offset(), dst, to, s.n());
             } else if ((pte & Pte.SWAPPED) != 0) {
-                k.swap.peek(Pte.frame(pte)).read(pageOff, dst, to, n);
+                k.swap.peek(Pte.frame(pte)).read(s.offset(), dst, to, s.n());
             } else {
-                Arrays.fill(dst, to, to + n, (byte) 0);
+                Arrays.fill(dst, to, to + s.n(), (byte) 0);
             }
-            return true;
-        });
+        }
     }
 
     /** Whether {@code [va, va+len)} holds stream bytes {@code [pos, pos+len)} of {@code tag}. */
     boolean verifyTag(AddressSpace as, long va, long len, long tag, long pos) {
-        byte[][] buf = {null};
-        return PageSpans.walk(va, va, len, (at, bt, n, done) -> {
+        byte[] buf = null;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            long at = s.at();
             long pte = as.pageTable.leaf(at);
             if ((pte & Pte.PRESENT) != 0) {
-                return k.memory.verifyTag(Kernel.frameOf(pte, at), PageSpans.offset(at), n, tag, pos + done);
+                if (!k.memory.verifyTag(Kernel.frameOf(pte, at), s.offset(), s.n(), tag, pos + s.done())) {
+                    return false;
+                }
+            } else {
+                if (buf == null) {
+                    buf = new byte[(int) Kernel.PAGE_SIZE];
+                }
+                peek(as, at, buf, 0, s.n());
+                if (!ContentTag.matches(tag, pos + s.done(), buf, 0, s.n())) {
+                    return false;
+                }
             }
-            if (buf[0] == null) {
-                buf[0] = new byte[(int) Kernel.PAGE_SIZE];
-            }
-            peek(as, at, buf[0], 0, n);
-            return ContentTag.matches(tag, pos + done, buf[0], 0, n);
-        });
+        }
+        return true;
     }
 
     /**
@@ -59,39 +65,48 @@ final class ContentInspection {
      */
     boolean sameBytes(AddressSpace as, long va, ContentInspection other, AddressSpace bs, long vb, long len) {
         long[] run = new long[2];
-        byte[][] bufs = {null, null};
-        return PageSpans.walk(va, vb, len, (at, bt, n, done) -> {
+        byte[] mine = null;
+        byte[] theirs = null;
+        for (PageSpans s = new PageSpans(va, vb, len); s.next(); ) {
+            long at = s.at();
+            int n = s.n();
             long pte = as.pageTable.leaf(at);
-            if ((pte & Pte.PRESENT) != 0 && k.memory.tagRun(Kernel.frameOf(pte, at), PageSpans.offset(at), n, run)) {
-                return other.verifyTag(bs, bt, n, run[0], run[1]);
+            if ((pte & Pte.PRESENT) != 0 && k.memory.tagRun(Kernel.frameOf(pte, at), s.offset(), n, run)) {
+                if (!other.verifyTag(bs, s.bt(), n, run[0], run[1])) {
+                    return false;
+                }
+            } else {
+                if (mine == null) {
+                    mine = new byte[(int) Kernel.PAGE_SIZE];
+                    theirs = new byte[(int) Kernel.PAGE_SIZE];
+                }
+                peek(as, at, mine, 0, n);
+                other.peek(bs, s.bt(), theirs, 0, n);
+                if (!Arrays.equals(mine, 0, n, theirs, 0, n)) {
+                    return false;
+                }
             }
-            if (bufs[0] == null) {
-                bufs[0] = new byte[(int) Kernel.PAGE_SIZE];
-                bufs[1] = new byte[(int) Kernel.PAGE_SIZE];
-            }
-            peek(as, at, bufs[0], 0, n);
-            other.peek(bs, bt, bufs[1], 0, n);
-            return Arrays.equals(bufs[0], 0, n, bufs[1], 0, n);
-        });
+        }
+        return true;
     }
 
     /** The {@link ContentDigest} of {@code [va, va+len)} as it is now. */
     long digest(AddressSpace as, long va, long len) {
         ContentDigest d = new ContentDigest();
-        byte[][] buf = {null};
-        PageSpans.walk(va, va, len, (at, bt, n, done) -> {
+        byte[] buf = null;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            long at = s.at();
             long pte = as.pageTable.leaf(at);
             if ((pte & Pte.PRESENT) != 0) {
-                k.memory.digest(Kernel.frameOf(pte, at), PageSpans.offset(at), n, d);
+                k.memory.digest(Kernel.frameOf(pte, at), s.offset(), s.n(), d);
             } else {
-                if (buf[0] == null) {
-                    buf[0] = new byte[(int) Kernel.PAGE_SIZE];
+                if (buf == null) {
+                    buf = new byte[(int) Kernel.PAGE_SIZE];
                 }
-                peek(as, at, buf[0], 0, n);
-                d.update(buf[0], 0, n);
+                peek(as, at, buf, 0, s.n());
+                d.update(buf, 0, s.n());
             }
-            return true;
-        });
+        }
         return d.value();
     }
 }

@@ -465,12 +465,20 @@ public final class Kernel {
 
     /** CPU reads of {@code len} bytes at {@code va} (faulting pages in). Returns kernel time. */
     public long read(AddressSpace as, long va, byte[] dst, int off, int len) {
-        return access(as, va, len, false, (frame, pageOff, n, done) -> memory.read(frame, pageOff, dst, off + (int) done, n));
+        long mark = spent;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            memory.read(frameForAccess(as, s.at(), false, mark), s.offset(), dst, off + (int) s.done(), s.n());
+        }
+        return spent - mark;
     }
 
     /** CPU writes of {@code len} bytes at {@code va} (faulting pages in, breaking COW). Returns kernel time. */
     public long write(AddressSpace as, long va, byte[] src, int off, int len) {
-        return access(as, va, len, true, (frame, pageOff, n, done) -> memory.write(frame, pageOff, src, off + (int) done, n));
+        long mark = spent;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            memory.write(frameForAccess(as, s.at(), true, mark), s.offset(), src, off + (int) s.done(), s.n());
+        }
+        return spent - mark;
     }
 
     /**
@@ -478,22 +486,10 @@ public final class Kernel {
      * {@code va}, held as tags rather than bytes. Returns kernel time.
      */
     public long writeTag(AddressSpace as, long va, long len, long tag, long pos) {
-        return access(as, va, len, true, (frame, pageOff, n, done) -> memory.writeTag(frame, pageOff, n, tag, pos + done));
-    }
-
-    /** Does one piece of a CPU access in the frame the access faulted in. */
-    @FunctionalInterface
-    private interface FrameAccess {
-        void at(long frame, int pageOff, int n, long done);
-    }
-
-    /** A CPU access of {@code [va, va+len)} page by page, each page faulted in first. Returns kernel time. */
-    private long access(AddressSpace as, long va, long len, boolean write, FrameAccess a) {
         long mark = spent;
-        PageSpans.walk(va, va, len, (at, bt, n, done) -> {
-            a.at(frameForAccess(as, at, write, mark), PageSpans.offset(at), n, done);
-            return true;
-        });
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            memory.writeTag(frameForAccess(as, s.at(), true, mark), s.offset(), s.n(), tag, pos + s.done());
+        }
         return spent - mark;
     }
 
