@@ -7,39 +7,42 @@ package org.pagefabric.hw.os;
  * same offsets. Use as {@code for (PageSpans s = new PageSpans(va, vb, len); s.next(); ) {...}}.
  */
 final class PageSpans {
-    private final long va;
-    private final long vb;
-    private final long len;
-    /** Bytes of the range before the current piece. */
-    private long done;
+    /** Where the first range starts and ends. */
+    private final long start;
+    private final long end;
+    /** How far the second range lies from the first. */
+    private final long delta;
+    /** The current piece's address in the first range. */
+    private long at;
     /** Bytes of the current piece; 0 before the first. */
     private int n;
 
     /** A walk of {@code [va, va+len)}, and of {@code [vb, vb+len)} alongside (pass {@code va} for one range). */
     PageSpans(long va, long vb, long len) {
-        this.va = va;
-        this.vb = vb;
-        this.len = len;
+        start = va;
+        end = va + len;
+        delta = vb - va;
+        at = va;
     }
 
     /** Moves to the next piece; false once the range is done. */
     boolean next() {
-        done += n;
-        if (done >= len) {
+        at += n;
+        if (at >= end) {
             return false;
         }
-        n = Math.min(within(va + done, len - done), within(vb + done, len - done));
+        n = Math.min(within(at, end - at), within(at + delta, end - at));
         return true;
     }
 
     /** The current piece's address in the first range. */
     long at() {
-        return va + done;
+        return at;
     }
 
     /** The current piece's address in the second range. */
     long bt() {
-        return vb + done;
+        return at + delta;
     }
 
     /** Bytes of the current piece. */
@@ -49,12 +52,12 @@ final class PageSpans {
 
     /** Bytes of the range before the current piece. */
     long done() {
-        return done;
+        return at - start;
     }
 
     /** The offset of the current piece in its page of the first range. */
     int offset() {
-        return (int) ((va + done) & (Kernel.PAGE_SIZE - 1));
+        return (int) (at & (Kernel.PAGE_SIZE - 1));
     }
 
     /** Bytes from {@code va} to the end of its page, at most {@code remaining}. */
