@@ -43,7 +43,7 @@ public final class Grid {
         List<Axis> axes = new ArrayList<>(s.grid());
         long seed = s.seed();
         int repetitions = s.repetitions();
-        SpecReader reader = SpecReader.forOverrides(SET);
+        GridReader reader = GridReader.forOverrides(SET);
         for (Map.Entry<String, String> e : sets.entrySet()) {
             String key = e.getKey();
             String value = e.getValue();

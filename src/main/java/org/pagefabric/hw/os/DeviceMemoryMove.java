@@ -21,12 +21,12 @@ final class DeviceMemoryMove {
 
     PageOpResult move(AddressSpace as, long start, long end) {
         long mark = k.spent;
-        k.splitHugeAt(as, start);
-        k.splitHugeAt(as, end);
+        k.mapper.splitHugeAt(as, start);
+        k.mapper.splitHugeAt(as, end);
         for (long va = start; va < end; va += Kernel.HUGE_SIZE - (va & (Kernel.HUGE_SIZE - 1))) {
             long e = as.pageTable.level2(va);
             if ((e & Pte.HUGE) != 0 && (e & Pte.PRESENT) != 0) {
-                k.splitHugePage(Pte.frame(e));
+                k.mapper.splitHugePage(Pte.frame(e));
             }
         }
         int n = 0;
@@ -46,7 +46,7 @@ final class DeviceMemoryMove {
         long[] targets = new long[n];
         // frames first: allocation may reclaim, which must not run inside the invalidation bracket
         for (int i = 0; i < n; i++) {
-            targets[i] = k.allocateAnon();
+            targets[i] = k.mapper.allocateAnon();
             if (targets[i] < 0) {
                 for (int j = 0; j < i; j++) {
                     k.memory.free(targets[j]);
@@ -55,7 +55,7 @@ final class DeviceMemoryMove {
                 return new PageOpResult(Errno.EAGAIN, k.spent - mark);
             }
         }
-        k.invalidateStart(as, start, end, InvalidationReason.MIGRATE);
+        k.mapper.invalidateStart(as, start, end, InvalidationReason.MIGRATE);
         PageBacking b = k.memory.backing();
         int i = 0;
         for (long va = start; va < end; va += Kernel.PAGE_SIZE) {
@@ -72,7 +72,7 @@ final class DeviceMemoryMove {
             k.rmap.moveAll(frame, target);
             k.memory.free(frame);
         }
-        k.invalidateEnd(as, start, end, InvalidationReason.MIGRATE);
+        k.mapper.invalidateEnd(as, start, end, InvalidationReason.MIGRATE);
         k.charge(k.costs.migratePerPagePs() * n);
         k.stats.migrations.add(n);
         return new PageOpResult(null, k.spent - mark);

@@ -89,12 +89,12 @@ final class FaultHandler {
         long frame = Pte.frame(pte);
         // PG_locked on the old page: direct reclaim inside the allocation must not take it
         k.frames.set(frame, FrameTable.BUSY);
-        long copy = k.allocateAnon();
+        long copy = k.mapper.allocateAnon();
         k.frames.clear(frame, FrameTable.BUSY);
         if (copy < 0) {
             return FaultKind.OOM;
         }
-        k.invalidateStart(as, base, base + Kernel.PAGE_SIZE, InvalidationReason.COW);
+        k.mapper.invalidateStart(as, base, base + Kernel.PAGE_SIZE, InvalidationReason.COW);
         k.memory.backing().copyPage(frame, copy);
         long updated = Pte.withFrame((pte & ~Pte.COW) | Pte.WRITABLE | Pte.ACCESSED | Pte.DIRTY, copy);
         as.pageTable.setLeaf(base, updated);
@@ -102,7 +102,7 @@ final class FaultHandler {
         k.rmap.remove(frame, as.id(), base);
         k.frames.addMapCount(copy, 1);
         k.rmap.add(copy, as.id(), base);
-        k.invalidateEnd(as, base, base + Kernel.PAGE_SIZE, InvalidationReason.COW);
+        k.mapper.invalidateEnd(as, base, base + Kernel.PAGE_SIZE, InvalidationReason.COW);
         k.charge(k.costs.cowCopyPerPagePs());
         return counted(as, FaultKind.COW);
     }
@@ -113,10 +113,10 @@ final class FaultHandler {
         long copy = k.memory.allocateHuge(FrameTable.ANON);
         if (copy < 0) {
             // no 2 MiB page free: split, then copy only the 4 KiB page written (as Linux does)
-            k.splitHugePage(head);
+            k.mapper.splitHugePage(head);
             return copySmall(as, va & -Kernel.PAGE_SIZE, as.pageTable.leaf(va));
         }
-        k.invalidateStart(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.COW);
+        k.mapper.invalidateStart(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.COW);
         PageBacking b = k.memory.backing();
         for (int i = 0; i < Kernel.HUGE_PAGES; i++) {
             b.copyPage(head + i, copy + i);
@@ -126,21 +126,21 @@ final class FaultHandler {
         k.rmap.remove(head, as.id(), base);
         k.rmap.add(copy, as.id(), base);
         as.pageTable.setLevel2(base, Pte.withFrame((pte & ~Pte.COW) | Pte.WRITABLE | Pte.ACCESSED | Pte.DIRTY, copy));
-        k.invalidateEnd(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.COW);
+        k.mapper.invalidateEnd(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.COW);
         k.charge(k.costs.cowCopyPerPagePs() * Kernel.HUGE_PAGES);
         return counted(as, FaultKind.COW);
     }
 
     /** do_swap_page: a fresh frame with the slot's content; exclusive, so writable if the VMA is. */
     private FaultKind swapIn(AddressSpace as, Vma v, long va, long pte, boolean write) {
-        long frame = k.allocateAnon();
+        long frame = k.mapper.allocateAnon();
         if (frame < 0) {
             return FaultKind.OOM;
         }
         long slot = Pte.frame(pte);
         k.memory.backing().attach(frame, k.swap.take(slot));
         long base = va & -Kernel.PAGE_SIZE;
-        k.mapSmall(as, base, frame, Pte.withFrame(entry(pte & Kernel.DEVICE_BITS, v, write), frame));
+        k.mapper.mapSmall(as, base, frame, Pte.withFrame(entry(pte & Kernel.DEVICE_BITS, v, write), frame));
         as.swapPages--;
         k.charge(k.costs.majorFaultPs());
         as.majorFaults++;
@@ -156,7 +156,7 @@ final class FaultHandler {
             if (as.pageTable.level2(base) == 0) {
                 long head = k.memory.allocateHuge(FrameTable.ANON);
                 if (head >= 0) {
-                    k.mapHuge(as, base, head, Pte.withFrame(entry(0, v, write), head));
+                    k.mapper.mapHuge(as, base, head, Pte.withFrame(entry(0, v, write), head));
                     k.charge(k.costs.minorFaultPs() + k.costs.zeroFillPerPagePs() * Kernel.HUGE_PAGES);
                     as.minorFaults++;
                     k.stats.hugeFaults.increment();
@@ -164,11 +164,11 @@ final class FaultHandler {
                 }
             }
         }
-        long frame = k.allocateAnon();
+        long frame = k.mapper.allocateAnon();
         if (frame < 0) {
             return FaultKind.OOM;
         }
-        k.mapSmall(as, va & -Kernel.PAGE_SIZE, frame, Pte.withFrame(entry(0, v, write), frame));
+        k.mapper.mapSmall(as, va & -Kernel.PAGE_SIZE, frame, Pte.withFrame(entry(0, v, write), frame));
         k.charge(k.costs.minorFaultPs() + k.costs.zeroFillPerPagePs());
         return counted(as, FaultKind.MINOR);
     }

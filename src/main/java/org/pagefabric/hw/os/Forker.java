@@ -46,7 +46,7 @@ final class Forker {
             long[] pinnedVas = earlyCopy ? pinnedPages(parent, v) : NONE;
             long[] copyFrames = new long[pinnedVas.length];
             for (int i = 0; i < pinnedVas.length; i++) {
-                long copy = k.allocateAnon();
+                long copy = k.mapper.allocateAnon();
                 if (copy < 0) {
                     for (int j = 0; j < i; j++) {
                         k.memory.free(copyFrames[j]);
@@ -62,7 +62,7 @@ final class Forker {
             copies += pinnedVas.length;
             boolean protect = v.writable();
             if (protect) {
-                k.invalidateStart(parent, v.start(), v.end(), InvalidationReason.FORK);
+                k.mapper.invalidateStart(parent, v.start(), v.end(), InvalidationReason.FORK);
             }
             parent.pageTable.forEach(v.start(), v.end(), (va, table, index, huge) -> {
                 long pte = table[index];
@@ -77,7 +77,7 @@ final class Forker {
                 }
                 int copied = huge ? -1 : Arrays.binarySearch(pinnedVas, va);
                 if (copied >= 0) {
-                    k.mapSmall(child, va, copyFrames[copied],
+                    k.mapper.mapSmall(child, va, copyFrames[copied],
                             Pte.withFrame(FaultHandler.entry(0, cv, true), copyFrames[copied]));
                     return;
                 }
@@ -87,13 +87,13 @@ final class Forker {
                 }
                 long childPte = pte & Kernel.INHERITED_BITS & ~Pte.HUGE;
                 if (huge) {
-                    k.mapHuge(child, va, Pte.frame(pte), Pte.withFrame(childPte, Pte.frame(pte)));
+                    k.mapper.mapHuge(child, va, Pte.frame(pte), Pte.withFrame(childPte, Pte.frame(pte)));
                 } else {
-                    k.mapSmall(child, va, Pte.frame(pte), Pte.withFrame(childPte, Pte.frame(pte)));
+                    k.mapper.mapSmall(child, va, Pte.frame(pte), Pte.withFrame(childPte, Pte.frame(pte)));
                 }
             });
             if (protect) {
-                k.invalidateEnd(parent, v.start(), v.end(), InvalidationReason.FORK);
+                k.mapper.invalidateEnd(parent, v.start(), v.end(), InvalidationReason.FORK);
             }
         }
         k.charge(k.costs.forkPerPagePs() * entries[0] + k.costs.cowCopyPerPagePs() * copies);
@@ -120,7 +120,7 @@ final class Forker {
             }
         });
         for (int i = 0; i < n[0]; i++) {
-            k.splitHugePage(box[0][i]);
+            k.mapper.splitHugePage(box[0][i]);
         }
     }
 

@@ -62,7 +62,7 @@ final class HugePages {
         if (head < 0) {
             return new PageOpResult(Errno.EAGAIN, 0);
         }
-        k.invalidateStart(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.HUGE_COLLAPSE);
+        k.mapper.invalidateStart(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.HUGE_COLLAPSE);
         boolean dirty = false;
         for (int i = 0; i < Kernel.HUGE_PAGES; i++) {
             long pte = l1[i];
@@ -73,11 +73,11 @@ final class HugePages {
             dirty |= (pte & Pte.DIRTY) != 0;
             k.memory.backing().movePage(f, head + i);
             l1[i] = 0;
-            k.unmapSmall(as, base + i * Kernel.PAGE_SIZE, f);
+            k.mapper.unmapSmall(as, base + i * Kernel.PAGE_SIZE, f);
         }
         as.pageTable.freeLevel1IfEmpty(base);
-        k.mapHuge(as, base, head, Pte.withFrame(FaultHandler.entry(device, v, dirty), head));
-        k.invalidateEnd(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.HUGE_COLLAPSE);
+        k.mapper.mapHuge(as, base, head, Pte.withFrame(FaultHandler.entry(device, v, dirty), head));
+        k.mapper.invalidateEnd(as, base, base + Kernel.HUGE_SIZE, InvalidationReason.HUGE_COLLAPSE);
         k.charge(k.costs.thpCollapsePs());
         k.stats.thpCollapses.increment();
         return new PageOpResult(null, k.spent - mark);
@@ -90,7 +90,7 @@ final class HugePages {
         if ((l2 & Pte.HUGE) == 0 || (l2 & Pte.PRESENT) == 0) {
             return new PageOpResult(Errno.EINVAL, 0);
         }
-        k.splitHugePage(Pte.frame(l2));
+        k.mapper.splitHugePage(Pte.frame(l2));
         return new PageOpResult(null, k.spent - mark);
     }
 

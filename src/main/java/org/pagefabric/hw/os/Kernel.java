@@ -3,7 +3,6 @@ package org.pagefabric.hw.os;
 import java.util.ArrayList;
 import java.util.List;
 import org.pagefabric.hw.mem.ContentDigest;
-import org.pagefabric.hw.mem.ContentTag;
 import org.pagefabric.hw.mem.FrameTable;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.sim.stat.StatisticsRegistry;
@@ -14,10 +13,11 @@ import org.pagefabric.sim.stat.StatisticsRegistry;
  * operation returns what happened and the CPU time it took, summed from {@link OsCosts}; it does
  * not advance simulated time itself (the CPU model charges the time to a core).
  *
- * <p>This class holds the system calls (mmap, munmap, brk, mprotect, madvise, fork, exit), CPU
- * accesses and the bookkeeping every feature shares (mapping frames with their map counts and
- * reverse map, invalidation brackets, huge page splits). The features live in their own classes
- * behind it: {@link FaultHandler}, {@link Pinning}, {@link Mlock}, {@link Reclaimer},
+ * <p>This class holds the system calls (mmap, munmap, brk, mprotect, madvise, fork, exit) and CPU
+ * accesses. The bookkeeping every feature shares (mapping frames with their map counts and
+ * reverse map, invalidation brackets, huge page splits) is {@link PageMapper}'s; the uncosted
+ * checks of what memory holds are {@link ContentInspection}'s. The features live in their own
+ * classes behind it: {@link FaultHandler}, {@link Pinning}, {@link Mlock}, {@link Reclaimer},
  * {@link Migration}, {@link HugePages}, {@link Forker}.
  *
  * <p>Single-threaded and deterministic, like the rest of the simulator: iteration orders are
@@ -55,6 +55,10 @@ public final class Kernel {
     final Forker forker;
     final DeviceMemoryMove deviceMoves;
     private final DeviceMemory deviceMemory;
+    /** The mapping primitives the system calls and the features share. */
+    final PageMapper mapper;
+    /** The uncosted reads that check what memory holds. */
+    private final ContentInspection inspection;
 
     /** Running sum of every cost charged; an operation's cost is the difference across it. */
     long spent;
@@ -80,6 +84,8 @@ public final class Kernel {
         this.config = config;
         this.rmap = new ReverseMap(memory.capacityFrames());
         this.stats = new KernelStats(statistics, name);
+        this.mapper = new PageMapper(this);
+        this.inspection = new ContentInspection(this);
         this.faults = new FaultHandler(this);
         this.pinning = new Pinning(this);
         this.mlock = new Mlock(this);
@@ -174,7 +180,7 @@ public final class Kernel {
                 throw new OsException(Errno.EINVAL, "MAP_FIXED address " + Long.toHexString(addr), spent - mark);
             }
             start = addr;
-            unmapRange(as, start, start + len, InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
+            mapper.unmapRange(as, start, start + len, InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
         } else {
             long align = len >= HUGE_SIZE && config.thp() != ThpMode.NEVER ? HUGE_SIZE : PAGE_SIZE;
             if (addr != 0 && (addr & (align - 1)) == 0 && addr >= config.mmapBottom() && addr + len <= config.mmapTop()
@@ -204,7 +210,7 @@ public final class Kernel {
             as.lockedPages += len / PAGE_SIZE;
         }
         if (locked || (flags & MapFlags.POPULATE) != 0) {
-            populate(as, start, start + len);
+            mapper.populate(as, start, start + len);
         }
         return new MapResult(start, spent - mark);
     }
@@ -223,7 +229,7 @@ public final class Kernel {
             throw new OsException(Errno.EINVAL, "munmap [" + Long.toHexString(addr) + ", +" + length + ")", 0);
         }
         charge(costs.munmapBasePs());
-        unmapRange(as, addr, addr + pageUp(length), InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
+        mapper.unmapRange(as, addr, addr + pageUp(length), InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
         return spent - mark;
     }
 
@@ -256,7 +262,7 @@ public final class Kernel {
             }
         } else if (newEnd < oldEnd) {
             charge(costs.munmapBasePs());
-            unmapRange(as, newEnd, oldEnd, InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
+            mapper.unmapRange(as, newEnd, oldEnd, InvalidationReason.UNMAP, UserfaultEvent.Kind.UNMAP);
         }
         as.brk = newBrk;
         return new MapResult(newBrk, spent - mark);
@@ -281,14 +287,14 @@ public final class Kernel {
             throw new OsException(Errno.ENOMEM, "mprotect of a range with unmapped holes", spent - mark);
         }
         checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
-        splitHugeAt(as, addr);
-        splitHugeAt(as, end);
+        mapper.splitHugeAt(as, addr);
+        mapper.splitHugeAt(as, end);
         as.vmas.splitAt(addr);
         as.vmas.splitAt(end);
         for (Vma v : as.vmas.overlapping(addr, end)) {
             v.setProt(prot);
         }
-        invalidateStart(as, addr, end, InvalidationReason.PROTECTION);
+        mapper.invalidateStart(as, addr, end, InvalidationReason.PROTECTION);
         long[] present = {0};
         as.pageTable.forEach(addr, end, (va, table, index, huge) -> {
             long pte = table[index];
@@ -300,7 +306,7 @@ public final class Kernel {
             table[index] = (pte & ~(Pte.WRITABLE | Pte.READABLE)) | w | r;
             present[0] += huge ? HUGE_PAGES : 1;
         });
-        invalidateEnd(as, addr, end, InvalidationReason.PROTECTION);
+        mapper.invalidateEnd(as, addr, end, InvalidationReason.PROTECTION);
         charge(costs.mprotectPerPagePs() * present[0]);
         return spent - mark;
     }
@@ -331,9 +337,9 @@ public final class Kernel {
                     }
                 }
                 as.deliverUserfault(UserfaultEvent.Kind.REMOVE, addr, end);
-                long present = zapPages(as, addr, end, InvalidationReason.DONTNEED);
+                long present = mapper.zapPages(as, addr, end, InvalidationReason.DONTNEED);
                 charge(costs.munmapPerPagePs() * present);
-                freeTables(as, addr, end);
+                mapper.freeTables(as, addr, end);
             }
             case HUGEPAGE, NOHUGEPAGE -> {
                 checkMapCount(as, as.vmas.splitsNeeded(addr, end), mark);
@@ -394,7 +400,7 @@ public final class Kernel {
         long mark = spent;
         checkAlive(as);
         charge(costs.munmapBasePs());
-        unmapRange(as, 0, PageTable.USER_TOP, InvalidationReason.RELEASE, null);
+        mapper.unmapRange(as, 0, PageTable.USER_TOP, InvalidationReason.RELEASE, null);
         as.alive = false;
         return spent - mark;
     }
@@ -460,12 +466,8 @@ public final class Kernel {
     /** CPU reads of {@code len} bytes at {@code va} (faulting pages in). Returns kernel time. */
     public long read(AddressSpace as, long va, byte[] dst, int off, int len) {
         long mark = spent;
-        for (int done = 0; done < len; ) {
-            long at = va + done;
-            int n = chunk(at, len - done);
-            long frame = frameForAccess(as, at, false, mark);
-            memory.read(frame, (int) (at & (PAGE_SIZE - 1)), dst, off + done, n);
-            done += n;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            memory.read(frameForAccess(as, s.at(), false, mark), s.offset(), dst, off + (int) s.done(), s.n());
         }
         return spent - mark;
     }
@@ -473,12 +475,8 @@ public final class Kernel {
     /** CPU writes of {@code len} bytes at {@code va} (faulting pages in, breaking COW). Returns kernel time. */
     public long write(AddressSpace as, long va, byte[] src, int off, int len) {
         long mark = spent;
-        for (int done = 0; done < len; ) {
-            long at = va + done;
-            int n = chunk(at, len - done);
-            long frame = frameForAccess(as, at, true, mark);
-            memory.write(frame, (int) (at & (PAGE_SIZE - 1)), src, off + done, n);
-            done += n;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            memory.write(frameForAccess(as, s.at(), true, mark), s.offset(), src, off + (int) s.done(), s.n());
         }
         return spent - mark;
     }
@@ -489,12 +487,8 @@ public final class Kernel {
      */
     public long writeTag(AddressSpace as, long va, long len, long tag, long pos) {
         long mark = spent;
-        for (long done = 0; done < len; ) {
-            long at = va + done;
-            int n = chunk(at, len - done);
-            long frame = frameForAccess(as, at, true, mark);
-            memory.writeTag(frame, (int) (at & (PAGE_SIZE - 1)), n, tag, pos + done);
-            done += n;
+        for (PageSpans s = new PageSpans(va, va, len); s.next(); ) {
+            memory.writeTag(frameForAccess(as, s.at(), true, mark), s.offset(), s.n(), tag, pos + s.done());
         }
         return spent - mark;
     }
@@ -504,46 +498,12 @@ public final class Kernel {
      * holds now, from its frame or its swap slot; unmapped or untouched bytes read as zero.
      */
     public void peek(AddressSpace as, long va, byte[] dst, int off, int len) {
-        for (int done = 0; done < len; ) {
-            long at = va + done;
-            int n = chunk(at, len - done);
-            int pageOff = (int) (at & (PAGE_SIZE - 1));
-            long pte = as.pageTable.leaf(at);
-            if ((pte & Pte.PRESENT) != 0) {
-                memory.read(frameOf(pte, at), pageOff, dst, off + done, n);
-            } else if ((pte & Pte.SWAPPED) != 0) {
-                swap.peek(Pte.frame(pte)).read(pageOff, dst, off + done, n);
-            } else {
-                java.util.Arrays.fill(dst, off + done, off + done + n, (byte) 0);
-            }
-            done += n;
-        }
+        inspection.peek(as, va, dst, off, len);
     }
 
     /** Inspection: whether {@code [va, va+len)} holds stream bytes {@code [pos, pos+len)} of {@code tag}. */
     public boolean verifyTag(AddressSpace as, long va, long len, long tag, long pos) {
-        byte[] buf = null;
-        for (long done = 0; done < len; ) {
-            long at = va + done;
-            int n = chunk(at, len - done);
-            int pageOff = (int) (at & (PAGE_SIZE - 1));
-            long pte = as.pageTable.leaf(at);
-            if ((pte & Pte.PRESENT) != 0) {
-                if (!memory.verifyTag(frameOf(pte, at), pageOff, n, tag, pos + done)) {
-                    return false;
-                }
-            } else {
-                if (buf == null) {
-                    buf = new byte[(int) PAGE_SIZE];
-                }
-                peek(as, at, buf, 0, n);
-                if (!ContentTag.matches(tag, pos + done, buf, 0, n)) {
-                    return false;
-                }
-            }
-            done += n;
-        }
-        return true;
+        return inspection.verifyTag(as, va, len, tag, pos);
     }
 
     /**
@@ -554,55 +514,14 @@ public final class Kernel {
      * byte; any other content is compared byte for byte.
      */
     public boolean sameBytes(AddressSpace as, long va, Kernel other, AddressSpace bs, long vb, long len) {
-        long[] run = new long[2];
-        byte[] mine = null;
-        byte[] theirs = null;
-        for (long done = 0; done < len; ) {
-            long at = va + done;
-            long bt = vb + done;
-            int n = Math.min(chunk(at, len - done), chunk(bt, len - done));
-            long pte = as.pageTable.leaf(at);
-            if ((pte & Pte.PRESENT) != 0 && memory.tagRun(frameOf(pte, at), (int) (at & (PAGE_SIZE - 1)), n, run)) {
-                if (!other.verifyTag(bs, bt, n, run[0], run[1])) {
-                    return false;
-                }
-            } else {
-                if (mine == null) {
-                    mine = new byte[(int) PAGE_SIZE];
-                    theirs = new byte[(int) PAGE_SIZE];
-                }
-                peek(as, at, mine, 0, n);
-                other.peek(bs, bt, theirs, 0, n);
-                if (!java.util.Arrays.equals(mine, 0, n, theirs, 0, n)) {
-                    return false;
-                }
-            }
-            done += n;
-        }
-        return true;
+        return inspection.sameBytes(as, va, other.inspection, bs, vb, len);
     }
 
     /** Inspection: the {@link ContentDigest} of {@code [va, va+len)} as it is now. */
     public long digest(AddressSpace as, long va, long len) {
-        ContentDigest d = new ContentDigest();
-        byte[] buf = null;
-        for (long done = 0; done < len; ) {
-            long at = va + done;
-            int n = chunk(at, len - done);
-            long pte = as.pageTable.leaf(at);
-            if ((pte & Pte.PRESENT) != 0) {
-                memory.digest(frameOf(pte, at), (int) (at & (PAGE_SIZE - 1)), n, d);
-            } else {
-                if (buf == null) {
-                    buf = new byte[(int) PAGE_SIZE];
-                }
-                peek(as, at, buf, 0, n);
-                d.update(buf, 0, n);
-            }
-            done += n;
-        }
-        return d.value();
+        return inspection.digest(as, va, len);
     }
+
 
     private long frameForAccess(AddressSpace as, long va, boolean write, long mark) {
         Fault f = faults.access(as, va, write);
@@ -611,10 +530,6 @@ public final class Kernel {
                     f.kind() + " at " + Long.toHexString(va) + (write ? " (write)" : " (read)"), spent - mark);
         }
         return frameOf(as.pageTable.leaf(va), va);
-    }
-
-    private static int chunk(long va, long remaining) {
-        return (int) Math.min(remaining, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
     }
 
     /** The 4 KiB frame a present entry maps {@code va} to (a huge entry's frame plus the offset). */
@@ -804,216 +719,6 @@ public final class Kernel {
 
     static long pageUp(long v) {
         return (v + PAGE_SIZE - 1) & -PAGE_SIZE;
-    }
-
-    /**
-     * A zeroed anonymous frame, reclaiming first if none is free and direct reclaim is on; -1 if
-     * there is none even then. Never call between invalidateStart and invalidateEnd: reclaim
-     * invalidates too.
-     */
-    long allocateAnon() {
-        long f = memory.allocate(FrameTable.ANON);
-        if (f < 0 && config.directReclaim()) {
-            reclaimer.reclaim(config.directReclaimBatch());
-            f = memory.allocate(FrameTable.ANON);
-        }
-        return f;
-    }
-
-    void invalidateStart(AddressSpace as, long start, long end, InvalidationReason reason) {
-        int n = as.notifiers().invalidateStart(start, end, reason);
-        stats.invalidations.increment();
-        stats.notifierCallbacks.add(n);
-        charge(costs.tlbShootdownPs() + costs.notifierInvalidatePs() * n);
-    }
-
-    void invalidateEnd(AddressSpace as, long start, long end, InvalidationReason reason) {
-        as.notifiers().invalidateEnd(start, end, reason);
-    }
-
-    /** Installs a 4 KiB mapping of {@code frame} and accounts it. */
-    void mapSmall(AddressSpace as, long va, long frame, long pte) {
-        as.pageTable.setLeaf(va, pte);
-        frames.addMapCount(frame, 1);
-        rmap.add(frame, as.id(), va);
-        as.residentPages++;
-    }
-
-    /** Installs a 2 MiB mapping of the compound page {@code head} and accounts it. */
-    void mapHuge(AddressSpace as, long va, long head, long pte) {
-        as.pageTable.setLevel2(va, pte | Pte.HUGE);
-        for (int i = 0; i < HUGE_PAGES; i++) {
-            frames.addMapCount(head + i, 1);
-        }
-        rmap.add(head, as.id(), va);
-        as.residentPages += HUGE_PAGES;
-    }
-
-    /** Accounts the removal of a 4 KiB mapping whose entry the caller already cleared. */
-    void unmapSmall(AddressSpace as, long va, long frame) {
-        frames.addMapCount(frame, -1);
-        rmap.remove(frame, as.id(), va);
-        as.residentPages--;
-        freeIfUnused(frame);
-    }
-
-    /** Accounts the removal of a 2 MiB mapping whose entry the caller already cleared. */
-    void unmapHuge(AddressSpace as, long va, long head) {
-        for (int i = 0; i < HUGE_PAGES; i++) {
-            frames.addMapCount(head + i, -1);
-        }
-        rmap.remove(head, as.id(), va);
-        as.residentPages -= HUGE_PAGES;
-        if (frames.mapCount(head) > 0) {
-            return;
-        }
-        boolean pinned = false;
-        for (int i = 0; i < HUGE_PAGES && !pinned; i++) {
-            pinned = frames.pinCount(head + i) > 0;
-        }
-        if (!pinned) {
-            memory.freeHuge(head);
-            return;
-        }
-        // pinned frames outlive the mapping one by one (the device still DMAs into them)
-        memory.splitHuge(head);
-        for (int i = 0; i < HUGE_PAGES; i++) {
-            freeIfUnused(head + i);
-        }
-    }
-
-    /** Frees a small frame once nothing maps or pins it. */
-    void freeIfUnused(long frame) {
-        if (frames.has(frame, FrameTable.ALLOCATED) && frames.mapCount(frame) == 0 && frames.pinCount(frame) == 0
-                && (frames.flags(frame) & (FrameTable.HUGE_HEAD | FrameTable.HUGE_TAIL)) == 0) {
-            memory.free(frame);
-        }
-    }
-
-    /**
-     * Splits the compound page {@code head} into 512 small pages in every address space mapping
-     * it (split_huge_page): each mapping's 2 MiB entry becomes a level-1 table of 512 entries
-     * with the same bits. Counts and pins carry over frame by frame.
-     */
-    void splitHugePage(long head) {
-        int n = rmap.count(head);
-        long[] mappings = new long[n];
-        for (int i = 0; i < n; i++) {
-            mappings[i] = rmap.get(head, i);
-        }
-        for (long m : mappings) {
-            AddressSpace as = spaces.get(ReverseMap.asId(m));
-            long va = ReverseMap.va(m);
-            invalidateStart(as, va, va + HUGE_SIZE, InvalidationReason.HUGE_SPLIT);
-            long pte = as.pageTable.level2(va);
-            as.pageTable.setLevel2(va, 0);
-            long[] l1 = as.pageTable.level1(va, true);
-            long small = pte & ~Pte.HUGE;
-            for (int i = 0; i < HUGE_PAGES; i++) {
-                l1[i] = Pte.withFrame(small, head + i);
-            }
-            rmap.remove(head, as.id(), va);
-            for (int i = 0; i < HUGE_PAGES; i++) {
-                rmap.add(head + i, as.id(), va + i * PAGE_SIZE);
-            }
-            invalidateEnd(as, va, va + HUGE_SIZE, InvalidationReason.HUGE_SPLIT);
-        }
-        memory.splitHuge(head);
-        charge(costs.thpSplitPs());
-        stats.thpSplits.increment();
-    }
-
-    /** Splits the huge page mapped across {@code va} if {@code va} falls strictly inside one. */
-    void splitHugeAt(AddressSpace as, long va) {
-        if ((va & (HUGE_SIZE - 1)) == 0 || va >= PageTable.USER_TOP) {
-            return;
-        }
-        long e = as.pageTable.level2(va);
-        if ((e & Pte.HUGE) != 0 && (e & Pte.PRESENT) != 0) {
-            splitHugePage(Pte.frame(e));
-        }
-    }
-
-    /**
-     * Removes the pages of {@code [start, end)} (zap_page_range): clears entries, drops map
-     * counts, frees frames nothing maps or pins, drops swap references. Notifiers see one
-     * invalidation of the range. Returns the resident pages removed.
-     */
-    long zapPages(AddressSpace as, long start, long end, InvalidationReason reason) {
-        splitHugeAt(as, start);
-        splitHugeAt(as, end);
-        invalidateStart(as, start, end, reason);
-        long[] present = {0};
-        as.pageTable.forEach(start, end, (va, table, index, huge) -> {
-            long pte = table[index];
-            table[index] = 0;
-            if ((pte & Pte.PRESENT) != 0) {
-                if (huge) {
-                    unmapHuge(as, va, Pte.frame(pte));
-                    present[0] += HUGE_PAGES;
-                } else {
-                    unmapSmall(as, va, Pte.frame(pte));
-                    present[0]++;
-                }
-            } else if ((pte & Pte.SWAPPED) != 0) {
-                swap.drop(Pte.frame(pte));
-                as.swapPages--;
-            }
-        });
-        invalidateEnd(as, start, end, reason);
-        return present[0];
-    }
-
-    /** Frees level-1 tables left empty in {@code [start, end)} (free_pgtables). */
-    void freeTables(AddressSpace as, long start, long end) {
-        for (long b = start & -HUGE_SIZE; b < end; b += HUGE_SIZE) {
-            as.pageTable.freeLevel1IfEmpty(b);
-        }
-    }
-
-    /** Unmaps whatever VMAs overlap {@code [start, end)}: pages, page tables, VMAs, locked_vm. */
-    void unmapRange(AddressSpace as, long start, long end, InvalidationReason reason, UserfaultEvent.Kind event) {
-        List<Vma> hit = as.vmas.overlapping(start, end);
-        if (hit.isEmpty()) {
-            return;
-        }
-        long from = Math.max(start, hit.get(0).start());
-        long to = Math.min(end, hit.get(hit.size() - 1).end());
-        if (event != null) {
-            as.deliverUserfault(event, from, to);
-        }
-        // table ranges are taken before VMAs split: only the mapped parts can hold tables
-        long[] ranges = new long[hit.size() * 2];
-        for (int i = 0; i < hit.size(); i++) {
-            ranges[2 * i] = Math.max(from, hit.get(i).start());
-            ranges[2 * i + 1] = Math.min(to, hit.get(i).end());
-        }
-        long present = zapPages(as, from, to, reason);
-        charge(costs.munmapPerPagePs() * present);
-        as.vmas.splitAt(from);
-        as.vmas.splitAt(to);
-        for (Vma v : as.vmas.overlapping(from, to)) {
-            if (v.has(Vma.LOCKED)) {
-                as.lockedPages -= v.length() / PAGE_SIZE;
-            }
-            as.vmas.remove(v);
-        }
-        for (int i = 0; i < ranges.length; i += 2) {
-            freeTables(as, ranges[i], ranges[i + 1]);
-        }
-    }
-
-    /** Faults every page of {@code [start, end)} in (writes where writable, as populate does). */
-    void populate(AddressSpace as, long start, long end) {
-        for (long va = start; va < end; ) {
-            Vma v = as.vmas.find(va);
-            if (v == null || v.prot() == Prot.NONE) {
-                va += PAGE_SIZE;
-                continue;
-            }
-            faults.access(as, va, v.writable());
-            va = as.pageTable.isHuge(va) ? (va & -HUGE_SIZE) + HUGE_SIZE : va + PAGE_SIZE;
-        }
     }
 
     /** Heap bytes held by the whole memory manager (RAM model, swap tables, address spaces). */

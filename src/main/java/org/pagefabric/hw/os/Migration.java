@@ -81,7 +81,7 @@ final class Migration {
         }
         int got = 0;
         while (got < n) {
-            long t = k.allocateAnon();
+            long t = k.mapper.allocateAnon();
             if (t < 0) {
                 break;
             }
@@ -97,12 +97,12 @@ final class Migration {
             return 0;
         }
         long end = va + (long) got * Kernel.PAGE_SIZE;
-        k.invalidateStart(as, va, end, InvalidationReason.MIGRATE);
+        k.mapper.invalidateStart(as, va, end, InvalidationReason.MIGRATE);
         for (int i = 0; i < got; i++) {
             long at = va + (long) i * Kernel.PAGE_SIZE;
             as.pageTable.setLeaf(at, Pte.withFrame(as.pageTable.leaf(at), to[i]));
         }
-        k.invalidateEnd(as, va, end, InvalidationReason.MIGRATE);
+        k.mapper.invalidateEnd(as, va, end, InvalidationReason.MIGRATE);
         PageBacking b = k.memory.backing();
         for (int i = 0; i < got; i++) {
             b.movePage(from[i], to[i]);
@@ -136,7 +136,7 @@ final class Migration {
             return new PageOpResult(Errno.EAGAIN, 0);
         }
         k.frames.set(frame, FrameTable.BUSY);
-        long target = huge ? k.memory.allocateHuge(FrameTable.ANON) : k.allocateAnon();
+        long target = huge ? k.memory.allocateHuge(FrameTable.ANON) : k.mapper.allocateAnon();
         k.frames.clear(frame, FrameTable.BUSY);
         if (target < 0) {
             k.stats.migrationsRefused.increment();
@@ -152,9 +152,9 @@ final class Migration {
         for (long m : mappings) {
             AddressSpace as = k.space(ReverseMap.asId(m));
             long va = ReverseMap.va(m);
-            k.invalidateStart(as, va, va + size, InvalidationReason.MIGRATE);
+            k.mapper.invalidateStart(as, va, va + size, InvalidationReason.MIGRATE);
             as.pageTable.setLeaf(va, Pte.withFrame(as.pageTable.leaf(va), target));
-            k.invalidateEnd(as, va, va + size, InvalidationReason.MIGRATE);
+            k.mapper.invalidateEnd(as, va, va + size, InvalidationReason.MIGRATE);
         }
         for (int i = 0; i < pages; i++) {
             b.movePage(frame + i, target + i);

@@ -38,15 +38,15 @@ final class Mlock {
                     + " pages is over RLIMIT_MEMLOCK " + as.memlockLimitPages, k.spent - mark);
         }
         // a huge page must not straddle a VMA boundary
-        k.splitHugeAt(as, start);
-        k.splitHugeAt(as, end);
+        k.mapper.splitHugeAt(as, start);
+        k.mapper.splitHugeAt(as, end);
         as.vmas.splitAt(start);
         as.vmas.splitAt(end);
         for (Vma v : as.vmas.overlapping(start, end)) {
             v.setFlags(v.flags() | Vma.LOCKED);
         }
         as.lockedPages += newly;
-        k.populate(as, start, end);
+        k.mapper.populate(as, start, end);
         k.charge(k.costs.mlockPerPagePs() * ((end - start) / Kernel.PAGE_SIZE));
         return k.spent - mark;
     }
@@ -65,8 +65,8 @@ final class Mlock {
         if (!as.vmas.covers(start, end)) {
             throw new OsException(Errno.ENOMEM, "munlock of a range with unmapped holes", k.spent - mark);
         }
-        k.splitHugeAt(as, start);
-        k.splitHugeAt(as, end);
+        k.mapper.splitHugeAt(as, start);
+        k.mapper.splitHugeAt(as, end);
         as.vmas.splitAt(start);
         as.vmas.splitAt(end);
         for (Vma v : as.vmas.overlapping(start, end)) {

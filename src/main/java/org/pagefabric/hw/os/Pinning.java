@@ -75,7 +75,7 @@ final class Pinning {
             k.host.unpin(frame);
         }
         k.stats.unpins.increment();
-        k.freeIfUnused(frame);
+        k.mapper.freeIfUnused(frame);
         k.charge(k.costs.putPagePerPagePs());
         return k.costs.putPagePerPagePs();
     }

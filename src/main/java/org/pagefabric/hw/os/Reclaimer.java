@@ -58,7 +58,7 @@ final class Reclaimer {
                 continue;
             }
             if (k.frames.has(frame, FrameTable.HUGE_HEAD)) {
-                k.splitHugePage(frame);
+                k.mapper.splitHugePage(frame);
             }
             if (batch == 1) {
                 if (swapOut(frame)) {
@@ -137,14 +137,14 @@ final class Reclaimer {
         for (long m : mappings) {
             AddressSpace as = k.space(ReverseMap.asId(m));
             long va = ReverseMap.va(m);
-            k.invalidateStart(as, va, va + Kernel.PAGE_SIZE, InvalidationReason.RECLAIM);
+            k.mapper.invalidateStart(as, va, va + Kernel.PAGE_SIZE, InvalidationReason.RECLAIM);
             long pte = as.pageTable.leaf(va);
             as.pageTable.setLeaf(va, Pte.withFrame((pte & Kernel.DEVICE_BITS) | Pte.SWAPPED, slot));
             k.frames.addMapCount(frame, -1);
             k.rmap.remove(frame, as.id(), va);
             as.residentPages--;
             as.swapPages++;
-            k.invalidateEnd(as, va, va + Kernel.PAGE_SIZE, InvalidationReason.RECLAIM);
+            k.mapper.invalidateEnd(as, va, va + Kernel.PAGE_SIZE, InvalidationReason.RECLAIM);
         }
         k.memory.free(frame);
         return true;
@@ -179,7 +179,7 @@ final class Reclaimer {
             }
             AddressSpace as = k.space(asId);
             long end = start + (long) (j - i) * Kernel.PAGE_SIZE;
-            k.invalidateStart(as, start, end, InvalidationReason.RECLAIM);
+            k.mapper.invalidateStart(as, start, end, InvalidationReason.RECLAIM);
             for (int m = i; m < j; m++) {
                 long va = ReverseMap.va(mappings[m]);
                 long pte = as.pageTable.leaf(va);
@@ -190,7 +190,7 @@ final class Reclaimer {
                 as.residentPages--;
                 as.swapPages++;
             }
-            k.invalidateEnd(as, start, end, InvalidationReason.RECLAIM);
+            k.mapper.invalidateEnd(as, start, end, InvalidationReason.RECLAIM);
             i = j;
         }
         for (int v = 0; v < pending; v++) {

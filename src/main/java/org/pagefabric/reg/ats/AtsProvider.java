@@ -3,14 +3,17 @@ package org.pagefabric.reg.ats;
 import java.util.List;
 import java.util.Set;
 import org.pagefabric.config.ParameterRegistry;
-import org.pagefabric.config.ParameterSet;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.IommuParameters;
+import org.pagefabric.hw.param.OsParameters;
+import org.pagefabric.hw.param.TransportParameters;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** PCIe ATS/PRI with PASID. */
-public final class AtsProvider implements PolicyProvider, ParameterSet {
+public final class AtsProvider implements PolicyProvider {
     @Override
     public List<PolicyDescriptor> policies() {
         List<Statistic> stats = List.of(
@@ -41,8 +44,9 @@ public final class AtsProvider implements PolicyProvider, ParameterSet {
                 + " NIC's invalidation completion",
                 Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE,
                         Capability.NEEDS_IOMMU),
-                ParameterRegistry.matching("ats.", "iommu.", "cpu.interrupt", "os.page_fault.", "transport.rnr_delay",
-                        "transport.timeout"),
+                ParameterRegistry.of(List.of(AtsParameters.class, IommuParameters.class), List.of(CpuParameters.INTERRUPT,
+                        OsParameters.PAGE_FAULT_MAJOR, OsParameters.PAGE_FAULT_MINOR, TransportParameters.RNR_DELAY,
+                        TransportParameters.TIMEOUT)),
                 stats, AtsPriPolicy::new));
     }
 

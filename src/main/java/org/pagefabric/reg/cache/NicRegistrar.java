@@ -10,7 +10,7 @@ import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.reg.pinning.NicRegistrationCosts;
 
 /**
  * Pins and registers page ranges of one process with its NIC, and undoes it, returning what each
@@ -26,12 +26,7 @@ public final class NicRegistrar {
     private final AddressSpace process;
     private final Nic nic;
     private final ProtectionDomain pd;
-    private final long registerBasePs;
-    private final long registerPerPagePs;
-    private final long deregisterBasePs;
-    private final long deregisterPerPagePs;
-    private final boolean dontfork;
-    private final boolean dofork;
+    private final NicRegistrationCosts costs;
 
     /**
      * A registrar for {@code process} on {@code nic}, with the NIC's costs from {@code profile}.
@@ -43,12 +38,7 @@ public final class NicRegistrar {
         this.process = process;
         this.nic = nic;
         this.pd = pd;
-        this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
-        this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
-        this.deregisterBasePs = profile.time(NicParameters.DEREGISTER_BASE);
-        this.deregisterPerPagePs = profile.time(NicParameters.DEREGISTER_PER_PAGE);
-        this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
-        this.dofork = profile.flag(NicParameters.DEREGISTER_DOFORK);
+        this.costs = NicRegistrationCosts.of(profile);
     }
 
     /**
@@ -74,35 +64,30 @@ public final class NicRegistrar {
             throw new IllegalArgumentException("cannot register [" + Long.toHexString(start) + ", +" + length
                     + "): whole pages only");
         }
-        long forkPs = dontfork ? process.dontforkRanges().dontfork(start, length) : 0;
+        long forkPs = costs.markDontfork(process, start, length);
         PinResult pin = kernel.getUserPages(process, start, (int) pages, true);
         if (!pin.complete()) {
-            long cost = forkPs + undoDontfork(start, length) + pin.costPs() + unpin(pin.frames(), pin.pinned());
+            long cost = forkPs + costs.undoDontfork(process, start, length) + pin.costPs() + unpin(pin.frames(), pin.pinned());
             throw new OsException(pin.error(), "pinning " + pages + " pages at " + Long.toHexString(start)
                     + " stopped after " + pin.pinned(), cost);
         }
         try {
             kernel.chargePinned(process, pages);
         } catch (OsException e) {
-            long cost = forkPs + undoDontfork(start, length) + pin.costPs() + unpin(pin.frames(), pin.pinned());
+            long cost = forkPs + costs.undoDontfork(process, start, length) + pin.costPs() + unpin(pin.frames(), pin.pinned());
             throw new OsException(Errno.ENOMEM, e.getMessage(), cost);
         }
         MemoryRegion mr = nic.registerPinned(pd, start, length, ACCESS, pin.frames());
-        return new Registration(mr, pin.frames(), forkPs + pin.costPs() + registerBasePs + pages * registerPerPagePs);
+        return new Registration(mr, pin.frames(), forkPs + pin.costPs() + costs.registerPs(pages));
     }
 
     /** Deregisters and unpins; returns what it cost, picoseconds. */
     public long deregister(Registration r) {
         nic.deregister(r.region());
         long pages = r.frames().length;
-        long cost = deregisterBasePs + pages * deregisterPerPagePs + unpin(r.frames(), r.frames().length);
+        long cost = costs.deregisterPs(pages) + unpin(r.frames(), r.frames().length);
         kernel.unchargePinned(process, pages);
-        return cost + undoDontfork(r.region().address(), r.region().length());
-    }
-
-    /** ibv_dofork_range on deregistration, when the runtime does it (see {@link NicParameters#DEREGISTER_DOFORK}). */
-    private long undoDontfork(long start, long length) {
-        return dontfork && dofork ? process.dontforkRanges().dofork(start, length) : 0;
+        return cost + costs.undoDontfork(process, r.region().address(), r.region().length());
     }
 
     private long unpin(long[] frames, int count) {

@@ -1,22 +1,21 @@
 package org.pagefabric.reg.nprdma;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
-import org.pagefabric.config.ParameterSet;
+import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** NP-RDMA (arXiv 2310.11062): registration without pinning on a NIC that cannot fault. */
-public final class NpRdmaProvider implements PolicyProvider, ParameterSet {
+public final class NpRdmaProvider implements PolicyProvider {
     @Override
     public List<PolicyDescriptor> policies() {
-        List<Parameter> costs = new ArrayList<>(ParameterRegistry.matching("nprdma."));
-        costs.addAll(ParameterRegistry.matching("os.syscall", "os.page_fault."));
+        List<Parameter> costs = ParameterRegistry.of(List.of(NpRdmaParameters.class),
+                List.of(OsParameters.SYSCALL, OsParameters.PAGE_FAULT_MINOR, OsParameters.PAGE_FAULT_MAJOR));
         Set<Capability> caps = Set.of(Capability.PUT, Capability.GET, Capability.SEND_RECEIVE,
                 Capability.PAGED_OUT_MEMORY, Capability.NEEDS_IOMMU);
         List<Statistic> stats = List.of(new Statistic(NpRdmaPolicy.NAME + ".remote_resolves", "requests",

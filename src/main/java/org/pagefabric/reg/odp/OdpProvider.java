@@ -5,18 +5,20 @@ import java.util.List;
 import java.util.Set;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
-import org.pagefabric.config.ParameterSet;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
 
 /** On-Demand Paging (001). */
-public final class OdpProvider implements PolicyProvider, ParameterSet {
+public final class OdpProvider implements PolicyProvider {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
-        List<Parameter> costs = ParameterRegistry.matching("odp.", "nic.register.base", "cpu.");
+        List<Parameter> costs = ParameterRegistry.of(List.of(OdpParameters.class, CpuParameters.class),
+                List.of(NicParameters.REGISTER_BASE));
         List<Statistic> stats = OdpDriver.statistics();
         Set<Capability> caps = Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.ON_DEMAND_PAGING);
         Set<Capability> windowCaps = caps;

@@ -1,5 +1,6 @@
 package org.pagefabric.reg.part;
 
+import java.util.List;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.cpu.Cpu;
 import org.pagefabric.hw.cpu.CpuThread;
@@ -16,9 +17,12 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.reg.FaultTrace;
+import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.EventHandler;
 import org.pagefabric.sim.Simulator;
+import org.pagefabric.sim.collect.LongQuadQueue;
 import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.sim.stat.StatisticsRegistry;
 
 /**
  * PART's fault handling on one node (000 §IV, Fig. 6), as the enriched ARM SMMU driver and its
@@ -101,20 +105,12 @@ public final class PartDriver implements EventHandler, FaultTrace {
     private boolean rerun;
     /** ERRs this run queued, handed to the helper when it ends. */
     private int runErrs;
-    // Blocks to ask for again, oldest first, a ring of primitive fields.
-    private int[] errQpn = new int[16];
-    private long[] errMessage = new long[16];
-    private int[] errBlock = new int[16];
-    private int errHead;
-    private int errSize;
+    /** Blocks to ask for again, oldest first: (qpn, message id, block, unused). */
+    private final LongQuadQueue errs = new LongQuadQueue();
     /** ERRs handed to the helper and not yet issued. */
     private int helperQueued;
-    // The last ERR_HISTORY ERRs issued: block and when.
-    private final int[] histQpn = new int[ERR_HISTORY];
-    private final long[] histMessage = new long[ERR_HISTORY];
-    private final int[] histBlock = new int[ERR_HISTORY];
-    private final long[] histPs = new long[ERR_HISTORY];
-    private int histNext;
+    /** The last ERR_HISTORY ERRs issued, oldest first: (qpn, message id, block, when). */
+    private final LongQuadQueue issued = new LongQuadQueue();
 
     private final Counter taskletRuns;
     private final Counter pagesPagedIn;
@@ -152,19 +148,42 @@ public final class PartDriver implements EventHandler, FaultTrace {
         this.helper = cpu.thread(node.name() + ".part.helper", helperCore);
         this.idle = cpu.thread(node.name() + ".idle" + helperCore, helperCore);
         path.setNackOnFault(err);
-        java.util.Arrays.fill(histPs, -1);
         var stats = sim.statistics();
-        String n = node.name() + ".part.";
-        taskletRuns = stats.counter(n + "taskletRuns", "runs", "fault tasklet runs");
-        pagesPagedIn = stats.counter(n + "pagesPagedIn", "pages", "pages the tasklet paged in (get_user_pages)");
-        uniqueFaultPages = stats.counter(n + "faultPages", "pages", "unique faulting pages read from the NI FIFO");
-        fifoEntries = stats.counter(n + "fifoEntries", "entries", "NI FIFO entries read");
-        errsSent = stats.counter(n + "errs", "requests", "explicit retransmission requests issued");
-        answered = stats.counter(n + "answeredEntries", "entries",
-                "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)");
-        staleEntries = stats.counter(n + "staleEntries", "entries",
-                "NI FIFO entries whose page was already present when read (only their ERR was needed)");
-        unresolved = stats.counter(n + "unresolved", "pages", "faulting pages get_user_pages could not bring in");
+        String n = node.name();
+        taskletRuns = counter(stats, TASKLET_RUNS, n);
+        pagesPagedIn = counter(stats, PAGES_PAGED_IN, n);
+        uniqueFaultPages = counter(stats, FAULT_PAGES, n);
+        fifoEntries = counter(stats, FIFO_ENTRIES, n);
+        errsSent = counter(stats, ERRS, n);
+        answered = counter(stats, ANSWERED_ENTRIES, n);
+        staleEntries = counter(stats, STALE_ENTRIES, n);
+        unresolved = counter(stats, UNRESOLVED, n);
+    }
+
+    // The counters each node's driver publishes, declared once for the counters and the descriptor.
+    private static final Statistic TASKLET_RUNS = new Statistic("<node>.part.taskletRuns", "runs", "fault tasklet runs");
+    private static final Statistic PAGES_PAGED_IN = new Statistic("<node>.part.pagesPagedIn", "pages",
+            "pages the tasklet paged in (get_user_pages)");
+    private static final Statistic FAULT_PAGES = new Statistic("<node>.part.faultPages", "pages",
+            "unique faulting pages read from the NI FIFO");
+    private static final Statistic FIFO_ENTRIES = new Statistic("<node>.part.fifoEntries", "entries", "NI FIFO entries read");
+    private static final Statistic ERRS = new Statistic("<node>.part.errs", "requests",
+            "explicit retransmission requests issued");
+    private static final Statistic ANSWERED_ENTRIES = new Statistic("<node>.part.answeredEntries", "entries",
+            "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)");
+    private static final Statistic STALE_ENTRIES = new Statistic("<node>.part.staleEntries", "entries",
+            "NI FIFO entries whose page was already present when read (only their ERR was needed)");
+    private static final Statistic UNRESOLVED = new Statistic("<node>.part.unresolved", "pages",
+            "faulting pages get_user_pages could not bring in");
+
+    /** The statistics every node running PART's driver publishes, as a policy descriptor lists them. */
+    static List<Statistic> statistics() {
+        return List.of(TASKLET_RUNS, PAGES_PAGED_IN, FAULT_PAGES, FIFO_ENTRIES, ERRS, ANSWERED_ENTRIES, STALE_ENTRIES,
+                UNRESOLVED);
+    }
+
+    private static Counter counter(StatisticsRegistry stats, Statistic s, String node) {
+        return stats.counter(s.nameFor("", node), s.unit(), s.description());
     }
 
     /** The node. */
@@ -420,8 +439,9 @@ public final class PartDriver implements EventHandler, FaultTrace {
 
     /** Whether an ERR for the block was issued after {@code loggedPs}, so it carried this entry's packet again. */
     private boolean answeredBefore(int qpn, long messageId, int block, long loggedPs) {
-        for (int i = 0; i < ERR_HISTORY; i++) {
-            if (histPs[i] >= loggedPs && histBlock[i] == block && histMessage[i] == messageId && histQpn[i] == qpn) {
+        for (int i = 0; i < issued.size(); i++) {
+            if (issued.get(i, 3) >= loggedPs && issued.get(i, 2) == block && issued.get(i, 1) == messageId
+                    && issued.get(i, 0) == qpn) {
                 return true;
             }
         }
@@ -434,38 +454,13 @@ public final class PartDriver implements EventHandler, FaultTrace {
      * @return whether it was queued
      */
     private boolean queueErr(int qpn, long messageId, int block) {
-        for (int k = 0; k < errSize; k++) {
-            int i = (errHead + k) % errQpn.length;
-            if (errQpn[i] == qpn && errMessage[i] == messageId && errBlock[i] == block) {
+        for (int i = 0; i < errs.size(); i++) {
+            if (errs.get(i, 0) == qpn && errs.get(i, 1) == messageId && errs.get(i, 2) == block) {
                 return false;
             }
         }
-        if (errSize == errQpn.length) {
-            growErrs();
-        }
-        int i = (errHead + errSize) % errQpn.length;
-        errQpn[i] = qpn;
-        errMessage[i] = messageId;
-        errBlock[i] = block;
-        errSize++;
+        errs.add(qpn, messageId, block, 0);
         return true;
-    }
-
-    private void growErrs() {
-        int n = errQpn.length * 2;
-        int[] q = new int[n];
-        long[] m = new long[n];
-        int[] b = new int[n];
-        for (int k = 0; k < errSize; k++) {
-            int i = (errHead + k) % errQpn.length;
-            q[k] = errQpn[i];
-            m[k] = errMessage[i];
-            b[k] = errBlock[i];
-        }
-        errQpn = q;
-        errMessage = m;
-        errBlock = b;
-        errHead = 0;
     }
 
     // ------------------------------------------------------------------ events
@@ -499,16 +494,16 @@ public final class PartDriver implements EventHandler, FaultTrace {
                 }
             }
             case EV_ERR_ISSUED -> {
-                int i = errHead;
-                errHead = (errHead + 1) % errQpn.length;
-                errSize--;
+                int qpn = (int) errs.head(0);
+                long messageId = errs.head(1);
+                int block = (int) errs.head(2);
+                errs.remove();
                 helperQueued--;
-                histQpn[histNext] = errQpn[i];
-                histMessage[histNext] = errMessage[i];
-                histBlock[histNext] = errBlock[i];
-                histPs[histNext] = sim.now();
-                histNext = (histNext + 1) % ERR_HISTORY;
-                path.requestRetransmission(errQpn[i], errMessage[i], errBlock[i]);
+                if (issued.size() == ERR_HISTORY) {
+                    issued.remove();
+                }
+                issued.add(qpn, messageId, block, sim.now());
+                path.requestRetransmission(qpn, messageId, block);
                 errsSent.increment();
                 trace.err(sim.now() - costs.errIssuePs(), sim.now());
                 if (helperQueued == 0) {

@@ -1,15 +1,13 @@
 package org.pagefabric.reg.part;
 
-import java.util.List;
 import org.pagefabric.config.Parameter;
-import org.pagefabric.config.ParameterSet;
 
 /**
  * PART's driver (seed 000 §IV): the fault tasklet and explicit retransmission requests. They live
- * with the driver that reads them; the NI fault FIFO's size is the hardware's
+ * with the driver that reads them, and {@link PartProvider} registers them; the NI fault FIFO's size is the hardware's
  * ({@link org.pagefabric.hw.param.PartParameters}).
  */
-public final class PartDriverParameters implements ParameterSet {
+public final class PartDriverParameters {
     /** One tasklet run resolving one faulting page. */
     public static final Parameter TASKLET = Parameter.time("part.tasklet",
             "One tasklet run resolving one faulting page: NI FIFO reads (part.tasklet.fifo_reads of them),"
@@ -28,12 +26,6 @@ public final class PartDriverParameters implements ParameterSet {
             "NI FIFO reads (one register read per entry) included in part.tasklet; a run reads every entry the FIFO"
             + " holds, and pays cpu.mmio_read for each read more or less than these.").positive();
 
-    /** Found through {@link java.util.ServiceLoader}. */
-    public PartDriverParameters() {
-    }
-
-    @Override
-    public List<Class<?>> declaringClasses() {
-        return List.of(PartDriverParameters.class);
+    private PartDriverParameters() {
     }
 }

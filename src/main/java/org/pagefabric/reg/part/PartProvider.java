@@ -5,6 +5,11 @@ import java.util.List;
 import java.util.Set;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.hw.param.CpuParameters;
+import org.pagefabric.hw.param.IommuParameters;
+import org.pagefabric.hw.param.OsParameters;
+import org.pagefabric.hw.param.PartParameters;
+import org.pagefabric.hw.param.TransportParameters;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
@@ -15,18 +20,11 @@ public final class PartProvider implements PolicyProvider {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
-        List<Parameter> costs = ParameterRegistry.matching("part.", "iommu.", "cpu.interrupt", "cpu.context_switch", "cpu.mmio_read", "os.pin.", "os.unpin.", "os.page_fault.minor", "transport.timeout");
-        List<Statistic> stats = List.of(
-                new Statistic("<node>.part.taskletRuns", "runs", "fault tasklet runs"),
-                new Statistic("<node>.part.pagesPagedIn", "pages", "pages the tasklet paged in (get_user_pages)"),
-                new Statistic("<node>.part.faultPages", "pages", "unique faulting pages read from the NI FIFO"),
-                new Statistic("<node>.part.fifoEntries", "entries", "NI FIFO entries read"),
-                new Statistic("<node>.part.errs", "requests", "explicit retransmission requests issued"),
-                new Statistic("<node>.part.answeredEntries", "entries",
-                        "NI FIFO entries logged before an ERR for their block was issued (no ERR of their own)"),
-                new Statistic("<node>.part.staleEntries", "entries",
-                        "NI FIFO entries whose page was already present when read (only their ERR was needed)"),
-                new Statistic("<node>.part.unresolved", "pages", "faulting pages get_user_pages could not bring in"));
+        List<Parameter> costs = ParameterRegistry.of(List.of(PartDriverParameters.class, PartParameters.class,
+                IommuParameters.class), List.of(CpuParameters.INTERRUPT, CpuParameters.CONTEXT_SWITCH,
+                CpuParameters.MMIO_READ, OsParameters.PIN_BASE, OsParameters.PIN_PER_PAGE, OsParameters.UNPIN_BASE,
+                OsParameters.UNPIN_PER_PAGE, OsParameters.PAGE_FAULT_MINOR, TransportParameters.TIMEOUT));
+        List<Statistic> stats = PartDriver.statistics();
         Set<Capability> caps = Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE, Capability.FAULT_TRACE,
                 Capability.NEEDS_IOMMU);
         all.add(new PolicyDescriptor(PartPolicy.PIO, "PART (000): nothing pinned, the IOMMU walks the process page table;"
@@ -45,15 +43,22 @@ public final class PartProvider implements PolicyProvider {
                 p -> new TableOneMethod(TableOneMethod.TRANSFER_ONLY, p, TableOneMethod.Preparation.NONE, true)));
         all.add(new PolicyDescriptor(TableOneMethod.PIN_MLOCK, "000 Table I Pin: the destination mlocks its buffer before"
                 + " each transfer (munlock after completion), on PART's hardware", caps,
-                ParameterRegistry.matching("os.mlock.", "os.munlock.", "os.page_fault.minor"), stats,
+                ParameterRegistry.of(List.of(), List.of(OsParameters.MLOCK_BASE, OsParameters.MLOCK_PER_PAGE,
+                        OsParameters.MUNLOCK_BASE, OsParameters.MUNLOCK_PER_PAGE, OsParameters.PAGE_FAULT_MINOR)), stats,
                 p -> new TableOneMethod(TableOneMethod.PIN_MLOCK, p, TableOneMethod.Preparation.MLOCK, false)));
         all.add(new PolicyDescriptor(TableOneMethod.TOUCH_NOPRES, "000 Table I Touch-NoPres: the destination touches"
                 + " every page of a first-use (non-present) buffer before the transfer, one CPU minor fault per page",
-                caps, ParameterRegistry.matching("os.touch.present", "os.page_fault.minor"), stats,
+                caps, ParameterRegistry.of(List.of(), List.of(OsParameters.TOUCH_PRESENT, OsParameters.PAGE_FAULT_MINOR)), stats,
                 p -> new TableOneMethod(TableOneMethod.TOUCH_NOPRES, p, TableOneMethod.Preparation.TOUCH, false)));
         all.add(new PolicyDescriptor(TableOneMethod.TOUCH_PRES, "000 Table I Touch-Pres: the destination touches every"
-                + " page, already resident, before the transfer", caps, ParameterRegistry.matching("os.touch.present"), stats,
+                + " page, already resident, before the transfer", caps, ParameterRegistry.of(List.of(), List.of(OsParameters.TOUCH_PRESENT)), stats,
                 p -> new TableOneMethod(TableOneMethod.TOUCH_PRES, p, TableOneMethod.Preparation.TOUCH, true)));
         return all;
+    }
+
+    /** The driver's costs. */
+    @Override
+    public List<Class<?>> declaringClasses() {
+        return List.of(PartDriverParameters.class);
     }
 }

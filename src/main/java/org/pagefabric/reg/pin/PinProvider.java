@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.hw.param.NicParameters;
+import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
@@ -17,7 +19,9 @@ public final class PinProvider implements PolicyProvider {
                 "pin and register each rank's whole communication segment once, at start",
                 Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE,
                         Capability.DMA_BUF, Capability.PINNED_UP_FRONT),
-                ParameterRegistry.matching("nic.register.", "os.pin."), List.of(), PinEverything::new));
+                ParameterRegistry.of(List.of(), List.of(NicParameters.REGISTER_BASE,
+                        NicParameters.REGISTER_PER_PAGE, NicParameters.REGISTER_DONTFORK, OsParameters.PIN_BASE,
+                        OsParameters.PIN_PER_PAGE)), List.of(), PinEverything::new));
         return all;
     }
 }

@@ -9,7 +9,6 @@ import org.pagefabric.hw.os.Errno;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.PinResult;
-import org.pagefabric.hw.param.NicParameters;
 
 /**
  * Pins and registers, or deregisters and unpins, the pages under buffers of one rank, says what
@@ -27,22 +26,12 @@ public final class RangePinner {
     private final Endpoint rank;
     /** Registrations holding each pinned page, by page number. */
     private final Long2LongHashMap holders = new Long2LongHashMap(0);
-    private final long registerBasePs;
-    private final long registerPerPagePs;
-    private final long deregisterBasePs;
-    private final long deregisterPerPagePs;
-    private final boolean dontfork;
-    private final boolean dofork;
+    private final NicRegistrationCosts costs;
 
     /** A pinner for {@code rank} with registration costs from {@code profile}. */
     public RangePinner(Profile profile, Endpoint rank) {
         this.rank = rank;
-        this.registerBasePs = profile.time(NicParameters.REGISTER_BASE);
-        this.registerPerPagePs = profile.time(NicParameters.REGISTER_PER_PAGE);
-        this.deregisterBasePs = profile.time(NicParameters.DEREGISTER_BASE);
-        this.deregisterPerPagePs = profile.time(NicParameters.DEREGISTER_PER_PAGE);
-        this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
-        this.dofork = profile.flag(NicParameters.DEREGISTER_DOFORK);
+        this.costs = NicRegistrationCosts.of(profile);
     }
 
     /** A range just pinned and the time pinning and registering it took, in picoseconds. */
@@ -63,13 +52,13 @@ public final class RangePinner {
             throw new IllegalArgumentException(length + " B is too large to pin at once");
         }
         Kernel kernel = rank.node().kernel();
-        long forkPs = dontfork ? rank.process().dontforkRanges().dontfork(start, end - start) : 0;
+        long forkPs = costs.markDontfork(rank.process(), start, end - start);
         PinResult pin = kernel.getUserPages(rank.process(), start, (int) pages, true);
         if (!pin.complete()) {
             for (int i = 0; i < pin.pinned(); i++) {
                 kernel.putPage(pin.frames()[i]);
             }
-            undoDontfork(start, end - start);
+            costs.undoDontfork(rank.process(), start, end - start);
             Errno e = pin.error() == null ? Errno.ENOMEM : pin.error();
             throw new OsException(e, "pinning " + pages + " pages at 0x" + Long.toHexString(start) + " of rank "
                     + rank.id() + " failed after " + pin.pinned() + " pages", pin.costPs());
@@ -77,7 +66,7 @@ public final class RangePinner {
         try {
             kernel.chargePinned(rank.process(), pages);
         } catch (OsException e) {
-            long cost = forkPs + undoDontfork(start, end - start) + pin.costPs();
+            long cost = forkPs + costs.undoDontfork(rank.process(), start, end - start) + pin.costPs();
             for (int i = 0; i < pin.pinned(); i++) {
                 cost += kernel.putPage(pin.frames()[i]);
             }
@@ -87,13 +76,8 @@ public final class RangePinner {
         for (long page = start / Kernel.PAGE_SIZE; page < end / Kernel.PAGE_SIZE; page++) {
             holders.put(page, holders.get(page) + 1);
         }
-        return new Pinned(new PinnedRange(start, pages, mr, pin.frames()), forkPs + pin.costPs() + registerBasePs
-                + pages * registerPerPagePs);
-    }
-
-    /** ibv_dofork_range on deregistration, when the runtime does it (see {@link NicParameters#DEREGISTER_DOFORK}). */
-    private long undoDontfork(long start, long length) {
-        return dontfork && dofork ? rank.process().dontforkRanges().dofork(start, length) : 0;
+        return new Pinned(new PinnedRange(start, pages, mr, pin.frames()), forkPs + pin.costPs()
+                + costs.registerPs(pages));
     }
 
     /**
@@ -116,7 +100,8 @@ public final class RangePinner {
                 holders.put(page, left);
             }
         }
-        return deregisterBasePs + range.pages() * deregisterPerPagePs + undoDontfork(range.start(), range.end() - range.start());
+        return costs.deregisterPs(range.pages())
+                + costs.undoDontfork(rank.process(), range.start(), range.end() - range.start());
     }
 
     /** The rank. */

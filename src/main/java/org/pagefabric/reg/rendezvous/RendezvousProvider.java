@@ -5,18 +5,18 @@ import java.util.List;
 import java.util.Set;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
-import org.pagefabric.config.ParameterSet;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.reg.PolicyDescriptor;
 import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.Statistic;
+import org.pagefabric.reg.pinning.NicRegistrationCosts;
 
 /** Rendezvous: the target pins on demand after an active-message handshake. */
-public final class RendezvousProvider implements PolicyProvider, ParameterSet {
+public final class RendezvousProvider implements PolicyProvider {
     @Override
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
-        List<Parameter> costs = ParameterRegistry.matching("rendezvous.", "nic.register.", "nic.deregister.", "os.pin.", "os.unpin.");
+        List<Parameter> costs = ParameterRegistry.of(declaringClasses(), NicRegistrationCosts.PARAMETERS);
         List<Statistic> stats = List.of(
                 new Statistic("<policy>.hits", "operations", "remote operations whose handshake found the target range pinned"),
                 new Statistic("<policy>.misses", "operations", "remote operations whose handshake pinned the target range"));

@@ -60,6 +60,19 @@ public final class LongQuadQueue {
         size--;
     }
 
+    /**
+     * Field {@code field} (0..3) of the record {@code index} places behind the head (0 is the
+     * head): how a queue is searched without taking records out.
+     *
+     * @throws IndexOutOfBoundsException if there is no such record
+     */
+    public long get(int index, int field) {
+        if (index < 0 || index >= size) {
+            throw new IndexOutOfBoundsException("record " + index + " of " + size);
+        }
+        return ring[((head + index * WIDTH) & (ring.length - 1)) + field];
+    }
+
     /** Whether the queue holds no record. */
     public boolean isEmpty() {
         return size == 0;

@@ -3,6 +3,7 @@ package org.pagefabric.workload.aaapps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.pagefabric.active.ActiveAccessParameters;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.reg.Capability;
@@ -26,7 +27,7 @@ public final class AppSchemeProvider implements SchemeProvider {
     @Override
     public List<SchemeDescriptor> schemes() {
         List<Parameter> aa = new ArrayList<>(RmaCosts.PARAMETERS);
-        aa.addAll(ParameterRegistry.matching("aa."));
+        aa.addAll(ParameterRegistry.of(List.of(ActiveAccessParameters.class), List.of()));
         return List.of(
                 new SchemeDescriptor("aa", "Active Access: the target's IOMMU logs each counted put's metadata or"
                         + " each logged get's data, and a handler consumes the log as the policy notifies it",

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.pagefabric.active.ActiveAccessParameters;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.reg.Capability;
@@ -23,7 +24,7 @@ public final class DhtSchemeProvider implements SchemeProvider {
     @Override
     public List<SchemeDescriptor> schemes() {
         List<Parameter> aa = new ArrayList<>(RmaCosts.PARAMETERS);
-        aa.addAll(ParameterRegistry.matching("aa."));
+        aa.addAll(ParameterRegistry.of(List.of(ActiveAccessParameters.class), List.of()));
         return List.of(
                 scheme("rma", "RMA hashtable (002 Listing 2): remote compare-and-swap and fetch-and-op on the target"
                         + " NIC, puts and flushes", PINNED, RmaCosts.PARAMETERS, RmaScheme::new),

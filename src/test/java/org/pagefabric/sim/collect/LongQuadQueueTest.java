@@ -52,12 +52,29 @@ class LongQuadQueueTest {
                 q.remove();
             }
             assertEquals(reference.size(), q.size());
+            if (step % 97 == 0) {
+                // every record, read in place, is the reference's in order
+                int i = 0;
+                for (long[] r : reference) {
+                    assertEquals(r[i % 4], q.get(i, i % 4), "step " + step + " record " + i);
+                    i++;
+                }
+            }
         }
         while (!reference.isEmpty()) {
             assertArrayEquals(reference.pollFirst(), head(q));
             q.remove();
         }
         assertTrue(q.isEmpty());
+    }
+
+    @Test
+    void getOutsideTheQueueIsRefused() {
+        LongQuadQueue q = new LongQuadQueue();
+        q.add(1, 2, 3, 4);
+        assertEquals(3, q.get(0, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> q.get(1, 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> q.get(-1, 0));
     }
 
     private static long[] head(LongQuadQueue q) {
