@@ -23,7 +23,7 @@ class WorkloadParametersTest {
                 // Applications have no message size: `pagefabric run` runs them once per policy at their parameters.
                 assertEquals(true, List.of("pin-cost", "mpi-app", "titanium-app", "lammps",
                         "access-counter", "logged-gets", "coral-sort", "trace", "multi-job",
-                        "gas-read", "incast").contains(w.name()), w.name());
+                        "gas-read", "incast", "reg-pool").contains(w.name()), w.name());
                 continue;
             }
             if (w.name().equals("netperf")) {

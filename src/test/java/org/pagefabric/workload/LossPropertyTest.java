@@ -36,7 +36,7 @@ class LossPropertyTest {
     private static final int SEEDS = Integer.getInteger("pagefabric.loss.seeds", 200);
     private static final int REPEATED = 3;
     private static final double MAX_LOSS = 0.10;
-    private static final List<String> FAMILIES = List.of("active", "ats", "bounce", "cache", "firehose", "hybrid", "odp",
+    private static final List<String> FAMILIES = List.of("active", "ats", "bounce", "cache", "firehose", "hybrid", "nprdma", "odp",
             "openmx", "part", "pin", "rendezvous");
     private static final Map<String, Profile> PROFILES = new java.util.concurrent.ConcurrentHashMap<>();
 
