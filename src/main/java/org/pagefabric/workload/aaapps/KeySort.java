@@ -4,16 +4,20 @@ import java.util.Arrays;
 
 /**
  * Sorts a process's keys for the sort applications: one counting pass distributes them by their
- * leading bits above the smallest key into a few thousand buckets of about a hundred keys, each
- * sorted where it fits in the first-level cache. A sorted array of primitives is unique, so the
+ * leading bits above the smallest key into buckets of about 16 keys (32 Ki buckets for 512 Ki
+ * keys), each sorted by insertion in a few cache lines. A sorted array of primitives is unique, so the
  * result is exactly {@link Arrays#sort(long[])}'s; what changes is that 512 Ki keys are no longer
  * partitioned level after level across 4 MiB.
  */
 final class KeySort {
     /** Below this many keys a plain sort is as fast. */
     private static final int MIN_BUCKETED = 4096;
-    /** Keys per bucket aimed at: about 1 KiB, a few cache lines of the first level. */
-    private static final int KEYS_PER_BUCKET_LOG2 = 7;
+    /**
+     * Keys per bucket aimed at: 16, two cache lines. Measured on 512 Ki uniform keys (one JVM,
+     * 40 arrays, third round): 36 ms with {@code Arrays.sort}, 17 ms with buckets of 128 keys,
+     * 10 ms of 32, 8 ms of 16.
+     */
+    private static final int KEYS_PER_BUCKET_LOG2 = 4;
     private static final int MAX_BUCKET_BITS = 16;
 
     private long[] scratch = new long[0];
