@@ -14,7 +14,7 @@ import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.os.Pte;
 import org.pagefabric.sim.Band;
-import org.pagefabric.sim.EventHandler;
+import org.pagefabric.sim.FrequentHandler;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.stat.Counter;
 
@@ -29,7 +29,7 @@ import org.pagefabric.sim.stat.Counter;
  * active flush), or on a dedicated core that polls the log's tail in memory or in the CPU
  * scratchpad. Each entry costs the read of the entry ({@code aa.log.access}) plus its handler.
  */
-public final class ActiveDomain implements AccessLogListener, EventHandler {
+public final class ActiveDomain extends FrequentHandler implements AccessLogListener {
     private static final int EV_DRAIN = 0;
     private static final int EV_DRAINED = 1;
 

@@ -45,15 +45,26 @@ final class HandlerTable {
         if (h instanceof Component c) {
             return c.handlerId;
         }
+        if (h instanceof FrequentHandler f) {
+            if (f.idOwner != this) {
+                f.handlerId = lookUp(h);
+                f.idOwner = this;
+            }
+            return f.handlerId;
+        }
         int k = System.identityHashCode(h) & (CACHE - 1);
         if (cachedHandler[k] == h) {
             return cachedId[k];
         }
-        Integer id = ids.get(h);
-        int v = id != null ? id : assign(h);
+        int v = lookUp(h);
         cachedHandler[k] = h;
         cachedId[k] = v;
         return v;
+    }
+
+    private int lookUp(EventHandler h) {
+        Integer id = ids.get(h);
+        return id != null ? id : assign(h);
     }
 
     EventHandler get(int id) {

@@ -24,7 +24,12 @@ class HandlerTablePropertyTest {
         int count = 1 + rnd.nextInt(4 * HandlerTable.CACHE);
         List<EventHandler> handlers = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            handlers.add((type, arg) -> { });
+            // plain handlers go through the cache, frequent ones keep their id themselves
+            handlers.add(i % 3 == 0 ? new FrequentHandler() {
+                @Override
+                public void handle(int type, long arg) {
+                }
+            } : (type, arg) -> { });
         }
         HandlerTable table = new HandlerTable();
         Map<EventHandler, Integer> ref = new IdentityHashMap<>();
@@ -36,5 +41,23 @@ class HandlerTablePropertyTest {
             assertEquals(expected, id, "step " + step);
             assertSame(h, table.get(id));
         }
+    }
+
+    @org.junit.jupiter.api.Test
+    void aFrequentHandlerOnTwoSimulatorsHasEachOnesId() {
+        FrequentHandler f = new FrequentHandler() {
+            @Override
+            public void handle(int type, long arg) {
+            }
+        };
+        HandlerTable first = new HandlerTable();
+        HandlerTable second = new HandlerTable();
+        first.idOf((type, arg) -> { });
+        first.idOf((type, arg) -> { });
+        assertEquals(3, first.idOf(f));
+        assertEquals(1, second.idOf(f));
+        assertEquals(3, first.idOf(f));
+        assertSame(f, first.get(3));
+        assertSame(f, second.get(1));
     }
 }

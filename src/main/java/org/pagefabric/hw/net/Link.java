@@ -163,6 +163,10 @@ public final class Link extends Component {
      * @return the time the train's last bit leaves this end of the link
      */
     private long transmitTrain(Packet head) {
+        if (head.trainPeriodic && lossProbability == 0 && corruptionProbability == 0 && takeWhole(head)) {
+            return busyUntil;
+        }
+        head.spellOutTrain();
         final long now = sim.now();
         final long latency = params.latencyPs();
         final long shift = head.trainShift;
@@ -217,9 +221,67 @@ public final class Link extends Component {
             first.trainShift = 0;
             first.trainPackets = n;
             first.trainWireBytes = wire;
+            first.describeTrain();
             arrivals.schedule(first.trainAt - now, ARRIVE, first.index());
         }
         return busy;
+    }
+
+    /**
+     * Takes a periodic train ({@link Packet#trainPeriodic}) in one step when what the walk would
+     * give each packet follows from the description: the body's packets either all start at
+     * their offers (the link is free at the first, and they come no faster than it serializes
+     * them) or all back to back from the first one's start (they come at least as fast). The
+     * train leaves periodic, its per-packet times, counters and queueing delays exactly the
+     * walk's; anything else (a body that catches up with a queue in the middle) is walked.
+     *
+     * @return whether the train was taken
+     */
+    private boolean takeWhole(Packet head) {
+        final long shift = head.trainShift;
+        final long t0 = head.trainBase + shift;
+        final long g = head.trainPeriod;
+        final int m = head.trainPackets - 1;
+        final long s = params.serializationPs(head.trainBodyWire);
+        final long start0 = Math.max(t0, busyUntil);
+        final boolean atOffers = start0 == t0 && (m == 1 || g >= s);
+        if (!atOffers && m > 1 && g > s) {
+            return false;
+        }
+        final long latency = params.latencyPs();
+        long bodyEnd;
+        long period;
+        if (atOffers) {
+            bodyEnd = t0 + (m - 1) * g + s;
+            period = g;
+            queueingDelay.recordRepeated(0, m);
+        } else {
+            bodyEnd = start0 + m * s;
+            period = s;
+            long d = start0 - t0;
+            long step = s - g;
+            if (step == 0 || m == 1) {
+                queueingDelay.recordRepeated(d, m);
+            } else {
+                for (int i = 0; i < m; i++) {
+                    queueingDelay.record(d + i * step);
+                }
+            }
+        }
+        final long tail = head.trainTailAt + shift;
+        final long sTail = params.serializationPs(head.trainTailWire);
+        final long startTail = Math.max(tail, bodyEnd);
+        queueingDelay.record(startTail - tail);
+        busyUntil = startTail + sTail;
+        packets.add(m + 1);
+        bytes.add(head.trainWireBytes);
+        busyPs.add(m * s + sTail);
+        head.trainShift = 0;
+        head.trainBase = start0 + s + latency;
+        head.trainPeriod = period;
+        head.trainTailAt = busyUntil + latency;
+        arrivals.schedule(head.trainBase - sim.now(), ARRIVE, head.index());
+        return true;
     }
 
     /**
@@ -233,6 +295,7 @@ public final class Link extends Component {
         if (lossProbability > 0 || corruptionProbability > 0) {
             throw new IllegalStateException(name() + ": a train on a link with faults; the network sends packets there");
         }
+        head.spellOutTrain();
         Packet tail = head;
         long end = Math.max(busyUntil, sim.now()) + waitingPs;
         final long shift = head.trainShift;

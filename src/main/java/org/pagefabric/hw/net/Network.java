@@ -121,6 +121,7 @@ public final class Network extends Component implements PacketReceiver {
         head.trainPackets = n;
         head.trainWireBytes = wire;
         head.trainShift = 0;
+        head.describeTrain();
         Route r = topology.sourceRoute(head.src, head.dst);
         head.route = r;
         head.hop = 0;
@@ -170,6 +171,7 @@ public final class Network extends Component implements PacketReceiver {
     public void receive(Packet p) {
         if (p.trainNext != null) {
             // the destination takes the train when its tail is in, as its last packet would have arrived
+            p.spellOutTrain();
             Packet tail = p;
             for (Packet q = p; q != null; q = q.trainNext) {
                 nicPackets.increment();

@@ -109,6 +109,21 @@ public final class Packet {
     Packet trainCursor;
     /** On a train's head, at such a link: the order the link took trains in, which breaks ties between equal offers. */
     long trainSeq;
+    /**
+     * On a train's head: its packets before the last (the body) have equal wire bytes and are
+     * evenly spaced, packet {@code i} at {@link #trainBase} {@code + i *} {@link #trainPeriod}
+     * and the last at {@link #trainTailAt} (all before {@link #trainShift}); their own
+     * {@link #trainAt} are then stale. A link takes such a train in one step instead of a walk
+     * when its packets provably meet no queue but the one ahead of the whole train
+     * ({@link Link}).
+     */
+    boolean trainPeriodic;
+    long trainBase;
+    long trainPeriod;
+    long trainTailAt;
+    /** On a periodic train's head: the wire bytes of each body packet, and of the last packet. */
+    int trainBodyWire;
+    int trainTailWire;
 
     Packet(int index, int payloadCapacity) {
         this.index = index;
@@ -159,6 +174,57 @@ public final class Packet {
         trainPackets = 0;
         trainWireBytes = 0;
         trainShift = 0;
+        trainPeriodic = false;
+        trainBase = 0;
+        trainPeriod = 0;
+        trainTailAt = 0;
+        trainBodyWire = 0;
+        trainTailWire = 0;
+    }
+
+    /**
+     * On a train's head: writes each packet's {@link #trainAt} from the periodic description, if
+     * the train has one, and drops it; {@link #trainShift} stays pending.
+     */
+    void spellOutTrain() {
+        if (!trainPeriodic) {
+            return;
+        }
+        long t = trainBase;
+        Packet q = this;
+        for (; q.trainNext != null; q = q.trainNext) {
+            q.trainAt = t;
+            t += trainPeriod;
+        }
+        q.trainAt = trainTailAt;
+        trainPeriodic = false;
+    }
+
+    /**
+     * On a train's head whose packets' {@link #trainAt} are all written and unshifted: describes
+     * it as periodic when its body is (equal wire bytes, equal gaps), so that the next link can
+     * take it in one step.
+     */
+    void describeTrain() {
+        trainPeriodic = false;
+        if (trainNext == null || trainShift != 0) {
+            return;
+        }
+        int bodyWire = wireBytes;
+        long period = trainNext.trainNext == null ? 0 : trainNext.trainAt - trainAt;
+        Packet prev = this;
+        Packet q = trainNext;
+        for (; q.trainNext != null; prev = q, q = q.trainNext) {
+            if (q.wireBytes != bodyWire || q.trainAt - prev.trainAt != period) {
+                return;
+            }
+        }
+        trainPeriodic = true;
+        trainBase = trainAt;
+        trainPeriod = period;
+        trainTailAt = q.trainAt;
+        trainBodyWire = bodyWire;
+        trainTailWire = q.wireBytes;
     }
 
     /** Whether this is the last packet of its block. */

@@ -39,6 +39,35 @@ public final class Accumulator implements Statistic {
         }
     }
 
+    /**
+     * Records {@code n} samples of value {@code x}, leaving every field as {@code n} calls of
+     * {@link #record} would: zeros onto samples that are all zero take one step, anything else
+     * runs the updates one by one (each rounds on its own).
+     */
+    public void recordRepeated(double x, long n) {
+        if (n <= 0) {
+            return;
+        }
+        if (isPositiveZero(x) && isPositiveZero(mean) && isPositiveZero(m2) && isPositiveZero(sum)) {
+            // each update adds +0.0 to sum, mean and m2, which leaves +0.0 as it is
+            count += n;
+            if (x < min) {
+                min = x;
+            }
+            if (x > max) {
+                max = x;
+            }
+            return;
+        }
+        for (long i = 0; i < n; i++) {
+            record(x);
+        }
+    }
+
+    private static boolean isPositiveZero(double v) {
+        return Double.doubleToRawLongBits(v) == 0;
+    }
+
     /** Number of samples. */
     public long count() {
         return count;

@@ -1,6 +1,5 @@
 package org.pagefabric.workload.aaapps;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.active.ActiveCosts;
@@ -136,6 +135,7 @@ public final class CoralSortWorkload extends AppWorkload {
             long[][] desc = new long[processes][];
             long digest = 0;
             long width = KEY_RANGE / processes;
+            KeySort sorter = new KeySort();
             for (int r = 0; r < processes; r++) {
                 int n = (int) (total / processes + (r < total % processes ? 1 : 0));
                 RandomStream rnd = new RandomStream(RandomStream.deriveSeed(seed, "coral_sort.keys" + r));
@@ -144,7 +144,7 @@ public final class CoralSortWorkload extends AppWorkload {
                     k[x] = rnd.nextLong(KEY_RANGE);
                     digest += RandomStream.mix64(k[x]);
                 }
-                Arrays.sort(k); // the local sort comes before the timed exchange
+                sorter.sort(k); // the local sort comes before the timed exchange
                 keys[r] = k;
                 long[] d = new long[processes + 1];
                 int pos = 0;

@@ -120,4 +120,28 @@ class CounterAndAccumulatorTest {
         assertEquals(Math.sqrt(2), a.stddev(), 1e-12);
         assertEquals(1, a.min());
     }
+
+    @Test
+    void repeatedSamplesLeaveEveryFieldAsSingleRecordsDo() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        for (int trial = 0; trial < 200; trial++) {
+            Accumulator one = new Accumulator("x", "ps", "d");
+            Accumulator many = new Accumulator("x", "ps", "d");
+            for (int step = 0; step < 20; step++) {
+                // runs of zeros first (the one-step case), then anything
+                double x = step < 3 || rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(1_000_000);
+                int n = rnd.nextInt(50);
+                for (int i = 0; i < n; i++) {
+                    one.record(x);
+                }
+                many.recordRepeated(x, n);
+                assertEquals(one.count(), many.count());
+                for (double[] pair : new double[][] {{one.sum(), many.sum()}, {one.mean(), many.mean()},
+                        {one.stddev(), many.stddev()}, {one.min(), many.min()}, {one.max(), many.max()}}) {
+                    assertEquals(Double.doubleToRawLongBits(pair[0]), Double.doubleToRawLongBits(pair[1]),
+                            "trial " + trial + " step " + step);
+                }
+            }
+        }
+    }
 }

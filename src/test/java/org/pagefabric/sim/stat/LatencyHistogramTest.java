@@ -79,4 +79,37 @@ class LatencyHistogramTest {
         h.record(7 * Time.NS);
         assertEquals(7 * Time.NS, h.percentile(50), tolerance(7 * Time.NS));
     }
+
+    @Test
+    void zerosCountedAsideReadAsRecordedOnes() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        LatencyHistogram h = new LatencyHistogram("lat", "d");
+        org.HdrHistogram.Histogram plain = new org.HdrHistogram.Histogram(1_000, 2_000, 3);
+        plain.setAutoResize(true);
+        for (int i = 0; i < 20_000; i++) {
+            long v = rnd.nextInt(3) == 0 ? 0 : rnd.nextLong(10 * Time.US);
+            h.record(v);
+            plain.recordValue(v);
+            if (i % 997 == 0) {
+                // reads in the middle settle the zeros; recording goes on afterwards
+                assertEquals(plain.getTotalCount(), h.count());
+                assertEquals(plain.getMinValue(), h.min());
+            }
+        }
+        assertEquals(plain.getTotalCount(), h.count());
+        assertEquals(plain.getMean(), h.mean());
+        assertEquals(plain.getMinValue(), h.min());
+        assertEquals(plain.getMaxValue(), h.max());
+        for (double p : new double[] {1, 30, 34, 50, 99}) {
+            assertEquals(plain.getValueAtPercentile(p), h.percentile(p), "p" + p);
+        }
+        LatencyHistogram zeros = new LatencyHistogram("z", "d");
+        zeros.record(0);
+        zeros.record(0);
+        assertEquals(2, zeros.count());
+        assertEquals(0, zeros.max());
+        zeros.reset();
+        zeros.record(0);
+        assertEquals(1, zeros.count(), "reset drops the zeros counted aside");
+    }
 }
