@@ -133,6 +133,7 @@ class LossPropertyTest {
                 case "part", "ats" -> "part-forth";
                 case "openmx" -> "openmx-xeon5460";
                 case "odp" -> "odp-connectx";
+                case "nprdma" -> "nprdma-connectx";
                 case "firehose" -> "firehose-myrinet";
                 case "active" -> "aa-gem5";
                 default -> "default";
