@@ -11,17 +11,14 @@ import org.HdrHistogram.Histogram;
  * <p>The histogram is created at the first sample: a cluster of thousands of nodes declares
  * histograms on every core, and most of them never record anything.
  */
-public final class LatencyHistogram implements Statistic {
+public final class LatencyHistogram extends DeclaredStatistic {
     private static final long RESOLUTION_PS = 1_000L;
 
-    private final String name;
-    private final String description;
     private Histogram histogram;
 
     /** A histogram; components declare theirs through the registry. */
     public LatencyHistogram(String name, String description) {
-        this.name = name;
-        this.description = description;
+        super(name, "ps", description);
     }
 
     private Histogram histogram() {
@@ -63,21 +60,6 @@ public final class LatencyHistogram implements Statistic {
     /** Largest recorded value in picoseconds (within precision). */
     public long max() {
         return count() == 0 ? 0 : histogram.getMaxValue();
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String unit() {
-        return "ps";
-    }
-
-    @Override
-    public String description() {
-        return description;
     }
 
     @Override
