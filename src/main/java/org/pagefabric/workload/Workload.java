@@ -6,6 +6,7 @@ import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.config.Profile;
 import org.pagefabric.reg.Capability;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
@@ -179,6 +180,11 @@ public interface Workload {
     interface Run {
         /** Bytes moved per second over the timed part, or 0 if not measured. */
         double bytesPerSecond();
+
+        /** {@code amount} per second of virtual time over {@code ps} picoseconds, or 0 if no time passed. */
+        static double perSecond(double amount, long ps) {
+            return ps <= 0 ? 0 : amount / (ps / (double) Time.S);
+        }
 
         /** Whether every timed operation succeeded and the data arrived intact. */
         boolean verified();
