@@ -217,6 +217,12 @@ public interface Workload {
         /** As {@link #of(java.util.function.BooleanSupplier)}, with the workload's own metrics. */
         static Run of(java.util.function.BooleanSupplier verified,
                            java.util.function.Supplier<Map<String, Object>> extraMetrics) {
+            return of(verified, () -> null, extraMetrics);
+        }
+
+        /** As {@link #of(java.util.function.BooleanSupplier)}, with what failed and the workload's own metrics. */
+        static Run of(java.util.function.BooleanSupplier verified, java.util.function.Supplier<String> failure,
+                           java.util.function.Supplier<Map<String, Object>> extraMetrics) {
             return new Run() {
                 @Override
                 public double bytesPerSecond() {
@@ -226,6 +232,11 @@ public interface Workload {
                 @Override
                 public boolean verified() {
                     return verified.getAsBoolean();
+                }
+
+                @Override
+                public String failure() {
+                    return failure.get();
                 }
 
                 @Override
