@@ -8,36 +8,20 @@ import java.lang.foreign.ValueLayout;
  * mincore over resident 4 KiB pages: base cost and cost per page reported. It also checks that
  * mincore says what the probe knows: every touched page resident, every dropped page not.
  */
-final class MincoreProbe implements Probe {
+final class MincoreProbe extends SizedProbe {
     static final String NAME = "mincore";
     static final String BASE = "mincore: base";
     static final String PER_PAGE = "mincore: per page";
-    private static final int SMALL_TRIALS = 5;
-
-    private final int pages;
 
     MincoreProbe(int pages) {
-        this.pages = pages;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String measures() {
-        return "mincore base and per-page costs";
+        super(NAME, "mincore base and per-page costs", pages);
     }
 
     @Override
     public void run(ProbeContext ctx) {
         Libc libc = ctx.libc();
         long len = pages * Libc.PAGE;
-        int reps = ctx.repetitions();
-        double[] one = new double[reps];
-        double[] many = new double[reps];
-        double[] trials = new double[SMALL_TRIALS];
+        PerPageFit.Sample sample;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment vec = arena.allocate(pages);
             long addr = ctx.mappings().map(len);
@@ -45,25 +29,14 @@ final class MincoreProbe implements Probe {
                 libc.madvise(addr, len, Libc.MADV_NOHUGEPAGE);
                 Libc.memset(addr, 1, len);
                 check(libc, addr, len, vec, pages, 1);
-                for (int rep = -ctx.warmup(); rep < reps; rep++) {
-                    ctx.mappings().checkRunning();
-                    for (int t = 0; t < SMALL_TRIALS; t++) {
-                        trials[t] = time(libc, addr, Libc.PAGE, vec);
-                    }
-                    double m = time(libc, addr, len, vec);
-                    if (rep >= 0) {
-                        one[rep] = PerPageFit.median(trials);
-                        many[rep] = m;
-                    }
-                }
+                sample = PerPageFit.sample(ctx, pages, n -> time(libc, addr, n * Libc.PAGE, vec));
                 libc.madvise(addr, len, Libc.MADV_DONTNEED);
                 check(libc, addr, len, vec, pages, 0);
             } finally {
                 ctx.mappings().unmap(addr, false);
             }
         }
-        ctx.add(NAME, BASE, "us", MlockProbe.us(PerPageFit.base(one, many, pages)));
-        ctx.add(NAME, PER_PAGE, "ns", PerPageFit.perPage(one, many, pages));
+        sample.add(ctx, NAME, BASE, PER_PAGE);
     }
 
     private static double time(Libc libc, long addr, long len, MemorySegment vec) {

@@ -7,7 +7,49 @@ package org.pagefabric.calibrate;
  * base of about a microsecond; the 1-page call measures the base almost directly.
  */
 final class PerPageFit {
+    /** Calls of one page timed per repetition; their median is the repetition's 1-page time. */
+    private static final int SMALL_TRIALS = 5;
+
     private PerPageFit() {
+    }
+
+    /** One timed call on a given number of pages. */
+    @FunctionalInterface
+    interface TimedCall {
+        /** Nanoseconds the call took on {@code pages} pages. */
+        double nanos(int pages);
+    }
+
+    /**
+     * Times {@code call} on 1 page (median of a few trials) and on {@code pages} pages in each
+     * repetition after the warm-up.
+     */
+    static Sample sample(ProbeContext ctx, int pages, TimedCall call) {
+        int reps = ctx.repetitions();
+        double[] one = new double[reps];
+        double[] many = new double[reps];
+        double[] trials = new double[SMALL_TRIALS];
+        for (int rep = -ctx.warmup(); rep < reps; rep++) {
+            ctx.mappings().checkRunning();
+            for (int t = 0; t < SMALL_TRIALS; t++) {
+                trials[t] = call.nanos(1);
+            }
+            double m = call.nanos(pages);
+            if (rep >= 0) {
+                one[rep] = median(trials);
+                many[rep] = m;
+            }
+        }
+        return new Sample(one, many, pages);
+    }
+
+    /** Times of each repetition on 1 page and on {@code pages} pages, in ns. */
+    record Sample(double[] one, double[] many, int pages) {
+        /** Records the fitted base (us) and per-page cost (ns) under the probe's name. */
+        void add(ProbeContext ctx, String probe, String base, String perPage) {
+            ctx.add(probe, base, "us", MlockProbe.us(PerPageFit.base(one, many, pages)));
+            ctx.add(probe, perPage, "ns", PerPageFit.perPage(one, many, pages));
+        }
     }
 
     /**

@@ -9,27 +9,16 @@ import java.lang.foreign.ValueLayout;
  * resident page (000's Touch-Pres), and clearing a resident 4 KiB page (the zeroing part of the
  * minor fault). The loops run in Java, compiled before timing.
  */
-final class TouchProbe implements Probe {
+final class TouchProbe extends SizedProbe {
     static final String NAME = "touch";
     static final String FIRST = "first touch (minor fault) per page";
     static final String RETOUCH = "re-touch of a present page";
     static final String ZERO = "zero-fill of a resident 4 KiB page";
 
     private static final int JIT_WARMUP_CALLS = 20_000;
-    private final int pages;
 
     TouchProbe(int pages) {
-        this.pages = pages;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String measures() {
-        return "first-touch minor fault, re-touch of present pages, zero-fill per page";
+        super(NAME, "first-touch minor fault, re-touch of present pages, zero-fill per page", pages);
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
 import org.pagefabric.config.Profile;
@@ -78,48 +79,45 @@ final class InfoCommand implements Callable<Integer> {
         out.println("Details: pagefabric info profiles|policies|schemes|workloads|parameters|experiments|NAME");
     }
 
-    private static List<Map<String, Object>> profiles() {
+    /** One row per item, in the items' order, each filled in by {@code fill}. */
+    private static <T> List<Map<String, Object>> table(Iterable<T> items, BiConsumer<T, Map<String, Object>> fill) {
         List<Map<String, Object>> rows = new ArrayList<>();
-        for (String name : ProfileRegistry.bundledNames()) {
-            Profile p = ProfileRegistry.load(name);
+        for (T item : items) {
             Map<String, Object> r = new LinkedHashMap<>();
+            fill.accept(item, r);
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    private static List<Map<String, Object>> profiles() {
+        return table(ProfileRegistry.bundledNames(), (name, r) -> {
+            Profile p = ProfileRegistry.load(name);
             r.put("profile", name);
             List<String> chain = p.chain();
             r.put("extends", chain.size() > 1 ? String.join(" < ", chain.subList(1, chain.size())) : "-");
             r.put("description", p.description());
-            rows.add(r);
-        }
-        return rows;
+        });
     }
 
     private static List<Map<String, Object>> policies() {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (String name : PolicyRegistry.standard().names()) {
-            Map<String, Object> r = new LinkedHashMap<>();
+        return table(PolicyRegistry.standard().names(), (name, r) -> {
             r.put("policy", name);
             r.put("description", PolicyRegistry.standard().descriptor(name).description());
-            rows.add(r);
-        }
-        return rows;
+        });
     }
 
     private static List<Map<String, Object>> schemes() {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (SchemeDescriptor d : SchemeRegistry.standard().all()) {
-            Map<String, Object> r = new LinkedHashMap<>();
+        return table(SchemeRegistry.standard().all(), (d, r) -> {
             r.put("scheme", d.name());
             r.put("workloads", String.join(", ", WorkloadRegistry.standard().names().stream().filter(d::appliesTo).toList()));
             r.put("needs", d.needs().phrase());
             r.put("description", d.description());
-            rows.add(r);
-        }
-        return rows;
+        });
     }
 
     private static List<Map<String, Object>> workloads() {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Workload wl : WorkloadRegistry.standard().all()) {
-            Map<String, Object> r = new LinkedHashMap<>();
+        return table(WorkloadRegistry.standard().all(), (wl, r) -> {
             r.put("workload", wl.name());
             r.put("main_metric", wl.mainMetric());
             List<String> params = new ArrayList<>();
@@ -128,9 +126,7 @@ final class InfoCommand implements Callable<Integer> {
             }
             r.put("parameters", String.join(", ", params));
             r.put("description", wl.description());
-            rows.add(r);
-        }
-        return rows;
+        });
     }
 
     private static String defaultOf(WorkloadParameter wp) {
@@ -154,32 +150,36 @@ final class InfoCommand implements Callable<Integer> {
     }
 
     private static List<Map<String, Object>> experiments() {
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (String id : SpecReader.bundledIds()) {
+        return table(SpecReader.bundledIds(), (id, r) -> {
             ExperimentSpec e = SpecReader.bundled(id);
-            Map<String, Object> r = new LinkedHashMap<>();
             r.put("experiment", id);
             r.put("reproduces", e.paper() != null ? "seed " + e.paper() + " " + e.where()
                     : e.designCheck() != null ? "beyond the seeds, design check" : "beyond the seeds");
             r.put("status", e.runnable() ? "reproducible" : "waits for: " + e.requires().get(0));
             r.put("title", e.title());
-            rows.add(r);
-        }
-        return rows;
+        });
     }
 
     private static List<Map<String, Object>> parameters() {
         Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (Parameter p : ParameterRegistry.all()) {
-            Map<String, Object> r = new LinkedHashMap<>();
+        return table(ParameterRegistry.all(), (p, r) -> {
             r.put("parameter", p.name());
             r.put("dimension", p.dimension().name().toLowerCase(java.util.Locale.ROOT));
             r.put("default", defaults.setting(p).written());
             r.put("doc", p.doc());
-            rows.add(r);
-        }
-        return rows;
+        });
+    }
+
+    /** A policy's or scheme's own parameters with their defaults in the root profile. */
+    private static void ownParameters(PrintWriter out, List<Parameter> parameters) {
+        Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
+        List<Map<String, Object>> rows = table(parameters, (p, r) -> {
+            r.put("parameter", p.name());
+            r.put("default", defaults.setting(p).written());
+            r.put("doc", p.doc());
+        });
+        out.println("its costs and settings (profile parameters; override with --set or a profile):");
+        out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
     }
 
     /** Prints what is called {@code name}; false if nothing is. */
@@ -188,31 +188,18 @@ final class InfoCommand implements Callable<Integer> {
             Profile p = ProfileRegistry.load(name);
             out.println(name + ": " + p.description());
             out.println("extends: " + String.join(" < ", p.chain()));
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (ResolvedSetting s : p.settings()) {
-                Map<String, Object> r = new LinkedHashMap<>();
+            List<Map<String, Object>> rows = table(p.settings(), (s, r) -> {
                 r.put("parameter", s.parameter().name());
                 r.put("value", s.written());
                 r.put("from", s.profile());
                 r.put("source", s.source());
-                rows.add(r);
-            }
+            });
             out.print(RowFormat.leftTable(rows, List.of("parameter", "value", "from", "source")));
             return true;
         }
         if (PolicyRegistry.standard().names().contains(name)) {
             out.println(name + ": " + PolicyRegistry.standard().descriptor(name).description());
-            Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (Parameter p : PolicyRegistry.standard().descriptor(name).parameters()) {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("parameter", p.name());
-                r.put("default", defaults.setting(p).written());
-                r.put("doc", p.doc());
-                rows.add(r);
-            }
-            out.println("its costs and settings (profile parameters; override with --set or a profile):");
-            out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
+            ownParameters(out, PolicyRegistry.standard().descriptor(name).parameters());
             org.pagefabric.reg.PolicyDescriptor d = PolicyRegistry.standard().descriptor(name);
             List<String> caps = new ArrayList<>();
             for (org.pagefabric.reg.Capability c : org.pagefabric.reg.Capability.values()) {
@@ -222,21 +209,17 @@ final class InfoCommand implements Callable<Integer> {
             }
             out.println("capabilities: " + String.join("; ", caps));
             if (!d.statistics().isEmpty()) {
-                List<Map<String, Object>> stats = new ArrayList<>();
-                for (org.pagefabric.reg.Statistic st : d.statistics()) {
-                    Map<String, Object> r = new LinkedHashMap<>();
+                List<Map<String, Object>> stats = table(d.statistics(), (st, r) -> {
                     r.put("statistic", st.name());
                     r.put("unit", st.unit());
                     r.put("description", st.description());
-                    stats.add(r);
-                }
+                });
                 out.println("statistics it publishes:");
                 out.print(RowFormat.leftTable(stats, List.of("statistic", "unit", "description")));
             }
             return true;
         }
         if (SchemeRegistry.standard().names().contains(name)) {
-            Profile defaults = ProfileRegistry.load(ProfileRegistry.ROOT);
             for (SchemeDescriptor d : SchemeRegistry.standard().all()) {
                 if (!d.name().equals(name)) {
                     continue;
@@ -245,16 +228,7 @@ final class InfoCommand implements Callable<Integer> {
                         + "): " + d.description());
                 out.println("needs: " + d.needs().phrase() + " ("
                         + String.join(", ", SchemeRegistry.policiesFor(d, PolicyRegistry.standard())) + ")");
-                List<Map<String, Object>> rows = new ArrayList<>();
-                for (Parameter p : d.parameters()) {
-                    Map<String, Object> r = new LinkedHashMap<>();
-                    r.put("parameter", p.name());
-                    r.put("default", defaults.setting(p).written());
-                    r.put("doc", p.doc());
-                    rows.add(r);
-                }
-                out.println("its costs and settings (profile parameters; override with --set or a profile):");
-                out.print(RowFormat.leftTable(rows, List.of("parameter", "default", "doc")));
+                ownParameters(out, d.parameters());
             }
             return true;
         }
@@ -264,16 +238,13 @@ final class InfoCommand implements Callable<Integer> {
             out.println("main metric: " + wl.mainMetric() + (wl.higherIsBetter() ? " (higher is better)" : " (lower is better)"));
             out.println("ranks: " + wl.ranks());
             atDefaults(out, wl);
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (WorkloadParameter wp : wl.parameters()) {
-                Map<String, Object> r = new LinkedHashMap<>();
+            List<Map<String, Object>> rows = table(wl.parameters(), (wp, r) -> {
                 r.put("parameter", wp.name());
                 r.put("type", wp.typeName());
                 r.put("default", defaultOf(wp));
                 r.put("valid", wp.expected());
                 r.put("doc", wp.doc());
-                rows.add(r);
-            }
+            });
             out.print(RowFormat.leftTable(rows, List.of("parameter", "type", "default", "valid", "doc")));
             out.println("metrics: " + String.join(", ", wl.metrics()));
             return true;
@@ -302,10 +273,8 @@ final class InfoCommand implements Callable<Integer> {
             if (!p.choices().isEmpty()) {
                 out.println("choices: " + String.join(", ", p.choices()));
             }
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (String prof : ProfileRegistry.bundledNames()) {
+            List<Map<String, Object>> rows = table(ProfileRegistry.bundledNames(), (prof, r) -> {
                 ResolvedSetting s = ProfileRegistry.load(prof).setting(p);
-                Map<String, Object> r = new LinkedHashMap<>();
                 r.put("profile", prof);
                 r.put("value", s.written());
                 r.put("set in", s.profile());
@@ -314,8 +283,7 @@ final class InfoCommand implements Callable<Integer> {
                 r.put("plausible", range == null ? "none (an input)" : range.text());
                 r.put("why", range == null ? "" : range.basis() == org.pagefabric.config.PlausibleRange.Basis.STATED
                         ? range.reason() : "factor of two (rule)");
-                rows.add(r);
-            }
+            });
             out.print(RowFormat.leftTable(rows, List.of("profile", "value", "set in", "source", "plausible", "why")));
             out.println("plausible: the values pagefabric sensitivity varies this parameter over; a profile states"
                     + " them with range: {low, high, reason}, else an assumed or fitted "

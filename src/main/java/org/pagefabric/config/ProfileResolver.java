@@ -85,16 +85,10 @@ final class ProfileResolver {
             Parameter p = ParameterRegistry.find(o.parameter()).orElseThrow(() -> new ProfileException(o.file(),
                     o.line(), 0, o.parameter(), "unknown parameter; closest known: "
                             + String.join(", ", ParameterRegistry.closestNames(o.parameter(), 3))));
-            String text = o.value().strip();
-            String unit = "";
-            java.util.regex.Matcher m = NUMBER_UNIT.matcher(text);
-            if (p.dimension().numeric() && m.matches()) {
-                text = m.group(1);
-                unit = m.group(2);
-            }
+            String[] value = numberAndUnit(p, o.value().strip());
             ProfileDocument doc = new ProfileDocument(o.file(), OVERRIDE, "experiment override", null, 0, List.of());
-            ProfileDocument.Setting s = new ProfileDocument.Setting(o.parameter(), text, unit, o.source(), o.line(), 0,
-                    o.line(), o.line());
+            ProfileDocument.Setting s = new ProfileDocument.Setting(o.parameter(), value[0], value[1], o.source(),
+                    o.line(), 0, o.line(), o.line());
             values.put(p, convert(doc, s));
         }
         List<String> chain = new ArrayList<>();
@@ -105,16 +99,22 @@ final class ProfileResolver {
 
     /** The value a parameter declares for itself, converted and checked as a profile file's would be. */
     private static ResolvedSetting declaredDefault(Parameter p) {
-        String text = p.defaultValue().strip();
-        String unit = "";
-        java.util.regex.Matcher m = NUMBER_UNIT.matcher(text);
-        if (p.dimension().numeric() && m.matches()) {
-            text = m.group(1);
-            unit = m.group(2);
-        }
+        String[] value = numberAndUnit(p, p.defaultValue().strip());
         String where = "declaration of " + p.name();
         ProfileDocument doc = new ProfileDocument(where, "declared", "the parameter's own default", null, 0, List.of());
-        return convert(doc, new ProfileDocument.Setting(p.name(), text, unit, p.defaultSource(), 0, 0, 0, 0));
+        return convert(doc, new ProfileDocument.Setting(p.name(), value[0], value[1], p.defaultSource(), 0, 0, 0, 0));
+    }
+
+    /**
+     * A written value as number and unit ({@code 64 KiB}: {@code 64}, {@code KiB}) for a numeric
+     * parameter; otherwise the whole text and no unit.
+     */
+    private static String[] numberAndUnit(Parameter p, String text) {
+        java.util.regex.Matcher m = NUMBER_UNIT.matcher(text);
+        if (p.dimension().numeric() && m.matches()) {
+            return new String[] {m.group(1), m.group(2)};
+        }
+        return new String[] {text, ""};
     }
 
     /** The documents from the leaf up to the root. */

@@ -3,6 +3,7 @@ package org.pagefabric.reg;
 import org.pagefabric.endpoint.Endpoint;
 import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.os.DmaBuf;
+import org.pagefabric.hw.os.Kernel;
 
 /**
  * Registration of device memory shared as a dma-buf, as rdma-core's
@@ -21,6 +22,20 @@ public interface DmaBufRegistrar {
      * @return the region (its keys are the application's to use) and the registration's time
      */
     Registration register(Endpoint rank, DmaBuf buf, long offset, long length, long iova, int access);
+
+    /**
+     * Checks a region's bounds as {@link #register} takes them.
+     *
+     * @throws IllegalArgumentException unless {@code offset}, {@code iova} and {@code length} are
+     *         page aligned, {@code length} positive and the region inside {@code buf}
+     */
+    static void checkRegion(DmaBuf buf, long offset, long length, long iova) {
+        if (((offset | iova | length) & (Kernel.PAGE_SIZE - 1)) != 0 || length <= 0 || offset < 0
+                || offset + length > buf.size()) {
+            throw new IllegalArgumentException("dma-buf region [" + offset + ", +" + length + ") at iova 0x"
+                    + Long.toHexString(iova) + ": page aligned and inside the " + buf.size() + " B buffer");
+        }
+    }
 
     /** Deregisters a region {@link #register} returned: its keys stop working and it detaches from the buffer. */
     void deregister(MemoryRegion region);

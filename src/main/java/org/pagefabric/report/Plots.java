@@ -7,7 +7,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,40 +142,6 @@ public final class Plots {
             throw new UncheckedIOException("SVG encoding of plot " + spec.y() + " failed", e);
         }
         return describe(out.toString(StandardCharsets.UTF_8), built.description(), spec.title());
-    }
-
-    /** Writes the figure as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
-    public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows) throws IOException {
-        writePng(file, spec, rows, List.of());
-    }
-
-    /** Writes the figure, with the paper's values, as a PNG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
-    public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
-            throws IOException {
-        writePng(file, spec, rows, paper, List.of());
-    }
-
-    /** Writes the figure, with the paper's values and the bands of ours, as a PNG file of {@link #WIDTH} by {@link #HEIGHT}. */
-    public static void writePng(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper,
-            List<BandSegment> bands) throws IOException {
-        org.pagefabric.experiment.WholeFile.write(file, png(spec, rows, paper, bands, WIDTH, HEIGHT));
-    }
-
-    /** Writes the figure as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
-    public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows) throws IOException {
-        writeSvg(file, spec, rows, List.of());
-    }
-
-    /** Writes the figure, with the paper's values, as an SVG file of {@link #WIDTH} by {@link #HEIGHT} pixels. */
-    public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper)
-            throws IOException {
-        writeSvg(file, spec, rows, paper, List.of());
-    }
-
-    /** Writes the figure, with the paper's values and the bands of ours, as an SVG file of {@link #WIDTH} by {@link #HEIGHT}. */
-    public static void writeSvg(Path file, PlotSpec spec, List<Map<String, Object>> rows, List<PaperPoint> paper,
-            List<BandSegment> bands) throws IOException {
-        org.pagefabric.experiment.WholeFile.write(file, svg(spec, rows, paper, bands, WIDTH, HEIGHT));
     }
 
     /**

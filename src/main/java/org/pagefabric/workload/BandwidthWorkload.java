@@ -5,7 +5,6 @@ import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.reg.Capability;
-import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
@@ -62,8 +61,7 @@ public final class BandwidthWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                long ps = span[1] - span[0];
-                return ps <= 0 ? 0 : (double) size * iterations / (ps / (double) Time.S);
+                return Run.perSecond((double) size * iterations, span[1] - span[0]);
             }
 
             @Override

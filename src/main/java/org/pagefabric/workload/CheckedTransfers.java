@@ -5,7 +5,6 @@ import java.util.function.Supplier;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
@@ -69,7 +68,7 @@ public final class CheckedTransfers {
 
     /** Payload bytes per second of the timed transfers. */
     public double bytesPerSecond() {
-        return timedPs == 0 ? 0 : (double) size * iterations / (timedPs / (double) Time.S);
+        return Workload.Run.perSecond((double) size * iterations, timedPs);
     }
 
     /** Whether every transfer completed and delivered the right bytes. */

@@ -233,8 +233,7 @@ public final class DmaReadsWorkload extends AbstractWorkload {
         }
 
         double bytesPerSecond() {
-            long ps = lastCompletion - firstIssue;
-            return ps <= 0 ? 0 : (double) size * completed / (ps / (double) Time.S);
+            return Run.perSecond((double) size * completed, lastCompletion - firstIssue);
         }
 
         boolean verified() {

@@ -4,7 +4,6 @@ import java.util.List;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.reg.Capability;
-import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
@@ -74,8 +73,7 @@ public final class FhPutBandwidthWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                long ps = span[1] - span[0];
-                return ps <= 0 ? 0 : (double) w.size * w.puts / (ps / (double) Time.S);
+                return Run.perSecond((double) w.size * w.puts, span[1] - span[0]);
             }
 
             @Override

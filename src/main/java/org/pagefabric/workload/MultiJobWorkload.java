@@ -103,27 +103,7 @@ public final class MultiJobWorkload extends AbstractWorkload {
                 shared.endPs[id] = ctx.now();
             }).start();
         }
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return 0;
-            }
-
-            @Override
-            public boolean verified() {
-                return shared.ok && shared.delivered(half);
-            }
-
-            @Override
-            public String failure() {
-                return shared.failure;
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                return shared.metrics();
-            }
-        };
+        return Run.of(() -> shared.ok && shared.delivered(half), () -> shared.failure, shared::metrics);
     }
 
     /** What the processes of every job report, read once the simulation has ended. */

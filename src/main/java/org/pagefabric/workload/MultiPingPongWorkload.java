@@ -3,9 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.cpu.Core;
 import org.pagefabric.hw.node.Node;
@@ -110,11 +108,7 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
                     placement.place(ctx, core);
                 }
                 for (int i = 0; i < rounds; i++) {
-                    b.receive(ctx, a, half, size, i);
-                    Completion got = b.awaitReceive(ctx);
-                    ok[0] &= got.status() == Outcome.SUCCESS && got.bytes() == size;
-                    b.send(ctx, a, half, size, i);
-                    ok[0] &= b.awaitSend(ctx).status() == Outcome.SUCCESS;
+                    ok[0] &= PingPongWorkload.echo(ctx, b, a, half, size, i);
                 }
             }).start();
             new SimProcess(job.simulator(), a.node(), "rank" + a.id(), ctx -> {
@@ -123,11 +117,7 @@ public final class MultiPingPongWorkload extends AbstractWorkload {
                 }
                 for (int i = 0; i < rounds; i++) {
                     long t0 = ctx.now();
-                    a.receive(ctx, b, half, size, i);
-                    a.send(ctx, b, 0, size, i);
-                    ok[0] &= a.awaitSend(ctx).status() == Outcome.SUCCESS;
-                    Completion back = a.awaitReceive(ctx);
-                    ok[0] &= back.status() == Outcome.SUCCESS && back.bytes() == size;
+                    ok[0] &= PingPongWorkload.ping(ctx, a, b, half, size, i);
                     if (i == WARMUP) {
                         span[0] = Math.min(span[0], t0);
                     }

@@ -7,7 +7,7 @@ import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
-import org.pagefabric.sim.Time;
+import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
@@ -44,21 +44,13 @@ public final class PingPongWorkload extends AbstractWorkload {
         long[] timed = new long[1];
         new SimProcess(job.simulator(), b.node(), "rank1", ctx -> {
             for (int i = 0; i < rounds; i++) {
-                b.receive(ctx, a, half, size, i);
-                Completion got = b.awaitReceive(ctx);
-                ok[0] &= got.status() == Outcome.SUCCESS && got.bytes() == size;
-                b.send(ctx, a, half, size, i);
-                ok[0] &= b.awaitSend(ctx).status() == Outcome.SUCCESS;
+                ok[0] &= echo(ctx, b, a, half, size, i);
             }
         }).start();
         new SimProcess(job.simulator(), a.node(), "rank0", ctx -> {
             for (int i = 0; i < rounds; i++) {
                 long t0 = ctx.now();
-                a.receive(ctx, b, half, size, i);
-                a.send(ctx, b, 0, size, i);
-                ok[0] &= a.awaitSend(ctx).status() == Outcome.SUCCESS;
-                Completion back = a.awaitReceive(ctx);
-                ok[0] &= back.status() == Outcome.SUCCESS && back.bytes() == size;
+                ok[0] &= ping(ctx, a, b, half, size, i);
                 if (i >= WARMUP) {
                     long oneWay = (ctx.now() - t0) / 2;
                     latencies.record(oneWay);
@@ -69,7 +61,7 @@ public final class PingPongWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                return timed[0] == 0 ? 0 : (double) size * iterations / (timed[0] / (double) Time.S);
+                return Run.perSecond((double) size * iterations, timed[0]);
             }
 
             @Override
@@ -77,5 +69,29 @@ public final class PingPongWorkload extends AbstractWorkload {
                 return ok[0] && DataCheck.same(a, 0, b, half, size) && DataCheck.same(a, 0, a, half, size);
             }
         };
+    }
+
+    /**
+     * Round {@code i} on the pinging side: posts the receive of the echo at {@code half}, sends
+     * {@code size} bytes from 0 and waits for both; whether both completed whole.
+     */
+    static boolean ping(ProcessContext ctx, Rank a, Rank b, long half, long size, int i) {
+        a.receive(ctx, b, half, size, i);
+        a.send(ctx, b, 0, size, i);
+        boolean ok = a.awaitSend(ctx).status() == Outcome.SUCCESS;
+        Completion back = a.awaitReceive(ctx);
+        return ok & (back.status() == Outcome.SUCCESS && back.bytes() == size);
+    }
+
+    /**
+     * Round {@code i} on the echoing side: receives {@code size} bytes at {@code half} and sends
+     * them back from there; whether both completed whole.
+     */
+    static boolean echo(ProcessContext ctx, Rank b, Rank a, long half, long size, int i) {
+        b.receive(ctx, a, half, size, i);
+        Completion got = b.awaitReceive(ctx);
+        boolean ok = got.status() == Outcome.SUCCESS && got.bytes() == size;
+        b.send(ctx, a, half, size, i);
+        return ok & b.awaitSend(ctx).status() == Outcome.SUCCESS;
     }
 }

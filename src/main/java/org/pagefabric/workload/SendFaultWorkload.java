@@ -9,7 +9,6 @@ import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
-import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -120,7 +119,7 @@ public final class SendFaultWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                return timed[0] == 0 ? 0 : (double) size * iterations / (timed[0] / (double) Time.S);
+                return Run.perSecond((double) size * iterations, timed[0]);
             }
 
             @Override

@@ -6,6 +6,7 @@ import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.config.Profile;
 import org.pagefabric.reg.Capability;
+import org.pagefabric.sim.Time;
 import org.pagefabric.sim.stat.LatencyHistogram;
 
 /**
@@ -180,6 +181,11 @@ public interface Workload {
         /** Bytes moved per second over the timed part, or 0 if not measured. */
         double bytesPerSecond();
 
+        /** {@code amount} per second of virtual time over {@code ps} picoseconds, or 0 if no time passed. */
+        static double perSecond(double amount, long ps) {
+            return ps <= 0 ? 0 : amount / (ps / (double) Time.S);
+        }
+
         /** Whether every timed operation succeeded and the data arrived intact. */
         boolean verified();
 
@@ -211,6 +217,12 @@ public interface Workload {
         /** As {@link #of(java.util.function.BooleanSupplier)}, with the workload's own metrics. */
         static Run of(java.util.function.BooleanSupplier verified,
                            java.util.function.Supplier<Map<String, Object>> extraMetrics) {
+            return of(verified, () -> null, extraMetrics);
+        }
+
+        /** As {@link #of(java.util.function.BooleanSupplier)}, with what failed and the workload's own metrics. */
+        static Run of(java.util.function.BooleanSupplier verified, java.util.function.Supplier<String> failure,
+                           java.util.function.Supplier<Map<String, Object>> extraMetrics) {
             return new Run() {
                 @Override
                 public double bytesPerSecond() {
@@ -220,6 +232,11 @@ public interface Workload {
                 @Override
                 public boolean verified() {
                     return verified.getAsBoolean();
+                }
+
+                @Override
+                public String failure() {
+                    return failure.get();
                 }
 
                 @Override

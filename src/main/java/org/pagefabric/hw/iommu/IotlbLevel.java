@@ -107,6 +107,14 @@ public final class IotlbLevel {
         setInvalidBit(slot, true);
     }
 
+    /** Empties slot {@code slot}; the caller counts it out of {@code valid}. */
+    private void empty(int slot) {
+        if (index != null) {
+            dropIndexed(slot);
+        }
+        keys[slot] = INVALID;
+    }
+
     /** The level's shape. */
     public IotlbLevelConfig config() {
         return config;
@@ -239,10 +247,7 @@ public final class IotlbLevel {
         if (slot < 0) {
             return false;
         }
-        if (index != null) {
-            dropIndexed(slot);
-        }
-        keys[slot] = INVALID;
+        empty(slot);
         valid--;
         return true;
     }
@@ -253,10 +258,7 @@ public final class IotlbLevel {
         for (int i = 0; i < keys.length; i++) {
             long k = keys[i];
             if (k != INVALID && (k & mask) == pattern) {
-                if (index != null) {
-                    dropIndexed(i);
-                }
-                keys[i] = INVALID;
+                empty(i);
                 n++;
             }
         }
@@ -270,10 +272,7 @@ public final class IotlbLevel {
         for (int i = 0; i < keys.length; i++) {
             long k = keys[i];
             if (k != INVALID && k >= from && k < to) {
-                if (index != null) {
-                    dropIndexed(i);
-                }
-                keys[i] = INVALID;
+                empty(i);
                 n++;
             }
         }

@@ -16,9 +16,7 @@ import java.util.List;
  * that generator. Memory is 2^d bytes whatever the traffic; for the hypercube this is e-cube
  * routing (lowest differing bit first).
  */
-public final class BinaryCayleyGraph implements RouterGeometry {
-    private final String kind;
-    private final int nodes;
+public final class BinaryCayleyGraph extends DirectGeometry {
     private final int bits;
     private final int[] generators;
     private final byte[] nextGenerator;
@@ -29,6 +27,7 @@ public final class BinaryCayleyGraph implements RouterGeometry {
      * holding {@code nodes} nodes.
      */
     public BinaryCayleyGraph(String kind, int nodes, int bits, int[] generators) {
+        super(kind, nodes);
         if (bits < 0 || bits > 24) {
             throw new IllegalArgumentException("bits must be in 0..24, got " + bits);
         }
@@ -38,8 +37,6 @@ public final class BinaryCayleyGraph implements RouterGeometry {
         if (generators.length > Byte.MAX_VALUE) {
             throw new IllegalArgumentException("too many generators: " + generators.length);
         }
-        this.kind = kind;
-        this.nodes = nodes;
         this.bits = bits;
         this.generators = generators.clone();
         int size = 1 << bits;
@@ -93,8 +90,8 @@ public final class BinaryCayleyGraph implements RouterGeometry {
      * code's minimum distance sets the bisection. The seed does not say which code, so we take
      * the systematic code [I_d | J - I_d]: the d unit vectors (the hypercube) plus, for each j,
      * the complement of unit vector j (a long hop across all other dimensions), zero and repeated
-     * columns dropped. For d Its minimum distance is min(d, 4) againstgt;= 3 its minimum distance is min(d, 4) against the hypercube's 1, at twice the
-     * hypercube's degree.
+     * columns dropped. For d &gt;= 3 its minimum distance is min(d, 4) against the hypercube's 1,
+     * at twice the hypercube's degree.
      */
     public static BinaryCayleyGraph longHop(int nodes) {
         int d = bitsFor(nodes);
@@ -126,23 +123,8 @@ public final class BinaryCayleyGraph implements RouterGeometry {
     }
 
     @Override
-    public String kind() {
-        return kind;
-    }
-
-    @Override
-    public int nodes() {
-        return nodes;
-    }
-
-    @Override
     public int routers() {
         return 1 << bits;
-    }
-
-    @Override
-    public int routerOf(int node) {
-        return node;
     }
 
     @Override

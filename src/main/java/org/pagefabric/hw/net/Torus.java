@@ -17,9 +17,7 @@ import java.util.StringJoiner;
  * <p>A dimension of size 2 has one port (both directions reach the same neighbour), of size 1
  * none, otherwise two (+ then -). Diameter: the sum of floor(k_i / 2).
  */
-public final class Torus implements RouterGeometry {
-    private final String kind;
-    private final int nodes;
+public final class Torus extends DirectGeometry {
     private final int[] dims;
     private final int[] stride;
     private final int[] portBase;
@@ -29,7 +27,7 @@ public final class Torus implements RouterGeometry {
 
     /** A torus with the given dimension sizes (dimension 0 varies fastest) holding {@code nodes} nodes. */
     public Torus(String kind, int nodes, int... dims) {
-        this.kind = kind;
+        super(kind, nodes);
         this.dims = dims.clone();
         this.stride = new int[dims.length];
         this.portBase = new int[dims.length];
@@ -54,7 +52,6 @@ public final class Torus implements RouterGeometry {
         }
         this.routers = (int) r;
         this.degree = ports;
-        this.nodes = nodes;
     }
 
     /** The smallest near-cubic {@code dimensions}-D torus holding {@code nodes} nodes (see the class comment). */
@@ -101,23 +98,8 @@ public final class Torus implements RouterGeometry {
     }
 
     @Override
-    public String kind() {
-        return kind;
-    }
-
-    @Override
-    public int nodes() {
-        return nodes;
-    }
-
-    @Override
     public int routers() {
         return routers;
-    }
-
-    @Override
-    public int routerOf(int node) {
-        return node;
     }
 
     @Override

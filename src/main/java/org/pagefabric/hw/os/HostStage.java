@@ -164,6 +164,20 @@ public final class HostStage {
      * @return false if it was not backed or is pinned (refused and counted)
      */
     public boolean reclaim(long gfn) {
+        if (!release(gfn)) {
+            return false;
+        }
+        absent.add(gfn);
+        moved.remove(gfn);
+        reclaimed.increment();
+        return true;
+    }
+
+    /**
+     * Whether the host may take {@code gfn}'s frame away: it must be backed and unpinned (a pinned
+     * one is refused and counted); if so, the listeners are told first.
+     */
+    private boolean release(long gfn) {
         if (absent.contains(gfn)) {
             return false;
         }
@@ -172,9 +186,6 @@ public final class HostStage {
             return false;
         }
         notifyListeners(gfn);
-        absent.add(gfn);
-        moved.remove(gfn);
-        reclaimed.increment();
         return true;
     }
 
@@ -185,14 +196,9 @@ public final class HostStage {
      * @return false if it was not backed or is pinned (refused and counted)
      */
     public boolean migrate(long gfn) {
-        if (absent.contains(gfn)) {
+        if (!release(gfn)) {
             return false;
         }
-        if (pins.get(gfn) > 0) {
-            refusedPinned.increment();
-            return false;
-        }
-        notifyListeners(gfn);
         moved.put(gfn, nextMachineFrame++);
         migrated.increment();
         return true;

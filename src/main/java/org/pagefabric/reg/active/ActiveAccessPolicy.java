@@ -54,10 +54,7 @@ public final class ActiveAccessPolicy implements SegmentRegionKeys, ActiveAccess
     @Override
     public long setUp(Endpoint rank) {
         Node node = rank.node();
-        if (node.iommu() == null || node.nic().iommuPath() == null) {
-            throw new PolicyRefusal("policy " + name() + " needs a NIC that reaches memory through the IOMMU"
-                    + " (profile parameter nic.iommu: true, as in --profile aa-crayxe6)");
-        }
+        PolicyRefusal.unlessIommuPath(node, name(), "--profile aa-crayxe6");
         ActiveNode an = nodes.computeIfAbsent(node, n -> new ActiveNode(n, costs));
         if (node.iommu().bank(rank.pd().id()) == null) {
             SharedVirtualAddressing.bind(node.iommu(), rank.pd().id(), rank.process());

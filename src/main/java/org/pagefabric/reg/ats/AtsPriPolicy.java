@@ -50,10 +50,7 @@ public final class AtsPriPolicy implements SegmentRegionKeys {
     @Override
     public long setUp(Endpoint rank) {
         Node node = rank.node();
-        if (node.iommu() == null || node.nic().iommuPath() == null) {
-            throw new PolicyRefusal("policy " + NAME + " needs a NIC that reaches memory through the IOMMU"
-                    + " (profile parameter nic.iommu: true, as in --profile part-forth or --set nic.iommu=true)");
-        }
+        PolicyRefusal.unlessIommuPath(node, NAME, "--profile part-forth or --set nic.iommu=true");
         PriHandler handler = handlers.computeIfAbsent(node, n -> new PriHandler(n, costs));
         handler.bind(rank.pd().id(), rank.process());
         MemoryRegion mr = node.nic().registerVirtual(rank.pd(), 0, PageTable.USER_TOP, ACCESS);

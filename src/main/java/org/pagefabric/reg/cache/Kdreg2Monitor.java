@@ -20,34 +20,19 @@ import org.pagefabric.hw.os.MmuInvalidationCallback;
  * notifiers see (every reason, not only unmap and remove as userfaultfd), at the price of a
  * memory load per lookup rather than a read() on a descriptor.
  */
-public final class Kdreg2Monitor implements InvalidationMonitor {
-    private final AddressSpace process;
+public final class Kdreg2Monitor extends NotifierMonitor {
     /** The module's event ring: start and end of each queued mapping change. */
     private final LongArrayQueue events = new LongArrayQueue();
-    private RegistrationCache cache;
     private long totalEvents;
 
     /** Opens the kdreg2 device for {@code process}. */
     public Kdreg2Monitor(AddressSpace process) {
-        this.process = process;
+        super(process);
     }
 
     @Override
-    public void bind(RegistrationCache cache) {
-        this.cache = cache;
-    }
-
-    @Override
-    public void watch(CacheEntry entry) {
-        entry.watch = process.subscribe(entry.start(), entry.length(), notifier);
-    }
-
-    @Override
-    public void unwatch(CacheEntry entry) {
-        if (entry.watch instanceof MmuIntervalNotifier n) {
-            n.remove();
-        }
-        entry.watch = null;
+    MmuInvalidationCallback notifier() {
+        return notifier;
     }
 
     @Override

@@ -1,7 +1,7 @@
 package org.pagefabric.reg.cache;
 
 import org.pagefabric.hw.os.AddressSpace;
-import org.pagefabric.hw.os.MmuIntervalNotifier;
+import org.pagefabric.hw.os.MmuInvalidationCallback;
 
 /**
  * Kernel MMU interval notifiers (003 §3.1; ODP's umem): each cached region subscribes to its
@@ -11,31 +11,14 @@ import org.pagefabric.hw.os.MmuIntervalNotifier;
  * the next cache operation (and for the region's last user), as UCX applies invalidations lazily.
  * Every reason invalidates: a cache of pinned regions cannot tell which changes keep its frames.
  */
-public final class MmuMonitor implements InvalidationMonitor {
-    private final AddressSpace process;
-    private RegistrationCache cache;
-
+public final class MmuMonitor extends NotifierMonitor {
     /** A monitor on {@code process}'s page tables. */
     public MmuMonitor(AddressSpace process) {
-        this.process = process;
+        super(process);
     }
 
     @Override
-    public void bind(RegistrationCache cache) {
-        this.cache = cache;
-    }
-
-    @Override
-    public void watch(CacheEntry entry) {
-        entry.watch = process.subscribe(entry.start(), entry.length(),
-                (sub, start, end, reason, seq) -> cache.invalidate(start, end));
-    }
-
-    @Override
-    public void unwatch(CacheEntry entry) {
-        if (entry.watch instanceof MmuIntervalNotifier n) {
-            n.remove();
-        }
-        entry.watch = null;
+    MmuInvalidationCallback notifier() {
+        return (sub, start, end, reason, seq) -> cache.invalidate(start, end);
     }
 }

@@ -85,10 +85,7 @@ public final class NpRdmaPolicy implements RegistrationPolicy {
     @Override
     public long setUp(Endpoint rank) {
         Node node = rank.node();
-        if (node.iommu() == null || node.nic().iommuPath() == null) {
-            throw new PolicyRefusal("policy " + NAME + " needs a NIC that reaches memory through the IOMMU"
-                    + " (profile parameter nic.iommu: true, as in --profile nprdma-connectx or --set nic.iommu=true)");
-        }
+        PolicyRefusal.unlessIommuPath(node, NAME, "--profile nprdma-connectx or --set nic.iommu=true");
         if (remoteResolves == null) {
             remoteResolves = node.simulator().statistics().counter(NAME + ".remote_resolves", "requests",
                     "requests a library sent to a target's module to resolve pages of a one-sided verb");

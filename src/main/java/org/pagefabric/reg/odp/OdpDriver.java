@@ -285,11 +285,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
      */
     @Override
     public Registration register(Endpoint rank, DmaBuf buf, long offset, long length, long iova, int access) {
-        if (((offset | iova | length) & (Kernel.PAGE_SIZE - 1)) != 0 || length <= 0 || offset < 0
-                || offset + length > buf.size()) {
-            throw new IllegalArgumentException("dma-buf region [" + offset + ", +" + length + ") at iova 0x"
-                    + Long.toHexString(iova) + ": page aligned and inside the " + buf.size() + " B buffer");
-        }
+        DmaBufRegistrar.checkRegion(buf, offset, length, iova);
         MemoryRegion mr = nic.registerOnDemand(rank.pd(), iova, length, access, false);
         Umem u = new Umem(mr, null, (access & WRITABLE) != 0);
         u.bufferPage = offset / Kernel.PAGE_SIZE;

@@ -10,8 +10,6 @@ import org.pagefabric.hw.nic.MemoryRegion;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.DmaBufRegistrar;
-import org.pagefabric.reg.OnDemandPaging;
-import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 
@@ -30,7 +28,7 @@ import org.pagefabric.sim.process.ProcessContext;
  *       before its clear-to-send: the faults move out of the transfer into the handshake.
  * </ul>
  */
-public final class OdpPolicy implements RegistrationPolicy {
+public final class OdpPolicy extends OnDemandPolicy {
     /** Explicit on-demand regions. */
     public static final String EXPLICIT = "odp-explicit";
     /** One implicit on-demand region per rank. */
@@ -42,7 +40,6 @@ public final class OdpPolicy implements RegistrationPolicy {
             | AccessFlags.REMOTE_ATOMIC;
 
     private final String name;
-    private final Profile profile;
     private final List<List<MemoryRegion>> regions = new ArrayList<>();
 
     /**
@@ -54,8 +51,8 @@ public final class OdpPolicy implements RegistrationPolicy {
             throw new IllegalArgumentException("unknown ODP variant '" + name + "'; valid: " + EXPLICIT + ", "
                     + IMPLICIT + ", " + PREFETCH);
         }
+        super(profile);
         this.name = name;
-        this.profile = profile;
     }
 
     @Override
@@ -122,21 +119,9 @@ public final class OdpPolicy implements RegistrationPolicy {
         return null;
     }
 
-    /** The node's driver, which every ODP policy and workload on the node shares. */
-    @Override
-    public OnDemandPaging onDemandPaging(Node node) {
-        return OdpDriver.attach(node, profile);
-    }
-
     /** Device memory registers on demand too: a dynamic attachment whose moves the driver follows. */
     @Override
     public DmaBufRegistrar dmaBuf(Node node) {
         return OdpDriver.attach(node, profile);
-    }
-
-    /** Nothing is ever pinned. */
-    @Override
-    public long pinnedBytes(Endpoint rank) {
-        return 0;
     }
 }

@@ -10,10 +10,7 @@ import org.pagefabric.hw.nic.MemoryWindow;
 import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkRequest;
-import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.Kernel;
-import org.pagefabric.reg.OnDemandPaging;
-import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.process.ProcessContext;
 
@@ -31,7 +28,7 @@ import org.pagefabric.sim.process.ProcessContext;
  * The target NIC counts the binds and revocations that took effect and the accesses it refused
  * through windows ({@code <node>.nic.mw.*}).
  */
-public final class OdpWindowsPolicy implements RegistrationPolicy {
+public final class OdpWindowsPolicy extends OnDemandPolicy {
     /** The policy's name. */
     public static final String NAME = "odp-windows";
 
@@ -54,7 +51,6 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
         }
     }
 
-    private final Profile profile;
     private final long revokeEvery;
     private final List<MemoryRegion> regions = new ArrayList<>();
     /** Windows by target rank, then by initiator rank. */
@@ -63,7 +59,7 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
 
     /** The policy with costs and the revocation period from {@code profile}. */
     public OdpWindowsPolicy(Profile profile) {
-        this.profile = profile;
+        super(profile);
         this.revokeEvery = profile.count(OdpParameters.MW_REVOKE_EVERY);
     }
 
@@ -154,17 +150,5 @@ public final class OdpWindowsPolicy implements RegistrationPolicy {
             }
         }
         return null;
-    }
-
-    /** The node's driver, which every ODP policy and workload on the node shares. */
-    @Override
-    public OnDemandPaging onDemandPaging(Node node) {
-        return OdpDriver.attach(node, profile);
-    }
-
-    /** Nothing is ever pinned. */
-    @Override
-    public long pinnedBytes(Endpoint rank) {
-        return 0;
     }
 }

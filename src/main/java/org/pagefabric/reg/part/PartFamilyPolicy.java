@@ -52,10 +52,7 @@ public abstract class PartFamilyPolicy implements SegmentRegionKeys {
     @Override
     public long setUp(Endpoint rank) {
         Node node = rank.node();
-        if (node.iommu() == null || node.nic().iommuPath() == null) {
-            throw new PolicyRefusal("policy " + name + " needs a NIC that reaches memory through the IOMMU"
-                    + " (profile parameter nic.iommu: true, as in --profile part-forth)");
-        }
+        PolicyRefusal.unlessIommuPath(node, name, "--profile part-forth");
         PartDriver driver = drivers.computeIfAbsent(node, n -> new PartDriver(n, costs, pageIn, err, blockBytes));
         driver.bind(rank.pd().id(), rank.process());
         MemoryRegion mr = node.nic().registerVirtual(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS);

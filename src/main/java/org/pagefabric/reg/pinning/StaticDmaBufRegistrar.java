@@ -40,11 +40,7 @@ public final class StaticDmaBufRegistrar implements DmaBufRegistrar {
 
     @Override
     public Registration register(Endpoint rank, DmaBuf buf, long offset, long length, long iova, int access) {
-        if (((offset | iova | length) & (Kernel.PAGE_SIZE - 1)) != 0 || length <= 0 || offset < 0
-                || offset + length > buf.size()) {
-            throw new IllegalArgumentException("dma-buf region [" + offset + ", +" + length + ") at iova 0x"
-                    + Long.toHexString(iova) + ": page aligned and inside the " + buf.size() + " B buffer");
-        }
+        DmaBufRegistrar.checkRegion(buf, offset, length, iova);
         DmaBufAttachment a = buf.attach(null);
         a.pin();
         int pages = (int) (length / Kernel.PAGE_SIZE);

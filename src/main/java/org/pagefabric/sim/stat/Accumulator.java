@@ -6,10 +6,7 @@ import java.util.List;
  * Count, sum, minimum, maximum, mean and standard deviation of recorded samples, without
  * storing them. The variance uses Welford's update, stable for long runs of close values.
  */
-public final class Accumulator implements Statistic {
-    private final String name;
-    private final String unit;
-    private final String description;
+public final class Accumulator extends DeclaredStatistic {
     private long count;
     private double sum;
     private double mean;
@@ -19,9 +16,7 @@ public final class Accumulator implements Statistic {
 
     /** An accumulator; components declare theirs through the registry. */
     public Accumulator(String name, String unit, String description) {
-        this.name = name;
-        this.unit = unit;
-        this.description = description;
+        super(name, unit, description);
     }
 
     /** Records one sample. */
@@ -96,21 +91,6 @@ public final class Accumulator implements Statistic {
     /** Largest sample, or 0 without samples. */
     public double max() {
         return count == 0 ? 0 : max;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String unit() {
-        return unit;
-    }
-
-    @Override
-    public String description() {
-        return description;
     }
 
     @Override

@@ -3,17 +3,12 @@ package org.pagefabric.sim.stat;
 import java.util.List;
 
 /** A monotone count of occurrences: faults, retransmissions, refused accesses. */
-public final class Counter implements Statistic {
-    private final String name;
-    private final String unit;
-    private final String description;
+public final class Counter extends DeclaredStatistic {
     private long count;
 
     /** A counter; components declare theirs through the registry. */
     public Counter(String name, String unit, String description) {
-        this.name = name;
-        this.unit = unit;
-        this.description = description;
+        super(name, unit, description);
     }
 
     /** Adds one. */
@@ -32,21 +27,6 @@ public final class Counter implements Statistic {
     /** The count. */
     public long value() {
         return count;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String unit() {
-        return unit;
-    }
-
-    @Override
-    public String description() {
-        return description;
     }
 
     @Override

@@ -17,18 +17,15 @@ import org.HdrHistogram.Histogram;
  * zeros at once leaves the histogram exactly as n single records would (zero moves neither the
  * maximum nor the smallest non-zero value, and never resizes).
  */
-public final class LatencyHistogram implements Statistic {
+public final class LatencyHistogram extends DeclaredStatistic {
     private static final long RESOLUTION_PS = 1_000L;
 
-    private final String name;
-    private final String description;
     private Histogram histogram;
     private long zeros;
 
     /** A histogram; components declare theirs through the registry. */
     public LatencyHistogram(String name, String description) {
-        this.name = name;
-        this.description = description;
+        super(name, "ps", description);
     }
 
     private Histogram histogram() {
@@ -83,21 +80,6 @@ public final class LatencyHistogram implements Statistic {
     /** Largest recorded value in picoseconds (within precision). */
     public long max() {
         return count() == 0 ? 0 : histogram.getMaxValue();
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String unit() {
-        return "ps";
-    }
-
-    @Override
-    public String description() {
-        return description;
     }
 
     @Override

@@ -6,7 +6,7 @@ import java.util.List;
  * A statistic declared by a component: its hierarchical name, unit and one line of
  * documentation (declared, as in SST, so that reports and {@code info} come from one source).
  */
-public sealed interface Statistic permits Counter, Accumulator, LatencyHistogram, TimeWeightedAverage {
+public sealed interface Statistic permits DeclaredStatistic {
     /** Full name, {@code component.stat}. */
     String name();
 

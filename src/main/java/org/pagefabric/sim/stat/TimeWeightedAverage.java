@@ -7,10 +7,7 @@ import java.util.function.LongSupplier;
  * The average of a level over virtual time (pinned bytes, queue depth, busy cores): each value
  * weighs by how long it was held, which a plain mean of samples gets wrong.
  */
-public final class TimeWeightedAverage implements Statistic {
-    private final String name;
-    private final String unit;
-    private final String description;
+public final class TimeWeightedAverage extends DeclaredStatistic {
     private final LongSupplier clock;
     private long start;
     private long lastChange;
@@ -21,9 +18,7 @@ public final class TimeWeightedAverage implements Statistic {
 
     /** A level starting at 0 now; components declare theirs through the registry. */
     public TimeWeightedAverage(String name, String unit, String description, LongSupplier clock) {
-        this.name = name;
-        this.unit = unit;
-        this.description = description;
+        super(name, unit, description);
         this.clock = clock;
         this.start = clock.getAsLong();
         this.lastChange = start;
@@ -63,21 +58,6 @@ public final class TimeWeightedAverage implements Statistic {
             return level;
         }
         return (area + (double) level * (t - lastChange)) / span;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String unit() {
-        return unit;
-    }
-
-    @Override
-    public String description() {
-        return description;
     }
 
     /** Restarts the average now, keeping the current level. */

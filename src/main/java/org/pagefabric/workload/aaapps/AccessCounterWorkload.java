@@ -45,8 +45,7 @@ public final class AccessCounterWorkload extends AppWorkload {
     public AccessCounterWorkload() {
         super(NAME, "access counter (002 §4.2, §5.2.2): accesses/s while counting the puts to each page,"
                 + " every count verified", List.of(
-                WorkloadParameter.decimal(COMP_RATIO, 0, "", "share of each process's time spent computing (R_comp),"
-                        + " below 1", 0, 1),
+                compRatio(),
                 WorkloadParameter.integer(ACCESSES, 10000, "", "accesses (one-word puts) each process makes", 1,
                         100_000_000),
                 WorkloadParameter.integer(PAGES, 1, "", "counted pages of data per process", 1, 4096)),
@@ -57,17 +56,12 @@ public final class AccessCounterWorkload extends AppWorkload {
     protected Run start(Job job, Params params, LatencyHistogram latencies) {
         AppScheme scheme = scheme(job, params);
         int processes = processes(params);
-        int perNode = perNode(params);
-        double comp = params.doubleValue(COMP_RATIO);
-        if (comp >= 1) {
-            throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to access; valid: 0 to below 1");
-        }
+        double comp = compRatio(params, "access");
         long perProcess = params.longValue(ACCESSES);
         int pages = params.intValue(PAGES);
         Simulator sim = job.simulator();
         State s = new State(processes, pages, scheme);
-        AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,
-                notification(job), processes, perNode, false, true);
+        AppFabric fabric = fabric(job, params, s, scheme, false, true);
         s.fabric = fabric;
         s.nodes = job.cluster().size();
         s.total = processes * perProcess;

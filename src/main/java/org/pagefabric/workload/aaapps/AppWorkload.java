@@ -58,6 +58,26 @@ abstract class AppWorkload extends AbstractWorkload {
         return all;
     }
 
+    /** The {@code comp_ratio} parameter: the share of each process's time spent computing. */
+    static WorkloadParameter compRatio() {
+        return WorkloadParameter.decimal(COMP_RATIO, 0, "", "share of each process's time spent computing (R_comp),"
+                + " below 1", 0, 1);
+    }
+
+    /**
+     * The run's {@code comp_ratio}, which must leave time to {@code act}.
+     *
+     * @throws IllegalArgumentException if it is 1 (or more): no time left to act
+     */
+    static double compRatio(Params params, String act) {
+        double comp = params.doubleValue(COMP_RATIO);
+        if (comp >= 1) {
+            throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to " + act
+                    + "; valid: 0 to below 1");
+        }
+        return comp;
+    }
+
     static int processes(Params params) {
         return params.intValue(PROCESSES);
     }
@@ -74,6 +94,16 @@ abstract class AppWorkload extends AbstractWorkload {
     AppScheme scheme(Job job, Params params) {
         return SchemeRegistry.standard().forRun(params.choice(StandardParameters.SCHEME), name(),
                 job.policy().name()).create(AppScheme.class);
+    }
+
+    /**
+     * The datagram fabric of a run: {@code processes} processes, {@code processes_per_node} a
+     * node, over the job's cluster, calling back into {@code hooks}.
+     */
+    static AppFabric fabric(Job job, Params params, AppFabric.Hooks hooks, AppScheme scheme, boolean logGets,
+            boolean countPuts) {
+        return new AppFabric(job.simulator(), job.cluster(), job.cluster().profile(), hooks, scheme,
+                notification(job), processes(params), perNode(params), logGets, countPuts);
     }
 
     /** How the job's Active Access notifies handlers; polling without Active Access (unused there). */

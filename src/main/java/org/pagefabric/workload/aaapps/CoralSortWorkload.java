@@ -54,7 +54,6 @@ public final class CoralSortWorkload extends AppWorkload {
     protected Run start(Job job, Params params, LatencyHistogram latencies) {
         AppScheme scheme = scheme(job, params);
         int processes = processes(params);
-        int perNode = perNode(params);
         long chunk = params.longValue(CHUNK);
         int maxAccess = ActiveCosts.of(job.cluster().profile()).maxAccessBytes();
         if (chunk % 8 != 0 || scheme == AppScheme.ACTIVE && chunk > maxAccess) {
@@ -68,8 +67,7 @@ public final class CoralSortWorkload extends AppWorkload {
         }
         Simulator sim = job.simulator();
         State s = new State(processes, scheme, keys, sim.masterSeed());
-        AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,
-                notification(job), processes, perNode, true, false);
+        AppFabric fabric = fabric(job, params, s, scheme, true, false);
         s.fabric = fabric;
         s.nodes = job.cluster().size();
         int chunkWords = (int) (chunk / 8);

@@ -43,8 +43,7 @@ public final class LoggedGetsWorkload extends AppWorkload {
                 + " its target, every log verified", List.of(
                 WorkloadParameter.integer(GET_SIZE, 8, "B", "bytes each get reads (002 §5.2.3: one 8-byte integer)", 8,
                         1 << 20),
-                WorkloadParameter.decimal(COMP_RATIO, 0, "", "share of each process's time spent computing (R_comp),"
-                        + " below 1", 0, 1),
+                compRatio(),
                 WorkloadParameter.integer(GETS, 10000, "", "gets each process issues", 1, 100_000_000),
                 WorkloadParameter.integer(WORDS, 512, "", "8-byte words of data each process exposes to gets", 1,
                         1 << 24)),
@@ -55,11 +54,7 @@ public final class LoggedGetsWorkload extends AppWorkload {
     protected Run start(Job job, Params params, LatencyHistogram latencies) {
         AppScheme scheme = scheme(job, params);
         int processes = processes(params);
-        int perNode = perNode(params);
-        double comp = params.doubleValue(COMP_RATIO);
-        if (comp >= 1) {
-            throw new IllegalArgumentException(COMP_RATIO + ": " + comp + " leaves no time to get; valid: 0 to below 1");
-        }
+        double comp = compRatio(params, "get");
         long size = params.longValue(GET_SIZE);
         int maxAccess = ActiveCosts.of(job.cluster().profile()).maxAccessBytes();
         int memWords = params.intValue(WORDS);
@@ -71,8 +66,7 @@ public final class LoggedGetsWorkload extends AppWorkload {
         long perProcess = params.longValue(GETS);
         Simulator sim = job.simulator();
         State s = new State(processes, scheme, memWords, sim.masterSeed());
-        AppFabric fabric = new AppFabric(sim, job.cluster(), job.cluster().profile(), s, scheme,
-                notification(job), processes, perNode, true, false);
+        AppFabric fabric = fabric(job, params, s, scheme, true, false);
         s.fabric = fabric;
         s.nodes = job.cluster().size();
         long interval = fabric.costs().pollIntervalPs();
