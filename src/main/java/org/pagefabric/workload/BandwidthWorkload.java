@@ -3,7 +3,6 @@ package org.pagefabric.workload;
 import java.util.List;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -30,30 +29,26 @@ public final class BandwidthWorkload extends AbstractWorkload {
 
     @Override
     protected Run start(Job job, Params params, LatencyHistogram latencies) {
-        long size = StandardParameters.size(params);
-        int iterations = StandardParameters.iterations(params);
-        Rank src = job.rank(0);
-        Rank dst = job.rank(1);
-        DataCheck.fill(src, 0, size, 0xB4000000L + size);
+        WritePair w = WritePair.filled(job, params, 0xB4000000L);
         long[] span = new long[2];
         FailedOperations failed = new FailedOperations();
-        new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
-            long[] posted = new long[iterations];
+        new SimProcess(job.simulator(), w.src().node(), "rank0", ctx -> {
+            long[] posted = new long[w.iterations()];
             span[0] = ctx.now();
             int next = 0;
             int done = 0;
-            while (next < Math.min(WINDOW, iterations)) {
+            while (next < Math.min(WINDOW, w.iterations())) {
                 posted[next] = ctx.now();
-                src.write(ctx, dst, 0, 0, size, next++);
+                w.src().write(ctx, w.dst(), 0, 0, w.size(), next++);
             }
-            while (done < iterations) {
-                Completion wc = src.awaitSend(ctx);
+            while (done < w.iterations()) {
+                Completion wc = w.src().awaitSend(ctx);
                 failed.completed(wc.status());
                 latencies.record(ctx.now() - posted[(int) wc.wrId()]);
                 done++;
-                if (next < iterations) {
+                if (next < w.iterations()) {
                     posted[next] = ctx.now();
-                    src.write(ctx, dst, 0, 0, size, next++);
+                    w.src().write(ctx, w.dst(), 0, 0, w.size(), next++);
                 }
             }
             span[1] = ctx.now();
@@ -61,18 +56,18 @@ public final class BandwidthWorkload extends AbstractWorkload {
         return new Run() {
             @Override
             public double bytesPerSecond() {
-                return Run.perSecond((double) size * iterations, span[1] - span[0]);
+                return Run.perSecond((double) w.size() * w.iterations(), span[1] - span[0]);
             }
 
             @Override
             public boolean verified() {
-                return failed.count() == 0 && DataCheck.same(src, 0, dst, 0, size);
+                return failed.count() == 0 && w.arrived();
             }
 
             @Override
             public String failure() {
-                String f = failed.describe(iterations, "puts");
-                return f != null || DataCheck.same(src, 0, dst, 0, size) ? f
+                String f = failed.describe(w.iterations(), "puts");
+                return f != null || w.arrived() ? f
                         : "the destination does not hold the bytes the puts carried";
             }
         };

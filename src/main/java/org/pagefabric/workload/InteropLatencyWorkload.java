@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
-import org.pagefabric.comm.Rank;
 import org.pagefabric.comm.RawConnection;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.os.AddressSpace;
@@ -81,11 +80,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
 
     @Override
     protected Run start(Job job, Params params, LatencyHistogram latencies) {
-        long size = StandardParameters.size(params);
-        int iterations = StandardParameters.iterations(params);
-        Rank src = job.rank(0);
-        Rank dst = job.rank(1);
-        DataCheck.fill(src, 0, size, TAG + size);
+        WritePair w = WritePair.filled(job, params, TAG);
         boolean[] ok = {true};
         boolean[] probeDone = {false};
         FaultTally[] tally = new FaultTally[2];
@@ -94,17 +89,17 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
                         probeDone) : null;
         List<FaultPhases> drivers = bg == null ? FaultTally.driversOf(job) : List.of(bg.a.paging, bg.b.paging);
         long gap = params.longValue(GAP) * org.pagefabric.sim.Time.US;
-        new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
+        new SimProcess(job.simulator(), w.src().node(), "rank0", ctx -> {
             if (bg != null) {
                 ctx.await(bg.warm); // the pair's first write maps its destination: from then on it faults steadily
             }
-            for (int i = 0; i < WARMUP + iterations; i++) {
+            for (int i = 0; i < WARMUP + w.iterations(); i++) {
                 if (i == WARMUP) {
                     tally[0] = FaultTally.now(drivers);
                 }
                 long t0 = ctx.now();
-                src.write(ctx, dst, 0, 0, size, i);
-                ok[0] &= src.awaitSend(ctx).ok();
+                w.src().write(ctx, w.dst(), 0, 0, w.size(), i);
+                ok[0] &= w.src().awaitSend(ctx).ok();
                 if (i >= WARMUP) {
                     latencies.record(ctx.now() - t0);
                 }
@@ -113,7 +108,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             tally[1] = FaultTally.now(drivers);
             probeDone[0] = true;
         }).start();
-        return Run.of(() -> ok[0] && DataCheck.same(src, 0, dst, 0, size) && (bg == null || bg.ok), () -> {
+        return Run.of(() -> ok[0] && w.arrived() && (bg == null || bg.ok), () -> {
             Map<String, Object> m = new LinkedHashMap<>();
             Map<String, Object> faults = new LinkedHashMap<>();
             FaultTally.put(tally[0], tally[1], faults);

@@ -4,7 +4,6 @@ import java.util.List;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
-import org.pagefabric.comm.Rank;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.process.SimProcess;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -30,23 +29,19 @@ public final class LatencyWorkload extends AbstractWorkload {
 
     @Override
     protected Run start(Job job, Params params, LatencyHistogram latencies) {
-        long size = StandardParameters.size(params);
-        int iterations = StandardParameters.iterations(params);
-        Rank src = job.rank(0);
-        Rank dst = job.rank(1);
-        DataCheck.fill(src, 0, size, 0x5EED0000L + size);
+        WritePair w = WritePair.filled(job, params, 0x5EED0000L);
         boolean[] ok = {true};
-        new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
-            for (int i = 0; i < WARMUP + iterations; i++) {
+        new SimProcess(job.simulator(), w.src().node(), "rank0", ctx -> {
+            for (int i = 0; i < WARMUP + w.iterations(); i++) {
                 long t0 = ctx.now();
-                src.write(ctx, dst, 0, 0, size, i);
-                Completion wc = src.awaitSend(ctx);
+                w.src().write(ctx, w.dst(), 0, 0, w.size(), i);
+                Completion wc = w.src().awaitSend(ctx);
                 ok[0] &= wc.status() == Outcome.SUCCESS;
                 if (i >= WARMUP) {
                     latencies.record(ctx.now() - t0);
                 }
             }
         }).start();
-        return Run.of(() -> ok[0] && DataCheck.same(src, 0, dst, 0, size));
+        return Run.of(() -> ok[0] && w.arrived());
     }
 }

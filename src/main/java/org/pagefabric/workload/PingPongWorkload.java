@@ -1,6 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.List;
+import java.util.Map;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
@@ -58,17 +59,9 @@ public final class PingPongWorkload extends AbstractWorkload {
                 }
             }
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return Run.perSecond((double) size * iterations, timed[0]);
-            }
-
-            @Override
-            public boolean verified() {
-                return ok[0] && DataCheck.same(a, 0, b, half, size) && DataCheck.same(a, 0, a, half, size);
-            }
-        };
+        return Run.of(() -> Run.perSecond((double) size * iterations, timed[0]),
+                () -> ok[0] && DataCheck.same(a, 0, b, half, size) && DataCheck.same(a, 0, a, half, size), () -> null,
+                Map::of);
     }
 
     /**

@@ -116,23 +116,11 @@ public final class SendFaultWorkload extends AbstractWorkload {
             }
             tally[1] = FaultTally.now(job);
         }).start();
-        return new Run() {
-            @Override
-            public double bytesPerSecond() {
-                return Run.perSecond((double) size * iterations, timed[0]);
-            }
-
-            @Override
-            public boolean verified() {
-                return ok[0] && tally[1] != null;
-            }
-
-            @Override
-            public Map<String, Object> extraMetrics() {
-                Map<String, Object> m = new LinkedHashMap<>();
-                FaultTally.put(tally[0], tally[1], m);
-                return m;
-            }
-        };
+        return Run.of(() -> Run.perSecond((double) size * iterations, timed[0]), () -> ok[0] && tally[1] != null,
+                () -> null, () -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    FaultTally.put(tally[0], tally[1], m);
+                    return m;
+                });
     }
 }

@@ -223,10 +223,20 @@ public interface Workload {
         /** As {@link #of(java.util.function.BooleanSupplier)}, with what failed and the workload's own metrics. */
         static Run of(java.util.function.BooleanSupplier verified, java.util.function.Supplier<String> failure,
                            java.util.function.Supplier<Map<String, Object>> extraMetrics) {
+            return of(() -> 0, verified, failure, extraMetrics);
+        }
+
+        /**
+         * As {@link #of(java.util.function.BooleanSupplier, java.util.function.Supplier, java.util.function.Supplier)},
+         * for a run that reports its bandwidth, read after the simulation like the others.
+         */
+        static Run of(java.util.function.DoubleSupplier bytesPerSecond, java.util.function.BooleanSupplier verified,
+                      java.util.function.Supplier<String> failure,
+                      java.util.function.Supplier<Map<String, Object>> extraMetrics) {
             return new Run() {
                 @Override
                 public double bytesPerSecond() {
-                    return 0;
+                    return bytesPerSecond.getAsDouble();
                 }
 
                 @Override

@@ -91,11 +91,8 @@ public final class MmuNotifiers {
         batchCount = 0;
         // candidates start before end and no earlier than start - maxLength
         int hi = insertionPoint(end, -1);
-        for (int i = hi - 1; i >= 0; i--) {
+        for (int i = hi - 1, lo = candidatesFrom(start, hi); i >= lo; i--) {
             MmuIntervalNotifier n = subs.get(i);
-            if (n.start() + maxLength <= start) {
-                break;
-            }
             if (n.end() > start) {
                 addToBatch(n);
             }
@@ -125,16 +122,26 @@ public final class MmuNotifiers {
     boolean clearYoung(long start, long end) {
         boolean young = false;
         int hi = insertionPoint(end, -1);
-        for (int i = hi - 1; i >= 0; i--) {
+        for (int i = hi - 1, lo = candidatesFrom(start, hi); i >= lo; i--) {
             MmuIntervalNotifier n = subs.get(i);
-            if (n.start() + maxLength <= start) {
-                break;
-            }
             if (n.end() > start) {
                 young |= n.callback().clearYoung(n, Math.max(start, n.start()), Math.min(end, n.end()));
             }
         }
         return young;
+    }
+
+    /**
+     * The lowest position below {@code hi} whose subscription may still reach past {@code start}:
+     * subscriptions are in start order and none is longer than {@code maxLength}, so the scan down
+     * from {@code hi} stops at the first that starts {@code maxLength} or more before {@code start}.
+     */
+    private int candidatesFrom(long start, int hi) {
+        int lo = hi;
+        while (lo > 0 && subs.get(lo - 1).start() + maxLength > start) {
+            lo--;
+        }
+        return lo;
     }
 
     /** Ends the invalidation started last. */
