@@ -30,10 +30,7 @@ final class BenchCommand implements Runnable {
 
     @Command(name = "kernel", mixinStandardHelpOptions = true,
             description = "PHOLD hold model on the event kernel versus a PriorityQueue reference engine.")
-    static final class Kernel implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class Kernel extends Benchmark {
         @Option(names = "--in-flight", split = ",", paramLabel = "N",
                 description = "Events in flight, comma separated (default: ${DEFAULT-VALUE}).",
                 defaultValue = "4096,65536,1048576")
@@ -50,22 +47,12 @@ final class BenchCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", description = "Workload seed (default: ${DEFAULT-VALUE}).")
         long seed;
 
-        @Option(names = "--format", defaultValue = "table",
-                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-        Format format;
-
         @Override
         public Integer call() {
             for (int n : inFlight) {
-                if (n <= 0) {
-                    throw new CommandLine.ParameterException(spec.commandLine(),
-                            "--in-flight: " + n + " is not a positive number of events");
-                }
+                refuseIf(n <= 0, "--in-flight: " + n + " is not a positive number of events");
             }
-            if (events <= 0 || repetitions <= 0) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--events and --repetitions must be positive");
-            }
+            refuseIf(events <= 0 || repetitions <= 0, "--events and --repetitions must be positive");
             PrintWriter out = spec.commandLine().getOut();
             KernelBenchmark bench = new KernelBenchmark(events, repetitions, seed);
             List<KernelBenchmark.Result> results = new ArrayList<>();
@@ -100,10 +87,7 @@ final class BenchCommand implements Runnable {
 
     @Command(name = "process", mixinStandardHelpOptions = true,
             description = "Cost of one suspend+resume of a process-style rank, kernel event included.")
-    static final class ProcessResume implements Callable<Integer> {
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
+    static final class ProcessResume extends Benchmark {
         @Option(names = "--impl", split = ",", defaultValue = "continuation,thread",
                 description = "Implementations: continuation, thread (default: ${DEFAULT-VALUE}).")
         List<String> impls;
@@ -125,16 +109,10 @@ final class BenchCommand implements Runnable {
                 description = "Timed repetitions; the median is reported (default: ${DEFAULT-VALUE}).")
         int repetitions;
 
-        @Option(names = "--format", defaultValue = "table",
-                description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-        Format format;
-
         @Override
         public Integer call() {
-            if (resumes <= 0 || repetitions <= 0 || processes.stream().anyMatch(p -> p <= 0)) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--resumes, --repetitions and --processes must be positive");
-            }
+            refuseIf(resumes <= 0 || repetitions <= 0 || processes.stream().anyMatch(p -> p <= 0),
+                    "--resumes, --repetitions and --processes must be positive");
             for (String impl : impls) {
                 try {
                     org.pagefabric.sim.process.ProcessImpl.parse(impl).requireAvailable();
@@ -197,9 +175,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         List<java.util.Map<String, Object>> rows() {
-            if (writes <= 0 || nodes < 2) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive and --nodes at least 2");
-            }
+            refuseIf(writes <= 0 || nodes < 2, "--writes must be positive and --nodes at least 2");
             org.pagefabric.config.Profile p;
             try {
                 p = org.pagefabric.config.ProfileRegistry.resolve(profile);
@@ -259,10 +235,8 @@ final class BenchCommand implements Runnable {
 
         @Override
         List<java.util.Map<String, Object>> rows() {
-            if (perNode < 1 || inserts < 0 || ranks.stream().anyMatch(r -> r < 1)) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--ranks must be positive, --per-node at least 1 and --inserts not negative");
-            }
+            refuseIf(perNode < 1 || inserts < 0 || ranks.stream().anyMatch(r -> r < 1),
+                    "--ranks must be positive, --per-node at least 1 and --inserts not negative");
             List<java.util.Map<String, Object>> rows = new ArrayList<>();
             for (int r : ranks) {
                 try {
@@ -294,9 +268,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         List<java.util.Map<String, Object>> rows() {
-            if (writes <= 0 || warmUp < 0) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--writes must be positive, --warm-up at least 0");
-            }
+            refuseIf(writes <= 0 || warmUp < 0, "--writes must be positive, --warm-up at least 0");
             return org.pagefabric.bench.PartBenchmark.run(writes, warmUp);
         }
 
@@ -306,11 +278,8 @@ final class BenchCommand implements Runnable {
         }
     }
 
-    /**
-     * A benchmark that measures into rows: its options are checked in {@link #rows}, which throws
-     * {@link CommandLine.ParameterException} for bad ones, and the rows print as a table or JSON.
-     */
-    abstract static class RowsBenchmark implements Callable<Integer> {
+    /** A benchmark command: where it reports bad options, and the format it prints in. */
+    abstract static class Benchmark implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -318,6 +287,19 @@ final class BenchCommand implements Runnable {
                 description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
         Format format;
 
+        /** Refuses the options, with {@code message} naming them, when {@code bad} holds. */
+        void refuseIf(boolean bad, String message) {
+            if (bad) {
+                throw new CommandLine.ParameterException(spec.commandLine(), message);
+            }
+        }
+    }
+
+    /**
+     * A benchmark that measures into rows: its options are checked in {@link #rows}, which throws
+     * {@link CommandLine.ParameterException} for bad ones, and the rows print as a table or JSON.
+     */
+    abstract static class RowsBenchmark extends Benchmark {
         /** Runs the benchmark. */
         abstract List<java.util.Map<String, Object>> rows();
 

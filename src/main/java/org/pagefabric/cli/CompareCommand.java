@@ -102,17 +102,16 @@ final class CompareCommand implements Callable<Integer> {
             + " or grid key, seed or repetitions, e.g. --set link.loss=0.01 (repeatable).")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads; results do not depend on it.")
-    Integer threads;
+    @CommandLine.Mixin
+    WorkerThreads threads;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Write rows, plots and report to DIR/compare-ID and list"
             + " them in DIR/index.html (default for an EXPERIMENT: results; a WORKLOAD: not written); the report"
             + " shows the timeline of the winner's point, written beside it as timeline.json.")
     Path out;
 
-    @Option(names = "--format", defaultValue = "table",
-            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    RunCommand.Format format;
+    @CommandLine.Mixin
+    FormatOption output;
 
     @Option(names = "--bands", description = "Also run every policy at --samples joint samples of the plausible ranges"
             + " of the assumed and fitted costs the comparison reads, and show each policy's band of the main metric"
@@ -149,7 +148,7 @@ final class CompareCommand implements Callable<Integer> {
         String fixedPolicy = schemes ? schemesPolicy(base.workload()) : null;
         List<String> candidates = schemes ? SchemeRegistry.standard().names(base.workload().name())
                 : candidatePolicies(file ? base.policies() : PolicyRegistry.standard().names());
-        int t = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        int t = threads.count();
         String id = "compare-" + base.id().replaceFirst("^run\\.", "");
         ExperimentSpec drawn = oneSeriesPer(base, schemes ? StandardParameters.SCHEME : "policy");
         // every --set and --quick error comes before anything runs
@@ -230,10 +229,10 @@ final class CompareCommand implements Callable<Integer> {
         String notVerified = VerificationNotice.line(rows, comparison.xColumn());
         if (notVerified != null) {
             // First thing a reader sees; machine-readable output stays pure, so it goes beside it there.
-            (format == RunCommand.Format.csv || format == RunCommand.Format.json ? err : o).println(notVerified);
+            (output.format == RunCommand.Format.csv || output.format == RunCommand.Format.json ? err : o).println(notVerified);
             err.flush();
         }
-        switch (format) {
+        switch (output.format) {
             case csv -> o.print(RowFormat.csv(table));
             case json -> o.print(RowFormat.json(table));
             case table -> {
@@ -246,18 +245,18 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         o.flush();
-        if (format == RunCommand.Format.csv || format == RunCommand.Format.json) {
+        if (output.format == RunCommand.Format.csv || output.format == RunCommand.Format.json) {
             // the machine-readable output stays pure; the decision goes beside it
             printDecision(err, comparison, recommendations, apart);
         }
         if (bands) {
             String candidateColumn = schemes ? StandardParameters.SCHEME : "policy";
             PolicyBands band = bands(comparison, candidateColumn, ran, ranSpecs, ranRows, reads, t, err);
-            PrintWriter w = format == RunCommand.Format.csv || format == RunCommand.Format.json ? err : o;
+            PrintWriter w = output.format == RunCommand.Format.csv || output.format == RunCommand.Format.json ? err : o;
             w.println();
             w.println("bands of " + comparison.metric() + " over " + band.samples() + " joint samples of the plausible"
                     + " ranges:");
-            w.print(format == RunCommand.Format.markdown ? RowFormat.markdown(band.table(), bandColumns(comparison,
+            w.print(output.format == RunCommand.Format.markdown ? RowFormat.markdown(band.table(), bandColumns(comparison,
                     candidateColumn)) : RowFormat.leftTable(band.table(), bandColumns(comparison, candidateColumn)));
             band.rankingLines().forEach(w::println);
             w.flush();

@@ -62,14 +62,11 @@ final class ReproduceCommand implements Callable<Integer> {
             description = "Experiment ids (e.g. part.fig7), seeds (part, odp, aa, omx, firehose, all: the default) or spec files.")
     List<String> targets = new ArrayList<>();
 
-    @Option(names = "--quick", description = "Smaller grids and repetitions, as each spec's quick section says.")
-    boolean quick;
+    @CommandLine.Mixin
+    GridOverrides grid;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a grid key, seed or repetitions (repeatable).")
-    List<String> sets = new ArrayList<>();
-
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads; results do not depend on it.")
-    Integer threads;
+    @CommandLine.Mixin
+    WorkerThreads threads;
 
     @Option(names = "--format", defaultValue = "table",
             description = "Comparison output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -123,7 +120,7 @@ final class ReproduceCommand implements Callable<Integer> {
             OutputPaths.directory("--out", out);
             cache = noCache ? null : PointCache.under(out);
             specs = select();
-            overrides = RunCommand.parseSets(sets);
+            overrides = RunCommand.parseSets(grid.sets);
             // an id that would leave --out is refused before its points run, not after
             specs.forEach(s -> ResultWriter.directoryFor(out, s.id()));
         } catch (IllegalArgumentException e) {
@@ -256,7 +253,7 @@ final class ReproduceCommand implements Callable<Integer> {
         if (!allComparisons.isEmpty()) {
             VerdictTally total = VerdictTally.of(allComparisons);
             err.println(tallies.size() > 1 ? "in total: " + total.total() : total.line());
-            if (quick) {
+            if (grid.quick) {
                 err.println("reproduce: --quick compares only the points that run the paper's own set-up;"
                         + " the others are not comparable until a run without --quick");
             }
@@ -381,7 +378,7 @@ final class ReproduceCommand implements Callable<Integer> {
             err.println(id + ": stopped early; the finished rows are in " + out.resolve(id));
         }
         reportCache(err, cache);
-        new ShardManifest(share.index(), share.count(), quick, overrides, ResultWriter.build(), List.of(entries))
+        new ShardManifest(share.index(), share.count(), grid.quick, overrides, ResultWriter.build(), List.of(entries))
                 .write(out);
         err.println("reproduce: shard " + share.index() + "/" + share.count() + " ran " + ran[0] + " of " + total[0]
                 + " points; merge the shards with: pagefabric merge DIR... (this one is " + out + ")");
@@ -409,11 +406,11 @@ final class ReproduceCommand implements Callable<Integer> {
      */
     private List<Map<String, Object>> markFragile(ExperimentSpec s, List<Map<String, Object>> comparison,
             Map<String, String> overrides) {
-        List<Map<String, Object>> marked = FragileMarks.mark(ResultWriter.directoryFor(out, s.id()), comparison, quick,
+        List<Map<String, Object>> marked = FragileMarks.mark(ResultWriter.directoryFor(out, s.id()), comparison, grid.quick,
                 overrides);
         if (marked == null) {
             fragileLines.add(s.id() + ": no sensitivity result for these options in " + out.resolve(s.id())
-                    + "; run pagefabric sensitivity " + s.id() + (quick ? " --quick" : "") + " --out " + out);
+                    + "; run pagefabric sensitivity " + s.id() + (grid.quick ? " --quick" : "") + " --out " + out);
             return comparison;
         }
         String fragile = FragileMarks.fragileLine(marked);
@@ -425,7 +422,7 @@ final class ReproduceCommand implements Callable<Integer> {
     private ExperimentRunner runner(ExperimentSpec s, Map<String, String> overrides, PointCache cache) {
         ExperimentRunner runner;
         try {
-            runner = new ExperimentRunner(s, new ExperimentRunner.Options(threads(), quick, true, overrides));
+            runner = new ExperimentRunner(s, new ExperimentRunner.Options(threads.count(), grid.quick, true, overrides));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -435,13 +432,9 @@ final class ReproduceCommand implements Callable<Integer> {
         return runner;
     }
 
-    private int threads() {
-        return threads != null ? threads : Runtime.getRuntime().availableProcessors();
-    }
-
     private PointPool pool(List<ExperimentRunner> runners) {
         try {
-            PointPool pool = new PointPool(runners, threads());
+            PointPool pool = new PointPool(runners, threads.count());
             return progressClock == null ? pool
                     : pool.logProgress(new ProgressLog(spec.commandLine().getErr(), "reproduce: ", progressClock));
         } catch (IllegalArgumentException e) {

@@ -63,9 +63,8 @@ final class RunCommand implements Callable<Integer> {
             + "(default: the number of processors).")
     Integer threads;
 
-    @Option(names = "--format", defaultValue = "table",
-            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Format format;
+    @CommandLine.Mixin
+    FormatOption output;
 
     @Option(names = "--out", paramLabel = "DIR",
             description = "Also write rows, manifest, resolved spec, plot and HTML report under DIR/run.WORKLOAD;"
@@ -238,10 +237,10 @@ final class RunCommand implements Callable<Integer> {
         String notVerified = VerificationNotice.line(rows, "size_B");
         if (notVerified != null) {
             // First thing a reader sees; machine-readable output stays pure, so it goes beside it there.
-            (format == Format.csv || format == Format.json ? spec.commandLine().getErr() : o).println(notVerified);
+            (output.format == Format.csv || output.format == Format.json ? spec.commandLine().getErr() : o).println(notVerified);
             spec.commandLine().getErr().flush();
         }
-        switch (format) {
+        switch (output.format) {
             case csv -> o.print(RowFormat.csv(rows));
             case json -> o.print(RowFormat.json(rows));
             case table -> o.print(RowFormat.table(rows, tableColumns(rows, experiment.workload())));

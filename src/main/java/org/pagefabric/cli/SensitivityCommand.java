@@ -57,9 +57,8 @@ final class SensitivityCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "T", description = "Worker threads per run; results do not depend on it.")
     Integer threads;
 
-    @Option(names = "--format", defaultValue = "table",
-            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    RunCommand.Format format;
+    @CommandLine.Mixin
+    FormatOption output;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
             description = "Where DIR/ID/sensitivity.json and .csv go, and the varied runs' points are kept"
@@ -130,7 +129,7 @@ final class SensitivityCommand implements Callable<Integer> {
         Files.writeString(dir.resolve(SensitivityFiles.JSON), ResultWriter.json(result.document()),
                 StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(SensitivityFiles.CSV), ResultWriter.csv(result.bands()), StandardCharsets.UTF_8);
-        switch (format) {
+        switch (output.format) {
             case csv -> o.print(RowFormat.csv(result.bands()));
             case json -> o.print(ResultWriter.json(result.document()));
             case table, markdown -> {
@@ -161,6 +160,6 @@ final class SensitivityCommand implements Callable<Integer> {
     }
 
     private String table(List<Map<String, Object>> rows, List<String> cols) {
-        return format == RunCommand.Format.markdown ? RowFormat.markdown(rows, cols) : RowFormat.leftTable(rows, cols);
+        return output.format == RunCommand.Format.markdown ? RowFormat.markdown(rows, cols) : RowFormat.leftTable(rows, cols);
     }
 }

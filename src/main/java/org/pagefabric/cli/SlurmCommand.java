@@ -65,11 +65,8 @@ final class SlurmCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "T", description = "Worker threads of each task; results do not depend on it.")
     Integer threads;
 
-    @Option(names = "--quick", description = "Smaller grids and repetitions, as each spec's quick section says.")
-    boolean quick;
-
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a grid key, seed or repetitions (repeatable).")
-    List<String> sets = new ArrayList<>();
+    @CommandLine.Mixin
+    GridOverrides grid;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
             description = "Results, on a file system every node sees: the report, shards/, slurm/ (scripts), logs/"
@@ -166,7 +163,7 @@ final class SlurmCommand implements Callable<Integer> {
             resources.add("--mem=" + mem);
         }
         Integer taskThreads = threads != null ? threads : cpusPerTask;
-        return new SlurmScripts(launcher(), dir, resolved, quick, sets, taskThreads, shards, resources, cpusPerTask);
+        return new SlurmScripts(launcher(), dir, resolved, grid.quick, grid.sets, taskThreads, shards, resources, cpusPerTask);
     }
 
     /**
@@ -174,7 +171,7 @@ final class SlurmCommand implements Callable<Integer> {
      * after reading every spec and applying {@code --quick} and {@code --set} as the tasks will.
      */
     private List<String> checkedTargets() {
-        Map<String, String> overrides = RunCommand.parseSets(sets);
+        Map<String, String> overrides = RunCommand.parseSets(grid.sets);
         List<String> ids = SpecReader.bundledIds();
         List<String> resolved = new ArrayList<>();
         List<ExperimentSpec> specs = new ArrayList<>();
@@ -201,7 +198,7 @@ final class SlurmCommand implements Callable<Integer> {
         for (ExperimentSpec s : specs) {
             if (s.runnable()) {
                 // applies --quick and --set, refusing an unknown key in one line
-                new ExperimentRunner(s, new ExperimentRunner.Options(1, quick, false, overrides));
+                new ExperimentRunner(s, new ExperimentRunner.Options(1, grid.quick, false, overrides));
             }
         }
         return resolved;

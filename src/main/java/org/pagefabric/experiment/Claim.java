@@ -79,7 +79,7 @@ public sealed interface Claim {
         @Override
         public String describe(Double paper) {
             if (shape != Shape.RANKED) {
-                return shape.specName;
+                return shape.specName();
             }
             StringBuilder b = new StringBuilder();
             for (List<String> group : order) {
@@ -95,73 +95,35 @@ public sealed interface Claim {
     /** How a stated number was measured or qualified, with the default tolerance of ours/paper. */
     enum Kind implements SpecName {
         /** A table cell or a stated figure. */
-        MEASURED("measured", 0.8, 1.25),
+        MEASURED(0.8, 1.25),
         /** "approximately", "around", "in the range", "tends to be". */
-        APPROXIMATE("approximate", 0.67, 1.5),
+        APPROXIMATE(0.67, 1.5),
         /** "less than", "up to", "below": the bound itself. */
-        AT_MOST("at_most", 0, Double.POSITIVE_INFINITY),
+        AT_MOST(0, Double.POSITIVE_INFINITY),
         /** "over", "more than", "at least": the bound itself. */
-        AT_LEAST("at_least", 0, Double.POSITIVE_INFINITY);
+        AT_LEAST(0, Double.POSITIVE_INFINITY);
 
-        private final String specName;
         private final double low;
         private final double high;
 
-        Kind(String specName, double low, double high) {
-            this.specName = specName;
+        Kind(double low, double high) {
             this.low = low;
             this.high = high;
-        }
-
-        /** The constant a spec names, or {@code null}. */
-        public static Kind byName(String name) {
-            return SpecName.byName(values(), name);
-        }
-
-        /** The names a spec may use, comma-separated. */
-        public static String names() {
-            return SpecName.names(values());
-        }
-
-        @Override
-        public String specName() {
-            return specName;
         }
     }
 
     /** The trends a shape check can assert. */
     enum Shape implements SpecName {
         /** The series' metric grows with x. */
-        INCREASING("increasing"),
+        INCREASING,
         /** The series' metric falls with x. */
-        DECREASING("decreasing"),
+        DECREASING,
         /** The metric is above zero. */
-        POSITIVE("positive"),
+        POSITIVE,
         /** The metric is below zero. */
-        NEGATIVE("negative"),
+        NEGATIVE,
         /** Series in the stated order, highest metric first. */
-        RANKED("ranked");
-
-        private final String specName;
-
-        Shape(String specName) {
-            this.specName = specName;
-        }
-
-        /** The constant a spec names, or {@code null}. */
-        public static Shape byName(String name) {
-            return SpecName.byName(values(), name);
-        }
-
-        /** The names a spec may use, comma-separated. */
-        public static String names() {
-            return SpecName.names(values());
-        }
-
-        @Override
-        public String specName() {
-            return specName;
-        }
+        RANKED
     }
 
     /** A number without a trailing {@code .0}. */

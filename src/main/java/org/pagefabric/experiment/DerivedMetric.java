@@ -39,17 +39,11 @@ public record DerivedMetric(String name, String metric, String series, List<Stri
     /** How a ratio r of two means is reported. */
     public enum Form implements SpecName {
         /** r itself. */
-        RATIO("ratio"),
+        RATIO,
         /** 100 (r - 1): the percentage by which the series exceeds the denominator. */
-        PCT_CHANGE("pct_change"),
+        PCT_CHANGE,
         /** 100 (1 - r): the percentage by which the series falls short of the denominator. */
-        PCT_LOSS("pct_loss");
-
-        private final String specName;
-
-        Form(String specName) {
-            this.specName = specName;
-        }
+        PCT_LOSS;
 
         double apply(double ratio) {
             return switch (this) {
@@ -57,21 +51,6 @@ public record DerivedMetric(String name, String metric, String series, List<Stri
                 case PCT_CHANGE -> 100 * (ratio - 1);
                 case PCT_LOSS -> 100 * (1 - ratio);
             };
-        }
-
-        /** The constant a spec names, or {@code null}. */
-        public static Form byName(String name) {
-            return SpecName.byName(values(), name);
-        }
-
-        /** The names a spec may use, comma-separated. */
-        public static String names() {
-            return SpecName.names(values());
-        }
-
-        @Override
-        public String specName() {
-            return specName;
         }
     }
 

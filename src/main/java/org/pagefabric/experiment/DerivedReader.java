@@ -89,10 +89,10 @@ record DerivedReader(SpecFields fields) {
             DerivedMetric.Form form = DerivedMetric.Form.RATIO;
             if (m.entries().containsKey("as")) {
                 String as = fields.text(m, "as", f);
-                form = DerivedMetric.Form.byName(as);
+                form = SpecName.byName(DerivedMetric.Form.values(), as);
                 if (form == null) {
                     throw new SpecException(fields.file, m.keyLines().get("as"), f + "as", "'" + as
-                            + "' is not valid; valid values: " + DerivedMetric.Form.names());
+                            + "' is not valid; valid values: " + SpecName.names(DerivedMetric.Form.values()));
                 }
                 if (atCrossing != null) {
                     throw new SpecException(fields.file, m.keyLines().get("as"), f + "as",

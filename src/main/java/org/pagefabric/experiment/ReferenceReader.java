@@ -46,10 +46,10 @@ record ReferenceReader(SpecFields fields, List<String> derivedNames) {
             Claim.Shape shape = null;
             if (m.entries().containsKey("shape")) {
                 String name = fields.text(m, "shape", f);
-                shape = Claim.Shape.byName(name);
+                shape = SpecName.byName(Claim.Shape.values(), name);
                 if (shape == null) {
                     throw new SpecException(fields.file, m.keyLines().get("shape"), f + "shape", "'" + name
-                            + "' is not valid; valid values: " + Claim.Shape.names());
+                            + "' is not valid; valid values: " + SpecName.names(Claim.Shape.values()));
                 }
             }
             List<String> required = shape == null ? List.of("series", "metric", "value")
@@ -111,10 +111,10 @@ record ReferenceReader(SpecFields fields, List<String> derivedNames) {
         Claim.Kind kind = Claim.Kind.MEASURED;
         if (m.entries().containsKey("kind")) {
             String name = fields.text(m, "kind", f);
-            kind = Claim.Kind.byName(name);
+            kind = SpecName.byName(Claim.Kind.values(), name);
             if (kind == null) {
                 throw new SpecException(fields.file, m.keyLines().get("kind"), f + "kind", "'" + name
-                        + "' is not valid; valid values: " + Claim.Kind.names());
+                        + "' is not valid; valid values: " + SpecName.names(Claim.Kind.values()));
             }
         }
         boolean bound = kind == Claim.Kind.AT_MOST || kind == Claim.Kind.AT_LEAST;
