@@ -1,6 +1,5 @@
 package org.pagefabric.reg.ats;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import org.pagefabric.hw.cpu.CpuThread;
@@ -15,6 +14,7 @@ import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.sim.collect.IndexedPool;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.stat.Counter;
 import org.pagefabric.sim.stat.LatencyHistogram;
@@ -53,8 +53,7 @@ public final class PriHandler extends Component {
     private final CpuThread workQueue;
     private AddressSpace[] processes = new AddressSpace[8];
 
-    private final ArrayList<Work> works = new ArrayList<>();
-    private final ArrayDeque<Work> idle = new ArrayDeque<>();
+    private final IndexedPool<Work> works = new IndexedPool<>(Work::new);
     private final ArrayList<Work> irqBatch = new ArrayList<>();
     /** A Page Request Group whose last request has not been read yet. */
     private Work partial;
@@ -111,7 +110,7 @@ public final class PriHandler extends Component {
         while (q.headArrived(now)) {
             Work w = partial;
             if (w == null) {
-                w = take();
+                w = works.take();
                 w.pasid = q.headPasid();
                 w.sent = q.headArrivedPs() - costs.device().pageRequestPs();
             }
@@ -150,7 +149,7 @@ public final class PriHandler extends Component {
                 groups.increment();
                 serviceTime.record(sim.now() - w.sent);
                 w.pages = 0;
-                idle.addLast(w);
+                works.release(w);
             }
             default -> throw new IllegalArgumentException("unknown PRI handler event " + type);
         }
@@ -178,14 +177,6 @@ public final class PriHandler extends Component {
         return cost;
     }
 
-    private Work take() {
-        Work w = idle.pollFirst();
-        if (w == null) {
-            w = new Work(works.size());
-            works.add(w);
-        }
-        return w;
-    }
 
     /** Page Requests served so far. */
     public long pageRequests() {

@@ -36,6 +36,7 @@ import org.pagefabric.reg.DmaBufRegistrar;
 import org.pagefabric.reg.OnDemandPaging;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.Statistic;
+import org.pagefabric.sim.collect.IndexedPool;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.process.Completion;
 import org.pagefabric.sim.stat.Counter;
@@ -110,8 +111,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
     private final CpuThread workQueue;
     private final Map<MemoryRegion, Umem> umems = new HashMap<>();
 
-    private final ArrayList<Work> works = new ArrayList<>();
-    private final ArrayDeque<Work> idle = new ArrayDeque<>();
+    private final IndexedPool<Work> works = new IndexedPool<>(Work::new);
     private final ArrayDeque<Work> eventQueue = new ArrayDeque<>();
     private final ArrayList<Work> irqBatch = new ArrayList<>();
 
@@ -400,7 +400,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
             foreign.increment();
             return;
         }
-        Work w = take();
+        Work w = works.take();
         w.fault = fault;
         w.umem = u;
         w.raised = fault.raisedPs();
@@ -423,7 +423,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
             return false;
         }
         prefetchRequests.increment();
-        Work w = take();
+        Work w = works.take();
         w.prefetch = true;
         w.sync = AdviseMrFlags.synchronous(flags);
         w.done = done;
@@ -611,14 +611,6 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         }
     }
 
-    private Work take() {
-        Work w = idle.pollFirst();
-        if (w == null) {
-            w = new Work(works.size());
-            works.add(w);
-        }
-        return w;
-    }
 
     private void release(Work w) {
         w.fault = null;
@@ -627,7 +619,7 @@ public final class OdpDriver extends Component implements PageFaultHandler, OnDe
         w.done = null;
         w.prefetch = false;
         w.sync = false;
-        idle.addLast(w);
+        works.release(w);
     }
 
     // ---------------------------------------------------------------- what it measured
