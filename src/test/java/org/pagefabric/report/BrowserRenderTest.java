@@ -116,17 +116,7 @@ class BrowserRenderTest {
 
     /** Pixels within a small distance of the colour (anti-aliasing shifts edges, not fills). */
     private static int count(BufferedImage image, Color c) {
-        int n = 0;
-        for (int y = 0; y < image.getHeight(); y++) {
-            for (int x = 0; x < image.getWidth(); x++) {
-                int rgb = image.getRGB(x, y);
-                if (Math.abs(((rgb >> 16) & 0xFF) - c.getRed()) <= 6 && Math.abs(((rgb >> 8) & 0xFF) - c.getGreen()) <= 6
-                        && Math.abs((rgb & 0xFF) - c.getBlue()) <= 6) {
-                    n++;
-                }
-            }
-        }
-        return n;
+        return RenderedPage.pixelsNear(image, c, 6);
     }
 
     /** Fraction of pixels that differ between two screenshots of the same size. */
@@ -141,10 +131,6 @@ class BrowserRenderTest {
     }
 
     private static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-            n++;
-        }
-        return n;
+        return RenderedPage.occurrences(text, needle);
     }
 }

@@ -91,24 +91,10 @@ class CompareReportRenderTest {
     }
 
     private static int count(String s, String what) {
-        int n = 0;
-        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) {
-            n++;
-        }
-        return n;
+        return RenderedPage.occurrences(s, what);
     }
 
     private static int count(BufferedImage image, Color c) {
-        int n = 0;
-        for (int y = 0; y < image.getHeight(); y++) {
-            for (int x = 0; x < image.getWidth(); x++) {
-                int rgb = image.getRGB(x, y);
-                if (Math.abs(((rgb >> 16) & 0xFF) - c.getRed()) <= 6 && Math.abs(((rgb >> 8) & 0xFF) - c.getGreen()) <= 6
-                        && Math.abs((rgb & 0xFF) - c.getBlue()) <= 6) {
-                    n++;
-                }
-            }
-        }
-        return n;
+        return RenderedPage.pixelsNear(image, c, 6);
     }
 }

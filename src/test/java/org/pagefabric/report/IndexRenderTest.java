@@ -76,16 +76,6 @@ class IndexRenderTest {
 
     /** Pixels within a small distance of the colour. */
     private static int count(BufferedImage image, Color c) {
-        int n = 0;
-        for (int y = 0; y < image.getHeight(); y++) {
-            for (int x = 0; x < image.getWidth(); x++) {
-                int rgb = image.getRGB(x, y);
-                if (Math.abs(((rgb >> 16) & 0xFF) - c.getRed()) <= 3 && Math.abs(((rgb >> 8) & 0xFF) - c.getGreen()) <= 3
-                        && Math.abs((rgb & 0xFF) - c.getBlue()) <= 3) {
-                    n++;
-                }
-            }
-        }
-        return n;
+        return RenderedPage.pixelsNear(image, c, 3);
     }
 }

@@ -85,25 +85,11 @@ class TimelineRenderTest {
     }
 
     private static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-            n++;
-        }
-        return n;
+        return RenderedPage.occurrences(text, needle);
     }
 
     /** Pixels within a small distance of the colour. */
     private static int count(BufferedImage image, Color c) {
-        int n = 0;
-        for (int y = 0; y < image.getHeight(); y++) {
-            for (int x = 0; x < image.getWidth(); x++) {
-                int rgb = image.getRGB(x, y);
-                if (Math.abs(((rgb >> 16) & 0xFF) - c.getRed()) <= 4 && Math.abs(((rgb >> 8) & 0xFF) - c.getGreen()) <= 4
-                        && Math.abs((rgb & 0xFF) - c.getBlue()) <= 4) {
-                    n++;
-                }
-            }
-        }
-        return n;
+        return RenderedPage.pixelsNear(image, c, 4);
     }
 }
