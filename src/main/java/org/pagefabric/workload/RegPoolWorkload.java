@@ -75,8 +75,8 @@ public final class RegPoolWorkload extends AbstractWorkload {
         }
         Plan plan = Plan.of(params);
         PoolRegistrar registrar = new PoolRegistrar(job.cluster().profile(), plan.nics);
-        for (int n = 0; n < plan.nics; n++) {
-            if (plan.device && plan.priorBytes > 0) {
+        if (plan.device && plan.priorBytes > 0) {
+            for (int n = 0; n < plan.nics; n++) {
                 registrar.holdBefore(n, plan.priorBytes);
             }
         }
