@@ -69,6 +69,30 @@ import org.pagefabric.sim.stat.Counter;
  * own: the event stream (and its trace) is the NIC's.
  */
 public final class Nic extends Component {
+    /**
+     * A counter every NIC declares below its component name; a policy that reports one lists
+     * this declaration rather than a copy of its name and meaning.
+     *
+     * @param name        the counter's name below the NIC's
+     * @param unit        what it counts
+     * @param description what an increment means
+     */
+    public record DeclaredCounter(String name, String unit, String description) {
+    }
+
+    private static final DeclaredCounter MW_BINDS = new DeclaredCounter("mw.binds", "requests",
+            "memory-window binds (BIND_MW) that took effect");
+    private static final DeclaredCounter MW_INVALIDATIONS = new DeclaredCounter("mw.invalidations", "requests",
+            "memory-window invalidations (LOCAL_INV) that took effect");
+    private static final DeclaredCounter MW_FAILED = new DeclaredCounter("mw.failed", "requests",
+            "BIND_MW and LOCAL_INV requests that failed");
+    private static final DeclaredCounter MW_REFUSED = new DeclaredCounter("mw.refused", "accesses",
+            "remote accesses through a memory window's key refused (revoked, stale, out of bounds or rights)");
+
+    /** The memory-window counters: binds, invalidations and failures that took effect, accesses refused. */
+    public static final List<DeclaredCounter> MEMORY_WINDOW_COUNTERS =
+            List.of(MW_BINDS, MW_INVALIDATIONS, MW_FAILED, MW_REFUSED);
+
     /** A posted request has been fetched (arg: qpn): start the send queue's ready messages. */
     static final int START = 1;
     /** A response's DMA read has started: hand the oldest response to the transport. */
@@ -177,17 +201,17 @@ public final class Nic extends Component {
         this.faults = new PageFaultUnit(this);
         this.refusals = new AccessRefusals(refused, unmappedPinned, faults);
         this.completions = new Completions(this, costs);
-        this.windows = new WindowOps(keys, refusals,
-                counter("mw.binds", "requests", "memory-window binds (BIND_MW) that took effect"),
-                counter("mw.invalidations", "requests", "memory-window invalidations (LOCAL_INV) that took effect"),
-                counter("mw.failed", "requests", "BIND_MW and LOCAL_INV requests that failed"));
-        Counter windowRefused = counter("mw.refused", "accesses",
-                "remote accesses through a memory window's key refused (revoked, stale, out of bounds or rights)");
+        this.windows = new WindowOps(keys, refusals, counter(MW_BINDS), counter(MW_INVALIDATIONS), counter(MW_FAILED));
+        Counter windowRefused = counter(MW_REFUSED);
         this.requester = new Requester(this, costs, endpoint, keys, dma, faults, refusals, completions, messages,
                 windows);
         this.responder = new Responder(this, costs, keys, dma, refusals, completions, udNoReceive, udNotPresent,
                 udReceived, windowRefused);
         this.windowRefused = windowRefused;
+    }
+
+    private Counter counter(DeclaredCounter d) {
+        return counter(d.name(), d.unit(), d.description());
     }
 
     /** The node this NIC sits in. */

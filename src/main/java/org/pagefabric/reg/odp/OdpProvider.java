@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import org.pagefabric.config.Parameter;
 import org.pagefabric.config.ParameterRegistry;
+import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.param.CpuParameters;
 import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.reg.Capability;
@@ -34,10 +35,9 @@ public final class OdpProvider implements PolicyProvider {
                 + " synchronously at both ends before use (the MPI rendezvous use of advise_mr)", caps, costs, stats,
                 p -> new OdpPolicy(OdpPolicy.PREFETCH, p)));
         List<Statistic> windowStats = new ArrayList<>(stats);
-        windowStats.add(new Statistic("<node>.nic.mw.binds", "requests", "memory-window binds that took effect"));
-        windowStats.add(new Statistic("<node>.nic.mw.invalidations", "requests", "memory-window revocations that took effect"));
-        windowStats.add(new Statistic("<node>.nic.mw.failed", "requests", "memory-window binds and revocations that failed"));
-        windowStats.add(new Statistic("<node>.nic.mw.refused", "accesses", "remote accesses through a window's key refused"));
+        for (Nic.DeclaredCounter c : Nic.MEMORY_WINDOW_COUNTERS) {
+            windowStats.add(new Statistic("<node>.nic." + c.name(), c.unit(), c.description()));
+        }
         all.add(new PolicyDescriptor(OdpWindowsPolicy.NAME, "On-Demand Paging (001 future work) with memory windows:"
                 + " one implicit region per rank, per (buffer, peer) a type-2 window bound on the peer's queue pair;"
                 + " revoking a peer invalidates its window instead of re-registering", windowCaps, costs, windowStats,
