@@ -1,5 +1,6 @@
 package org.pagefabric.hw.nic;
 
+import java.util.List;
 import org.agrona.collections.LongHashSet;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.iommu.Iotlb;
@@ -156,6 +157,26 @@ public final class IommuDmaPath {
     }
 
     /**
+     * The counters a NIC keeps once ATS is on, below its component name, in the order
+     * {@link #enableAts} binds them; a policy that reports them lists these declarations.
+     */
+    public static final List<Nic.DeclaredCounter> ATS_COUNTERS = List.of(
+            new Nic.DeclaredCounter("ats.atc_hits", "pages", "page translations found in the Address Translation Cache"),
+            new Nic.DeclaredCounter("ats.atc_misses", "pages", "page translations that sent an ATS Translation Request"),
+            new Nic.DeclaredCounter("ats.page_requests", "requests",
+                    "Page Requests (PRI) sent for pages not present or not writable"),
+            new Nic.DeclaredCounter("ats.page_requests_lost", "requests",
+                    "Page Requests not sent: the page-request queue was full"),
+            new Nic.DeclaredCounter("ats.send_stalls", "packets",
+                    "payload reads whose queue pair's send waited for a PRG Response"),
+            new Nic.DeclaredCounter("ats.not_ready", "packets",
+                    "placements answered RECEIVER_NOT_READY while their page was requested"),
+            new Nic.DeclaredCounter("ats.invalidate_requests", "requests", "ATS Invalidate Requests the device completed"),
+            new Nic.DeclaredCounter("ats.invalidated_entries", "entries", "ATC entries the Invalidate Requests removed"),
+            new Nic.DeclaredCounter("ats.invalidation_wait_ps", "ps",
+                    "time from Invalidate Requests to their completions, in-flight accesses drained"));
+
+    /**
      * Turns on the NIC's PCIe ATS and PRI: translations come from its Address Translation Cache,
      * filled by Translation Requests, and pages that are not present are asked for with Page
      * Requests to the IOMMU's queue (which a driver must have enabled, {@link Iommu#enablePageRequests}).
@@ -173,18 +194,21 @@ public final class IommuDmaPath {
         this.atc = new AddressTranslationCache(costs, nic.simulator().randomStream(nic.name() + ".atc"));
         this.pendingPages = new LongHashSet();
         var stats = nic.simulator().statistics();
-        String n = nic.name() + ".ats.";
-        atcHits = stats.counter(n + "atc_hits", "pages", "page translations found in the Address Translation Cache");
-        atcMisses = stats.counter(n + "atc_misses", "pages", "page translations that sent an ATS Translation Request");
-        pageRequests = stats.counter(n + "page_requests", "requests", "Page Requests (PRI) sent for pages not present or not writable");
-        pageRequestsLost = stats.counter(n + "page_requests_lost", "requests", "Page Requests not sent: the page-request queue was full");
-        sendStalls = stats.counter(n + "send_stalls", "packets",
-                "payload reads whose queue pair's send waited for a PRG Response");
-        notReady = stats.counter(n + "not_ready", "packets", "placements answered RECEIVER_NOT_READY while their page was requested");
-        invalidateRequests = stats.counter(n + "invalidate_requests", "requests", "ATS Invalidate Requests the device completed");
-        invalidatedEntries = stats.counter(n + "invalidated_entries", "entries", "ATC entries the Invalidate Requests removed");
-        invalidationWaitPs = stats.counter(n + "invalidation_wait_ps", "ps",
-                "time from Invalidate Requests to their completions, in-flight accesses drained");
+        String n = nic.name() + ".";
+        Counter[] c = new Counter[ATS_COUNTERS.size()];
+        for (int i = 0; i < c.length; i++) {
+            Nic.DeclaredCounter d = ATS_COUNTERS.get(i);
+            c[i] = stats.counter(n + d.name(), d.unit(), d.description());
+        }
+        atcHits = c[0];
+        atcMisses = c[1];
+        pageRequests = c[2];
+        pageRequestsLost = c[3];
+        sendStalls = c[4];
+        notReady = c[5];
+        invalidateRequests = c[6];
+        invalidatedEntries = c[7];
+        invalidationWaitPs = c[8];
     }
 
     /** Whether the NIC translates through ATS. */

@@ -2,11 +2,13 @@ package org.pagefabric.reg.ats;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.pagefabric.hw.cpu.CpuThread;
 import org.pagefabric.hw.cpu.InterruptController;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.iommu.PageRequestQueue;
 import org.pagefabric.hw.nic.IommuDmaPath;
+import org.pagefabric.hw.nic.Nic;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.hw.node.SharedVirtualAddressing;
 import org.pagefabric.hw.os.AddressSpace;
@@ -14,6 +16,7 @@ import org.pagefabric.hw.os.HostStage;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.PinResult;
+import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.collect.IndexedPool;
 import org.pagefabric.sim.Component;
 import org.pagefabric.sim.stat.Counter;
@@ -40,6 +43,39 @@ import org.pagefabric.sim.stat.LatencyHistogram;
  * counted as unresolved.
  */
 public final class PriHandler extends Component {
+    /** One of the handler's statistics, below its component name; the policy's descriptor lists the same ones. */
+    private record Declared(String name, String unit, String description) {
+        Statistic statistic() {
+            return new Statistic("<node>.ats." + name, unit, description);
+        }
+    }
+
+    private static final Declared REQUESTS = new Declared("page_requests", "requests",
+            "Page Requests the I/O page-fault handler served");
+    private static final Declared GROUPS = new Declared("page_request_groups", "groups",
+            "Page Request Groups answered (one work item and one response each)");
+    private static final Declared PAGES_IN = new Declared("pages_in", "pages", "pages the I/O page-fault handler faulted in");
+    private static final Declared UNRESOLVED = new Declared("unresolved", "requests",
+            "Page Requests for addresses the process does not map (answered invalid)");
+    private static final Declared SERVICE_TIME = new Declared("page_request_time", "ps",
+            "from the NIC sending a Page Request Group to its PRG Response reaching the NIC");
+
+    /** The handler's statistics and those the NIC keeps once ATS is on, as the policy reports them. */
+    static List<Statistic> statistics() {
+        List<Statistic> all = new ArrayList<>();
+        for (Declared d : List.of(REQUESTS, GROUPS, PAGES_IN, UNRESOLVED, SERVICE_TIME)) {
+            all.add(d.statistic());
+        }
+        for (Nic.DeclaredCounter c : IommuDmaPath.ATS_COUNTERS) {
+            all.add(new Statistic("<node>.nic." + c.name(), c.unit(), c.description()));
+        }
+        return all;
+    }
+
+    private Counter counter(Declared d) {
+        return counter(d.name(), d.unit(), d.description());
+    }
+
     private static final int IRQ_DONE = 1;
     private static final int DISPATCHED = 2;
     private static final int RESPONDED = 3;
@@ -83,12 +119,11 @@ public final class PriHandler extends Component {
             // Under a hypervisor that tells devices (vm.host_notifier), its second-stage changes reach the ATC too.
             host.subscribeDevice(gfn -> path.invalidateDeviceAll());
         }
-        requests = counter("page_requests", "requests", "Page Requests the I/O page-fault handler served");
-        groups = counter("page_request_groups", "groups", "Page Request Groups answered (one work item and one response each)");
-        pagesIn = counter("pages_in", "pages", "pages the I/O page-fault handler faulted in");
-        unresolved = counter("unresolved", "requests", "Page Requests for addresses the process does not map (answered invalid)");
-        serviceTime = latency("page_request_time",
-                "from the NIC sending a Page Request Group to its PRG Response reaching the NIC");
+        requests = counter(REQUESTS);
+        groups = counter(GROUPS);
+        pagesIn = counter(PAGES_IN);
+        unresolved = counter(UNRESOLVED);
+        serviceTime = latency(SERVICE_TIME.name(), SERVICE_TIME.description());
     }
 
     /**
