@@ -1,5 +1,9 @@
 package org.pagefabric.reg;
 
+import org.pagefabric.sim.stat.Counter;
+import org.pagefabric.sim.stat.LatencyHistogram;
+import org.pagefabric.sim.stat.StatisticsRegistry;
+
 /**
  * A statistic a registration policy publishes in the simulator's statistics, declared next to the
  * code that counts it so that {@code pagefabric info POLICY} lists it.
@@ -20,6 +24,19 @@ public record Statistic(String name, String unit, String description) {
     public static final String NODE = "<node>";
     /** The variable standing for the policy's name. */
     public static final String POLICY = "<policy>";
+
+    /**
+     * Declares this per-job statistic as a counter of {@code policy} in {@code stats}: the one
+     * declaration serves both the descriptor and the code that counts.
+     */
+    public Counter counterOf(StatisticsRegistry stats, String policy) {
+        return stats.counter(nameFor(policy, NODE), unit, description);
+    }
+
+    /** Declares this per-job statistic as a latency histogram of {@code policy} in {@code stats}. */
+    public LatencyHistogram latencyOf(StatisticsRegistry stats, String policy) {
+        return stats.latency(nameFor(policy, NODE), description);
+    }
 
     /** The name with {@link #POLICY} replaced by {@code policy} and {@link #NODE} by {@code node}. */
     public String nameFor(String policy, String node) {

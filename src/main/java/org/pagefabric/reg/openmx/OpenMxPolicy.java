@@ -1,7 +1,9 @@
 package org.pagefabric.reg.openmx;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
+import java.util.List;
 import org.pagefabric.config.Bandwidth;
 import org.pagefabric.config.Profile;
 import org.pagefabric.endpoint.Endpoint;
@@ -16,6 +18,7 @@ import org.pagefabric.reg.Metric;
 import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.ProcessContext;
@@ -90,6 +93,37 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
         return mode.policyName();
     }
 
+    private static final Statistic PINNED_PAGES = new Statistic("<policy>.pinnedPages", "pages", "pages the driver pinned");
+    private static final Statistic UNPINNED_PAGES = new Statistic("<policy>.unpinnedPages", "pages",
+            "pages the driver unpinned");
+    private static final Statistic OVERLAP_MISSES = new Statistic("<policy>.overlapMisses", "packets",
+            "pull replies dropped because their target page was not pinned yet (Overlap-Miss, 003 §4.3)");
+    private static final Statistic UNPINNED_REPLY_READS = new Statistic("<policy>.unpinnedReplyReads", "packets",
+            "pull replies sent without data because their source pages were unpinned under them");
+    private static final Statistic PACKETS_RECEIVED = new Statistic("<policy>.packetsReceived", "packets",
+            "Open-MX packets the receiving bottom halves accepted");
+    private static final Statistic INVALIDATIONS = new Statistic("<policy>.invalidations", "regions",
+            "cached regions unpinned by an MMU-notifier invalidation");
+    private static final Statistic PRESSURE_UNPINS = new Statistic("<policy>.pressureUnpins", "regions",
+            "idle cached regions unpinned because pinning failed for lack of memory");
+    private static final Statistic HANDSHAKE_RTT = new Statistic("<policy>.handshakeRtt", "ps",
+            "rendezvous handshake: from the RNDV leaving the sender's driver to the PULL acted on there (003 §3.3)");
+    private static final Statistic HITS = new Statistic("<policy>.hits", "lookups",
+            "region cache lookups that found the region declared");
+    private static final Statistic MISSES = new Statistic("<policy>.misses", "lookups",
+            "region cache lookups that declared a new region");
+
+    /** What a policy of {@code mode} counts, as its descriptor lists it. */
+    static List<Statistic> statistics(PinMode mode) {
+        List<Statistic> all = new ArrayList<>(List.of(PINNED_PAGES, UNPINNED_PAGES, OVERLAP_MISSES,
+                UNPINNED_REPLY_READS, PACKETS_RECEIVED, INVALIDATIONS, PRESSURE_UNPINS, HANDSHAKE_RTT));
+        if (mode == PinMode.CACHE) {
+            all.add(HITS);
+            all.add(MISSES);
+        }
+        return all;
+    }
+
     /** How this policy pins. */
     public PinMode mode() {
         return mode;
@@ -101,23 +135,18 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
         if (sim == null) {
             sim = rank.node().simulator();
             String n = name();
-            overlapMisses = sim.statistics().counter(n + ".overlapMisses", "packets",
-                    "pull replies dropped because their target page was not pinned yet (Overlap-Miss, 003 §4.3)");
-            unpinnedReplyReads = sim.statistics().counter(n + ".unpinnedReplyReads", "packets",
-                    "pull replies sent without data because their source pages were unpinned under them");
-            received = sim.statistics().counter(n + ".packetsReceived", "packets",
-                    "Open-MX packets the receiving bottom halves accepted");
-            pins = sim.statistics().counter(n + ".pinnedPages", "pages", "pages the driver pinned");
-            unpins = sim.statistics().counter(n + ".unpinnedPages", "pages", "pages the driver unpinned");
-            invalidations = sim.statistics().counter(n + ".invalidations", "regions",
-                    "cached regions unpinned by an MMU-notifier invalidation");
-            pressureUnpins = sim.statistics().counter(n + ".pressureUnpins", "regions",
-                    "idle cached regions unpinned because pinning failed for lack of memory");
-            handshakes = sim.statistics().latency(n + ".handshakeRtt",
-                    "rendezvous handshake: from the RNDV leaving the sender's driver to the PULL acted on there (003 §3.3)");
+            var stats = sim.statistics();
+            overlapMisses = OVERLAP_MISSES.counterOf(stats, n);
+            unpinnedReplyReads = UNPINNED_REPLY_READS.counterOf(stats, n);
+            received = PACKETS_RECEIVED.counterOf(stats, n);
+            pins = PINNED_PAGES.counterOf(stats, n);
+            unpins = UNPINNED_PAGES.counterOf(stats, n);
+            invalidations = INVALIDATIONS.counterOf(stats, n);
+            pressureUnpins = PRESSURE_UNPINS.counterOf(stats, n);
+            handshakes = HANDSHAKE_RTT.latencyOf(stats, n);
             if (mode == PinMode.CACHE) {
-                hits = sim.statistics().counter(n + ".hits", "lookups", "region cache lookups that found the region declared");
-                misses = sim.statistics().counter(n + ".misses", "lookups", "region cache lookups that declared a new region");
+                hits = HITS.counterOf(stats, n);
+                misses = MISSES.counterOf(stats, n);
             }
         }
         Driver d = new Driver(this, rank, rank.jobSize());

@@ -1,6 +1,7 @@
 package org.pagefabric.reg.rendezvous;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.IntArrayQueue;
@@ -13,6 +14,7 @@ import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.RegistrationPolicy;
 import org.pagefabric.reg.pinning.PinnedRange;
 import org.pagefabric.reg.pinning.RangePinner;
+import org.pagefabric.reg.Statistic;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.stat.Counter;
 
@@ -92,6 +94,14 @@ public final class Rendezvous implements RegistrationPolicy {
         this.lookupPs = profile.time(RendezvousParameters.CACHE_LOOKUP);
     }
 
+    private static final Statistic HITS = new Statistic("<policy>.hits", "operations",
+            "remote operations whose handshake found the target range pinned already (no pin)");
+    private static final Statistic MISSES = new Statistic("<policy>.misses", "operations",
+            "remote operations whose handshake pinned the target range");
+
+    /** What the policy counts, as its descriptor lists it. */
+    static final List<Statistic> STATISTICS = List.of(HITS, MISSES);
+
     @Override
     public String name() {
         return unpin ? WITH_UNPIN : NO_UNPIN;
@@ -102,10 +112,8 @@ public final class Rendezvous implements RegistrationPolicy {
     public long setUp(Endpoint rank) {
         if (hits == null) {
             var stats = rank.node().simulator().statistics();
-            hits = stats.counter(name() + ".hits", "operations",
-                    "remote operations whose handshake found the target range pinned already (no pin)");
-            misses = stats.counter(name() + ".misses", "operations",
-                    "remote operations whose handshake pinned the target range");
+            hits = HITS.counterOf(stats, name());
+            misses = MISSES.counterOf(stats, name());
         }
         states.put(rank, new RankState(new RangePinner(profile, rank), localCacheBytes));
         return 0;

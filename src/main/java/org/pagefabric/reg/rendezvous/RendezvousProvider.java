@@ -17,9 +17,7 @@ public final class RendezvousProvider implements PolicyProvider {
     public List<PolicyDescriptor> policies() {
         List<PolicyDescriptor> all = new ArrayList<>();
         List<Parameter> costs = ParameterRegistry.of(declaringClasses(), NicRegistrationCosts.PARAMETERS);
-        List<Statistic> stats = List.of(
-                new Statistic("<policy>.hits", "operations", "remote operations whose handshake found the target range pinned"),
-                new Statistic("<policy>.misses", "operations", "remote operations whose handshake pinned the target range"));
+        List<Statistic> stats = Rendezvous.STATISTICS;
         all.add(new PolicyDescriptor(Rendezvous.WITH_UNPIN, "rendezvous: active-message handshake, target pins on demand"
                 + " and unpins after each operation; sources in a bounded local pin cache", Set.of(Capability.PAGED_OUT_MEMORY, Capability.PUT, Capability.GET, Capability.SEND_RECEIVE), costs, stats,
                 p -> new Rendezvous(p, true)));
