@@ -75,7 +75,8 @@ public final class RxRingWorkload extends AbstractWorkload {
     private static final List<String> EXTRA = List.of(THROUGHPUT_GBPS, MISSES_PER_MIB, BUFFER_B, PAGE_KIB);
     private static final List<WorkloadParameter> PARAMETERS = List.of(
             WorkloadParameter.integer(MTU, 1500, "B", "IP MTU; the receive buffer follows mlx5's rule", 576, 3690),
-            StandardParameters.iterations(),
+            WorkloadParameter.integer(StandardParameters.ITERATIONS, 20000, "", "packets received; no warm-up, so the"
+                    + " first touch of each page counts", 1, 1L << 30),
             WorkloadParameter.integer(QUEUES, 32, "", "receive queues the packets are spread over", 1, 256),
             WorkloadParameter.integer(DESCRIPTORS, 1024, "", "receive buffers in each queue's ring", 1, 8192),
             WorkloadParameter.integer(OUTSTANDING, 32, "", "DMA writes the NIC keeps in flight", 1, 1024),
