@@ -11,6 +11,6 @@ public final class BasicWorkloads implements WorkloadProvider {
                 new SendFaultWorkload(), new InteropLatencyWorkload(), new TitaniumAppWorkload(), new PinCostWorkload(),
                 new MultiPingPongWorkload(), new MpiAppWorkload(), new FaultLatencyWorkload(), new LammpsWorkload(),
                 new NetperfWorkload(), new PktGenWorkload(), new DmaReadsWorkload(), new OdpPressureWorkload(), new MultiJobWorkload(),
-                new GasReadWorkload(), new HostReclaimWorkload(), new RegPoolWorkload());
+                new GasReadWorkload(), new HostReclaimWorkload(), new RegPoolWorkload(), new RxRingWorkload());
     }
 }

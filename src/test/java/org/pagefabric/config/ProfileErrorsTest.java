@@ -97,7 +97,7 @@ class ProfileErrorsTest {
                 "bad.yaml:3: extends: no bundled profile named 'part-fourth'; closest: part-forth, default, aa-gem5"
                     + " (bundled: default, part-forth, odp-connectx, firehose-myrinet, openmx-base, openmx-opteron265,"
                     + " openmx-opteron8347, openmx-xeon5435, openmx-xeon5460, aa-gem5, aa-crayxe6, pciebench-bdw-nfp6000,"
-                    + " pciebench-hsw-nfp6000, pciebench-ivb-nfp6000, nprdma-connectx, slingshot-cassini, gpu-dmabuf-h200, efa-p5, connectx7-host; or give a path to"
+                    + " pciebench-hsw-nfp6000, pciebench-ivb-nfp6000, nprdma-connectx, slingshot-cassini, gpu-dmabuf-h200, efa-p5, connectx7-host, iotlbwall-icelake-cx6; or give a path to"
                     + " a .yaml file)"),
             Arguments.of("missing name",
                 "description: d\nparameters: {}\n",
