@@ -91,28 +91,53 @@ final class TagSegments {
         return true;
     }
 
-    /** Writes a tag run over {@code [off, off+len)}; false (unchanged) if it does not fit. */
+    /**
+     * Writes a tag run over {@code [off, off+len)}; false (unchanged) if it does not fit. The
+     * segments end as {@link #clear} then an insertion would leave them, in an array of exactly
+     * their size; when that is the array's size already (a DMA write over a page one run fills,
+     * once per packet) it is rewritten in place rather than allocated anew.
+     */
     boolean add(int off, int len, long tag, long pos) {
-        long[] saved = seg;
-        int savedCount = count;
-        if (!clear(off, off + len)) {
+        final int e = off + len;
+        // the segments starting before the run (the last one may reach into it, or across it)
+        int a = 0;
+        while (a < count && off(a) < off) {
+            a++;
+        }
+        // the segments ending after the run: from index from on (the first one may start in it)
+        int from = a > 0 && off(a - 1) + len(a - 1) > e ? a - 1 : a;
+        while (from < count && off(from) + len(from) <= e) {
+            from++;
+        }
+        int b = count - from;
+        int splits = from < a ? 1 : 0;
+        if (count + splits > MAX_SEGMENTS || a + b + 1 > MAX_SEGMENTS) {
             return false;
         }
-        if (count + 1 > MAX_SEGMENTS) {
-            seg = saved;
-            count = savedCount;
-            return false;
+        int n = a + 1 + b;
+        // the straddling ends, read before the copies below can overwrite them
+        int leftOff = a > 0 ? off(a - 1) : 0;
+        int leftEnd = a > 0 ? leftOff + len(a - 1) : 0;
+        int rightOff = b > 0 ? off(from) : 0;
+        int rightEnd = b > 0 ? rightOff + len(from) : 0;
+        long rightTag = b > 0 ? tag(from) : 0;
+        long rightPos = b > 0 ? pos(from) : 0;
+        long[] out = seg.length == n * 3 ? seg : new long[n * 3];
+        if (b > 0) {
+            System.arraycopy(seg, from * 3, out, (a + 1) * 3, b * 3);
         }
-        int at = 0;
-        while (at < count && off(at) < off) {
-            at++;
+        if (out != seg && a > 0) {
+            System.arraycopy(seg, 0, out, 0, a * 3);
         }
-        long[] out = new long[(count + 1) * 3];
-        System.arraycopy(seg, 0, out, 0, at * 3);
-        put(out, at, off, len, tag, pos);
-        System.arraycopy(seg, at * 3, out, (at + 1) * 3, (count - at) * 3);
+        if (a > 0 && leftEnd > off) {
+            out[(a - 1) * 3] = ((long) leftOff << 32) | (off - leftOff);
+        }
+        if (b > 0 && rightOff < e) {
+            put(out, a + 1, e, rightEnd - e, rightTag, rightPos + (e - rightOff));
+        }
+        put(out, a, off, len, tag, pos);
         seg = out;
-        count++;
+        count = n;
         return true;
     }
 
