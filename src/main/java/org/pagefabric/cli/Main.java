@@ -2,6 +2,7 @@ package org.pagefabric.cli;
 
 import java.io.PrintWriter;
 import java.util.List;
+import org.pagefabric.config.ProfileException;
 import org.pagefabric.experiment.ExperimentRunner;
 import org.pagefabric.experiment.WriteFailedException;
 import org.pagefabric.experiment.ProgressLog;
@@ -76,6 +77,8 @@ public final class Main implements Runnable {
             PolicyRefusal refusal = refusal(ex);
             // so is a run that asks for more simulated time than the clock holds
             ClockOverflowException overflow = causeOf(ex, ClockOverflowException.class);
+            // and a profile value the hardware cannot take, found when a point builds its cluster
+            ProfileException profile = causeOf(ex, ProfileException.class);
             // a full disk or an I/O error is the run's failure, not the user's input: exit 1
             WriteFailedException unwritten = causeOf(ex, WriteFailedException.class);
             if (unwritten != null) {
@@ -84,12 +87,13 @@ public final class Main implements Runnable {
                 return ExitCodes.FAILURE;
             }
             String what = refusal != null ? oneLine(refusal)
-                    : overflow != null ? pointOf(ex) + oneLine(overflow) : oneLine(reason(ex));
+                    : overflow != null ? pointOf(ex) + oneLine(overflow)
+                    : profile != null ? pointOf(ex) + oneLine(profile) : oneLine(reason(ex));
             err.println("pagefabric " + cmd.getCommandName() + ": error: " + what);
             if (System.getenv("PAGEFABRIC_DEBUG") != null) {
                 ex.printStackTrace(err);
             }
-            return ex instanceof IllegalArgumentException || refusal != null || overflow != null
+            return ex instanceof IllegalArgumentException || refusal != null || overflow != null || profile != null
                     ? ExitCodes.USAGE : ExitCodes.FAILURE;
         });
         return cl;

@@ -105,6 +105,15 @@ class InputRefusalsTest {
     }
 
     @Test
+    void aValueTheHardwareCannotTakeIsBadInputNamingItsPoint() {
+        refused("point 0 (size_B=64 iterations=1 pcie.latency=300ns policy=pin-all rep=0): --set: pcie.latency: 300 ns"
+                + " leaves the host completer no part of pcie.round_trip (600 ns), which two of it and 14.219 ns of"
+                + " serialization exceed; valid: 0 to 292.89 ns (profile pciebench-bdw-nfp6000)",
+                "run", "dma-reads", "--sizes", "64", "--iterations", "1", "--profile", "pciebench-bdw-nfp6000",
+                "--set", "pcie.latency=300ns");
+    }
+
+    @Test
     void aDirectoryAFifoOrADeviceIsNoProfile() throws Exception {
         Path sub = Files.createDirectory(dir.resolve("sub.yaml"));
         refused(sub + ": is a directory; give a YAML file", "run", "latency", "--sizes", "8", "--profile", sub.toString());

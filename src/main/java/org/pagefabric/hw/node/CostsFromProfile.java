@@ -39,6 +39,8 @@ import org.pagefabric.hw.param.PcieParameters;
 import org.pagefabric.hw.param.PowerParameters;
 import org.pagefabric.hw.param.TransportParameters;
 import org.pagefabric.hw.pcie.PcieCosts;
+import org.pagefabric.hw.pcie.Tlp;
+import org.pagefabric.sim.Time;
 
 /**
  * Each layer's cost record, read from a profile: the one place that maps parameter names to
@@ -50,6 +52,8 @@ import org.pagefabric.hw.pcie.PcieCosts;
 public final class CostsFromProfile {
     /** Bus bandwidth above this (1 PB/s) would make the PCIe model's fixed-point rate zero. */
     private static final long MAX_BUS_BYTES_PER_SECOND = 1_000_000_000_000_000L;
+    /** The read whose round trip {@code pcie.round_trip} gives: one 64 B cache line. */
+    private static final int ROUND_TRIP_READ_BYTES = 64;
 
     private CostsFromProfile() {
     }
@@ -76,17 +80,48 @@ public final class CostsFromProfile {
         return ProfileValues.intCount(p, CpuParameters.CORES);
     }
 
-    /** The host I/O bus between the NIC and the root complex. */
+    /**
+     * The host I/O bus between the NIC and the root complex. Where the profile gives a measured
+     * read round trip ({@code pcie.round_trip} not 0), the host completer is derived from it: the
+     * round trip less what the bus model itself charges an idle 64 B read (two
+     * {@code pcie.latency} and the serialization of the header-only request and of the one
+     * completion carrying the 64 B), kept to whole nanoseconds, finer than any such measurement
+     * resolves. The model's idle read then takes the measured time whatever the assumed split
+     * between link and root complex, so a study that moves {@code pcie.latency} moves the split
+     * only. Otherwise {@code pcie.host_completer} is read as given.
+     */
     public static PcieCosts pcie(Profile p) {
         long rate = p.bytesPerSecond(PcieParameters.BANDWIDTH);
         if (rate > MAX_BUS_BYTES_PER_SECOND) {
             throw ProfileValues.invalid(p, PcieParameters.BANDWIDTH, "is above the 1 PB/s the bus model can time");
         }
-        return new PcieCosts(rate, p.time(PcieParameters.LATENCY),
-                ProfileValues.intSize(p, PcieParameters.TLP_OVERHEAD),
-                ProfileValues.intSize(p, PcieParameters.MAX_PAYLOAD),
-                ProfileValues.intSize(p, PcieParameters.MAX_READ_REQUEST),
-                p.time(PcieParameters.HOST_COMPLETER), p.time(PcieParameters.DEVICE_COMPLETER));
+        long latency = p.time(PcieParameters.LATENCY);
+        int overhead = ProfileValues.intSize(p, PcieParameters.TLP_OVERHEAD);
+        int maxPayload = ProfileValues.intSize(p, PcieParameters.MAX_PAYLOAD);
+        int maxReadRequest = ProfileValues.intSize(p, PcieParameters.MAX_READ_REQUEST);
+        long deviceCompleter = p.time(PcieParameters.DEVICE_COMPLETER);
+        long roundTrip = p.time(PcieParameters.ROUND_TRIP);
+        if (roundTrip == 0) {
+            return new PcieCosts(rate, latency, overhead, maxPayload, maxReadRequest,
+                    p.time(PcieParameters.HOST_COMPLETER), deviceCompleter);
+        }
+        PcieCosts bus = new PcieCosts(rate, latency, overhead, maxPayload, maxReadRequest, 0, deviceCompleter);
+        long serialization = bus.serializationPs(overhead) + bus.serializationPs(
+                Tlp.wireBytes(0, ROUND_TRIP_READ_BYTES, Math.min(maxPayload, maxReadRequest), overhead));
+        long completer = roundTrip - 2 * latency - serialization;
+        if (completer < 0) {
+            long most = Math.max(0, (roundTrip - serialization) / 2);
+            throw ProfileValues.invalid(p, PcieParameters.LATENCY, "leaves the host completer no part of pcie.round_trip ("
+                    + p.setting(PcieParameters.ROUND_TRIP).written() + "), which two of it and "
+                    + nanoseconds(serialization) + " ns of serialization exceed; valid: 0 to "
+                    + nanoseconds(most) + " ns");
+        }
+        return new PcieCosts(rate, latency, overhead, maxPayload, maxReadRequest,
+                Math.floorDiv(completer + Time.NS / 2, Time.NS) * Time.NS, deviceCompleter);
+    }
+
+    private static String nanoseconds(long ps) {
+        return java.math.BigDecimal.valueOf(ps, 3).stripTrailingZeros().toPlainString();
     }
 
     /** The IOMMU's costs; IOTLB lookup costs are in {@link #iommuConfig}. */

@@ -40,6 +40,14 @@ public record PcieCosts(long bytesPerSecond, long latencyPs, int tlpOverheadByte
         }
     }
 
+    /**
+     * Picoseconds to serialize {@code bytes} on one direction (rounded up): what
+     * {@link PcieLink#serializationPs} charges.
+     */
+    public long serializationPs(long bytes) {
+        return Math.ceilDiv(bytes * femtosPerByte(), 1000L);
+    }
+
     /** Femtoseconds per byte, the fixed-point rate used to time serialization without overflow. */
     long femtosPerByte() {
         return Math.ceilDiv(1_000_000_000_000_000L, bytesPerSecond);

@@ -30,6 +30,7 @@ import org.pagefabric.hw.nic.NicCosts;
 import org.pagefabric.hw.os.OsCosts;
 import org.pagefabric.hw.os.ThpMode;
 import org.pagefabric.hw.pcie.PcieCosts;
+import org.pagefabric.hw.pcie.PcieLink;
 import org.pagefabric.sim.Simulator;
 import org.pagefabric.sim.Time;
 
@@ -143,6 +144,34 @@ class CostsFromProfileTest {
         assertFalse(CostsFromProfile.nicUsesIommu(DEFAULT));
     }
 
+    @Test
+    void aMeasuredRoundTripLeavesTheHostCompleterWhatTheLinkDoesNotTake() {
+        Profile bdw = ProfileRegistry.load("pciebench-bdw-nfp6000");
+        // 600 ns less two 200 ns crossings and 14.219 ns of serialization (24 B + 88 B at 7.877 GB/s)
+        assertEquals(186 * Time.NS, CostsFromProfile.pcie(bdw).hostCompleterPs());
+        assertEquals(199 * Time.NS, CostsFromProfile.pcie(ProfileRegistry.load("pciebench-ivb-nfp6000")).hostCompleterPs());
+        for (String latency : new String[] {"100 ns", "150 ns", "250 ns", "292 ns"}) {
+            PcieCosts c = CostsFromProfile.pcie(bdw.withOverrides(java.util.Map.of("pcie.latency", latency), "--set"));
+            PcieLink link = new PcieLink(new Simulator(1), "pcie", c);
+            assertEquals(600 * Time.NS, link.readLatencyPs(0, 64), Time.NS / 2,
+                    "an idle 64 B read takes the measured round trip whatever the split, at " + latency);
+            assertEquals(0, c.hostCompleterPs() % Time.NS, "kept to whole nanoseconds");
+        }
+        assertEquals(185 * Time.NS, CostsFromProfile.pcie(bdw.withOverrides(java.util.Map.of("pcie.latency", "200.5 ns"),
+                "--set")).hostCompleterPs(), "a longer crossing leaves the completer less");
+        assertEquals(150 * Time.NS, CostsFromProfile.pcie(DEFAULT).hostCompleterPs(), "no round trip: read as given");
+    }
+
+    @Test
+    void aLatencyTheMeasuredRoundTripCannotHoldSaysTheLargestThatFits() {
+        Profile bdw = ProfileRegistry.load("pciebench-bdw-nfp6000");
+        ProfileException e = assertThrows(ProfileException.class,
+                () -> CostsFromProfile.pcie(bdw.withOverrides(java.util.Map.of("pcie.latency", "293 ns"), "--set")));
+        assertEquals("pcie.latency", e.field());
+        assertEquals("--set", e.file());
+        assertTrue(e.getMessage().contains("valid: 0 to 292.89 ns"), e.getMessage());
+    }
+
     static Stream<Arguments> unusable() {
         return Stream.of(
             Arguments.of("transport.block_size", "transport.block_size: {value: 5000, unit: B, source: \"assumed: x\"}",
@@ -157,7 +186,10 @@ class CostsFromProfileTest {
             Arguments.of("memory.page_size", "memory.page_size: {value: 64, unit: KiB, source: \"assumed: x\"}",
                 "is not supported"),
             Arguments.of("memory.size", "memory.size: {value: 1000, unit: MB, source: \"assumed: x\"}",
-                "is not a whole number of 4096 B pages"));
+                "is not a whole number of 4096 B pages"),
+            Arguments.of("pcie.latency", "pcie.latency: {value: 400, unit: ns, source: \"assumed: x\"}"
+                + "\n  pcie.round_trip: {value: 600, unit: ns, source: \"assumed: a measured round trip\"}",
+                "leaves the host completer no part of pcie.round_trip (600 ns)"));
     }
 
     @ParameterizedTest
