@@ -38,8 +38,10 @@ final class MpiCallCount {
     void performed(int k) {
         int c = callOf[k];
         if (c >= 0) {
-            done[records.get(k).rank()][c]++;
-            total++;
+            TraceRecord r = records.get(k);
+            long n = r.mpi() == null ? 1 : r.mpi().count();
+            done[r.rank()][c] += n;
+            total += n;
         }
     }
 

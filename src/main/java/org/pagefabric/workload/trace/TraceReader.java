@@ -34,10 +34,10 @@ public final class TraceReader {
             "release_interior_pages", "linkage");
     private static final Set<String> RECORD_FIELDS = Set.of("t", "gap", "rank", "op", "addr", "len", "new_addr",
             "new_len", "peer", "raddr", "duration", "hooked", "advice", "queue", "pinned", "call", "coll", "comm", "root",
-            "recv_addr", "blocks", "members");
+            "recv_addr", "blocks", "members", "tag", "req", "count");
     /** Record fields only version 2 (a recorded MPI program) has. */
     private static final Set<String> MPI_FIELDS = Set.of("call", "coll", "comm", "root", "recv_addr", "blocks",
-            "members");
+            "members", "tag", "req", "count");
     private static final long KIB = 1024;
     private static final int MAX_RANKS = 1 << 16;
 
@@ -328,7 +328,9 @@ public final class TraceReader {
         long at = n.has("t") ? picos(n, "t") : TraceRecord.NONE;
         long gap = n.has("gap") ? picos(n, "gap") : 0;
         long addr = n.has("addr") ? address(n, "addr") : 0;
-        long len = n.has("len") ? integer(n, "len", true, op == TraceOp.COLLECTIVE ? 0 : 1, 1L << 46) : 0;
+        // MPI allows a message of no elements (at a NULL buffer); memory calls move at least a byte
+        boolean empty = op == TraceOp.COLLECTIVE || op == TraceOp.SEND || op == TraceOp.RECV;
+        long len = n.has("len") ? integer(n, "len", true, empty ? 0 : 1, 1L << 46) : 0;
         long newAddr = n.has("new_addr") ? address(n, "new_addr") : 0;
         long newLen = n.has("new_len") ? integer(n, "new_len", true, 1, 1L << 46) : 0;
         int peer = 0;
@@ -418,7 +420,29 @@ public final class TraceReader {
         if (op == TraceOp.COMM && comm < 2) {
             throw error("comm", comm + " is taken: 0 is MPI_COMM_WORLD and 1 MPI_COMM_SELF");
         }
-        return new MpiFields(call, coll, comm, root, recvAddr, blocks, members);
+        boolean pointToPoint = op == TraceOp.SEND || op == TraceOp.RECV;
+        int tag = 0;
+        if (n.has("tag")) {
+            if (!pointToPoint) {
+                throw error("tag", "only a send or a receive has a tag");
+            }
+            tag = (int) integer(n, "tag", true, 0, Integer.MAX_VALUE);
+        }
+        long request = MpiFields.NO_REQUEST;
+        if (n.has("req")) {
+            if (!pointToPoint && op != TraceOp.WAIT) {
+                throw error("req", "only a send, a receive or a wait names a request");
+            }
+            request = integer(n, "req", true, 1, Long.MAX_VALUE);
+        }
+        long count = 1;
+        if (n.has("count")) {
+            if (op != TraceOp.MPI || call == null) {
+                throw error("count", "only an mpi record with a call repeats");
+            }
+            count = integer(n, "count", true, 1, Long.MAX_VALUE);
+        }
+        return new MpiFields(call, coll, comm, root, recvAddr, blocks, members, tag, request, count);
     }
 
     private void unknownFields(JsonNode n, Set<String> known, String what) {

@@ -258,7 +258,9 @@ public final class TraceReplay implements Workload.Run {
             }
             case COMPUTE -> rank.compute(ctx, rec.durationPs());
             // a collective is replayed by the records it expanded to, which follow it
-            case COLLECTIVE, COMM, MPI -> { }
+            // polls that found nothing move no bytes, only the time they covered
+            case MPI -> ctx.sleep(rec.durationPs());
+            case COLLECTIVE, COMM -> { }
             default -> throw refused(rec, rec.op().wireName() + " is not replayable");
         }
     }

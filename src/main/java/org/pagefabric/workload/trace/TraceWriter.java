@@ -119,6 +119,9 @@ public final class TraceWriter {
             }
             n.put("len", r.len());
         }
+        if (r.op() == TraceOp.MPI && r.durationPs() > 0) {
+            n.put("duration", nanos(r.durationPs()));
+        }
         if (r.mpi() != null) {
             mpi(n, r.op(), r.mpi());
         }
@@ -136,8 +139,18 @@ public final class TraceWriter {
         if (m.coll() != null) {
             n.put("coll", m.coll().wireName());
         }
-        if (op == TraceOp.COLLECTIVE || op == TraceOp.COMM) {
+        if (op == TraceOp.COLLECTIVE || op == TraceOp.COMM || (op == TraceOp.SEND || op == TraceOp.RECV)
+                && m.comm() != 0) {
             n.put("comm", m.comm());
+        }
+        if (m.tag() != 0) {
+            n.put("tag", m.tag());
+        }
+        if (m.hasRequest()) {
+            n.put("req", m.request());
+        }
+        if (m.count() != 1) {
+            n.put("count", m.count());
         }
         if (m.coll() != null) {
             if (m.coll().rooted()) {
