@@ -17,19 +17,20 @@ import org.pagefabric.hw.param.MemoryParameters;
  * rate and the memory traffic it causes (every byte read once and written once) at the node's
  * memory bandwidth.
  */
-final class CpuCopy {
+public final class CpuCopy {
     private final long overheadPs;
     private final Bandwidth coreRate;
     private final Bandwidth memoryRate;
 
-    CpuCopy(Profile profile) {
+    /** A core's copies at the rates {@code profile} gives. */
+    public CpuCopy(Profile profile) {
         this.overheadPs = profile.time(BounceParameters.COPY_OVERHEAD);
         this.coreRate = profile.bandwidth(BounceParameters.COPY_BANDWIDTH);
         this.memoryRate = profile.bandwidth(MemoryParameters.BANDWIDTH);
     }
 
     /** Time a copy of {@code bytes} takes, page faults excluded, in picoseconds. */
-    long costPs(long bytes) {
+    public long costPs(long bytes) {
         return overheadPs + Math.max(coreRate.transferTimePs(bytes), memoryRate.transferTimePs(2 * bytes));
     }
 
@@ -39,7 +40,7 @@ final class CpuCopy {
      *
      * @return the time the copy took, page faults included, in picoseconds
      */
-    long copy(Kernel kernel, AddressSpace from, long src, AddressSpace to, long dst, long length) {
+    public long copy(Kernel kernel, AddressSpace from, long src, AddressSpace to, long dst, long length) {
         long faults = 0;
         PhysicalMemory memory = kernel.memory();
         for (long done = 0; done < length; ) {
