@@ -75,6 +75,16 @@ public final class MatchingQueues<R, M> {
         return null;
     }
 
+    /** Whether a message with envelope {@code (source, tag, comm)} would match a posted receive. */
+    public boolean hasPosted(int source, int tag, int comm) {
+        for (Entry<R> r : posted) {
+            if (matches(r.source, r.tag, r.comm, source, tag, comm)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Takes a posted receive off the queue (MPI_Cancel); whether it was still there to take. */
     public boolean cancel(R receive) {
         for (Iterator<Entry<R>> it = posted.iterator(); it.hasNext(); ) {

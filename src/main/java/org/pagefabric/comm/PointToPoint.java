@@ -8,7 +8,7 @@ import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.Prot;
-import org.pagefabric.reg.bounce.CpuCopy;
+import org.pagefabric.reg.pinning.CpuCopy;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.sim.process.SimProcess;
@@ -51,6 +51,8 @@ public final class PointToPoint {
     private static final int RTS = 1;
     private static final int CTS = 2;
     private static final int FIN = 3;
+    /** A message of a stack that matches by match bits: its envelope, known to the receiver's matching. */
+    private static final int KEYED = 4;
     /** Unexpected buffers mapped at a time when a rank runs out of them. */
     private static final int HOLDING_CHUNK = 32;
     /** Work request ids of eager-buffer receives: this bit, the peer and the buffer index. */
@@ -195,6 +197,7 @@ public final class PointToPoint {
         final Request send;
         Request receive;
         long holding;
+        long bits;
 
         Packet(int kind, int source, int tag, int comm, long length, Request send, Request receive) {
             this.kind = kind;
@@ -218,6 +221,8 @@ public final class PointToPoint {
         final org.pagefabric.sim.process.Completion[] creditReturned;
         final long eagerBuffers;
         final Long2ObjectHashMap<Request> onSendQueue = new Long2ObjectHashMap<>();
+        final Long2ObjectHashMap<Request> onReceiveQueue = new Long2ObjectHashMap<>();
+        final long[] nextBits;
         final Long2LongHashMap fragmentOf = new Long2LongHashMap(-1);
         final Long2ObjectHashMap<Packet> inbound = new Long2ObjectHashMap<>();
         final ArrayDeque<Packet> control = new ArrayDeque<>();
@@ -237,6 +242,7 @@ public final class PointToPoint {
                 freeFragments.offerLong(poolVa + i * slot);
             }
             eagerBuffers = poolVa + SEND_FRAGMENTS * slot;
+            nextBits = new long[ranks];
             credits = new int[ranks];
             creditReturned = new org.pagefabric.sim.process.Completion[ranks];
             for (int p = 0; p < ranks; p++) {
@@ -257,6 +263,7 @@ public final class PointToPoint {
     private final CpuCopy copier;
     private final Side[] sides;
     private final Listener listener;
+    private final boolean keyed;
     private long eagerMessages;
     private long rendezvousMessages;
     private long unexpectedMessages;
@@ -268,6 +275,18 @@ public final class PointToPoint {
      * must leave {@link #poolBytes} bytes.
      */
     public PointToPoint(Job job, long eagerLimit, long poolOffset, Listener listener) {
+        this(job, eagerLimit, poolOffset, listener, false);
+    }
+
+    /**
+     * Messaging as {@link #PointToPoint(Job, long, long, Listener)}, or, with {@code keyed}, over
+     * a policy's own messaging stack that matches by match bits (Open-MX, as MX's match info): each
+     * message is sent at once with bits unique to it, its envelope goes to the receiver's matching,
+     * and a matched receive is posted with the message's bits; the stack's own eager and rendezvous
+     * protocols carry the bytes, and no fragments or eager buffers are used.
+     */
+    public PointToPoint(Job job, long eagerLimit, long poolOffset, Listener listener, boolean keyed) {
+        this.keyed = keyed;
         this.job = job;
         this.ranks = job.ranks().size();
         this.eagerLimit = eagerLimit;
@@ -298,7 +317,7 @@ public final class PointToPoint {
     public void start() {
         for (Side s : sides) {
             new SimProcess(job.simulator(), s.rank.node(), "p2p-rank" + s.rank.id() + "-receives", ctx -> {
-                for (int p = 0; p < ranks; p++) {
+                for (int p = 0; p < ranks && !keyed; p++) {
                     if (p != s.rank.id()) {
                         for (int i = 0; i < CREDITS; i++) {
                             postEagerBuffer(ctx, s, p, i);
@@ -335,6 +354,22 @@ public final class PointToPoint {
     public Request isend(ProcessContext ctx, int from, int dest, int tag, int comm, long va, long length) {
         Side s = sides[from];
         Request q = new Request(Request.SEND, from, dest, tag, comm, va, length, 0);
+        if (keyed) {
+            Packet p = new Packet(KEYED, from, tag, comm, length, q, null);
+            p.bits = ++s.nextBits[dest];
+            Side d = sides[dest];
+            Request r = d.matching.arrive(p, from, tag, comm);
+            if (r != null) {
+                p.receive = r;
+                d.control.addLast(p);
+                wake(d);
+            }
+            long wr = s.nextWr++;
+            s.onSendQueue.put(wr, q);
+            Rank me = s.rank;
+            me.send(ctx, job.rank(dest), va - me.segment(), length, wr, p.bits);
+            return q;
+        }
         if (length <= eagerLimit) {
             eagerMessages++;
             transmit(ctx, s, dest, new Packet(EAGER, from, tag, comm, length, q, null), va);
@@ -464,6 +499,21 @@ public final class PointToPoint {
             throw new SimulationException("rank " + s.rank.id() + ": a receive completion for work request " + wr
                     + ", which the messaging layer did not post");
         }
+        if (keyed) {
+            Request r = s.onReceiveQueue.remove(wr);
+            if (r == null) {
+                throw new SimulationException("rank " + s.rank.id() + ": a receive completion for work request " + wr
+                        + ", which the messaging layer did not post");
+            }
+            if (!status.ok()) {
+                r.source = r.matched.rank;
+                r.receivedTag = r.matched.tag;
+                complete(r, status);
+            } else {
+                finishReceive(r, r.matched);
+            }
+            return;
+        }
         int peer = (int) ((wr >>> 20) & 0xFFFFF);
         int i = (int) (wr & 0xFFFFF);
         if (!status.ok()) {
@@ -480,14 +530,20 @@ public final class PointToPoint {
         }
         switch (p.kind) {
             case EAGER -> {
+                long from = buffer + HEADER_BYTES;
+                if (p.length > 0 && !s.matching.hasPosted(p.source, p.tag, p.comm)) {
+                    // copied out before it joins the unexpected queue, where a receive may take it
+                    unexpectedMessages++;
+                    p.holding = holding(ctx, s);
+                    ctx.sleep(copy(s, from, p.holding, p.length));
+                    from = p.holding;
+                }
                 Request r = s.matching.arrive(p, p.source, p.tag, p.comm);
                 if (r != null) {
-                    deliver(ctx, s, r, p, buffer + HEADER_BYTES);
-                } else {
-                    unexpectedMessages++;
-                    if (p.length > 0) {
-                        p.holding = holding(ctx, s);
-                        ctx.sleep(copy(s, buffer + HEADER_BYTES, p.holding, p.length));
+                    deliver(ctx, s, r, p, from);
+                    if (p.holding != 0) {
+                        s.freeHolding.offerLong(p.holding);
+                        p.holding = 0;
                     }
                 }
             }
@@ -514,7 +570,10 @@ public final class PointToPoint {
 
     /** A posted receive met a message that was there first. */
     private void take(ProcessContext ctx, Side s, Request r, Packet p) {
-        if (p.kind == EAGER) {
+        if (p.kind == KEYED) {
+            p.receive = r;
+            postKeyed(ctx, s, p);
+        } else if (p.kind == EAGER) {
             deliver(ctx, s, r, p, p.holding);
             if (p.holding != 0) {
                 s.freeHolding.offerLong(p.holding);
@@ -548,7 +607,9 @@ public final class PointToPoint {
 
     /** The control process's work: a CTS or FIN to send, or a rendezvous write to post. */
     private void control(ProcessContext ctx, Side s, Packet p) {
-        if (p.kind == CTS && p.source == s.rank.id()) {
+        if (p.kind == KEYED) {
+            postKeyed(ctx, s, p);
+        } else if (p.kind == CTS && p.source == s.rank.id()) {
             transmit(ctx, s, p.send.rank, p, 0);
         } else if (p.kind == CTS) {
             // the CTS came: this rank, the sender, writes its buffer into the receiver's
@@ -572,6 +633,21 @@ public final class PointToPoint {
         }
     }
 
+    /** Posts the matched receive of a keyed message with the message's bits. */
+    private void postKeyed(ProcessContext ctx, Side s, Packet p) {
+        Request r = p.receive;
+        if (p.length > r.length) {
+            r.truncatedFrom = p.length;
+            finishReceive(r, p.send, 0);
+            return;
+        }
+        r.matched = p.send;
+        long wr = RECEIVE_WR | s.nextWr++;
+        s.onReceiveQueue.put(wr, r);
+        Rank me = s.rank;
+        me.receive(ctx, job.rank(p.source), r.va - me.segment(), r.length, wr, p.bits);
+    }
+
     /** A send-queue completion: a fragment sent, a rendezvous write done, or a one-sided operation. */
     private void sent(ProcessContext ctx, Side s, Completion wc) {
         long wr = wc.wrId();
@@ -591,7 +667,9 @@ public final class PointToPoint {
             throw new SimulationException("rank " + s.rank.id() + ": a send completion for work request " + wr
                     + ", which the messaging layer did not post");
         }
-        if (q.kind == Request.SEND) {
+        if (q.kind == Request.SEND && keyed) {
+            complete(q, status);
+        } else if (q.kind == Request.SEND) {
             rendezvousWritten(s, q, status);
         } else {
             complete(q, status);

@@ -21,6 +21,8 @@ import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.os.UserAllocator;
+import org.pagefabric.reg.Capability;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
@@ -113,7 +115,11 @@ public final class TraceReplay implements Workload.Run {
         doneSends = new ArrayDeque[ranks];
         doneReceives = new ArrayDeque[ranks];
         completedOne = new Completion[ranks];
-        p2p = trace.mpi() ? new PointToPoint(job, eagerLimit, poolOffset(trace.header()), this::completed) : null;
+        // a policy with a messaging stack of its own matches by match bits and carries every byte
+        boolean ownStack = PolicyRegistry.standard().descriptor(job.policy().name()).capabilities()
+                .contains(Capability.OWN_MESSAGING);
+        p2p = trace.mpi() ? new PointToPoint(job, eagerLimit, poolOffset(trace.header()), this::completed, ownStack)
+                : null;
         for (int r = 0; r < ranks; r++) {
             Rank rank = job.rank(r);
             maps[r] = new AddressMap();

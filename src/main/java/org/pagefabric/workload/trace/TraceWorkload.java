@@ -95,12 +95,9 @@ public final class TraceWorkload extends AbstractWorkload {
             caps.add(Capability.GET);
         }
         if (ops.contains(TraceOp.SEND) || ops.contains(TraceOp.RECV) || ops.contains(TraceOp.COLLECTIVE)) {
-            // eager messages and headers go through the runtime's own buffers; a rendezvous writes
-            // the sender's buffer into the receiver's
+            // a recorded program's rendezvous writes the sender's buffer into the receiver's, except
+            // over a messaging stack of the policy's own, which carries it (Open-MX): both offer this
             caps.add(Capability.SEND_RECEIVE);
-            if (trace(params).mpi()) {
-                caps.add(Capability.PUT);
-            }
         }
         // madvise(DONTNEED) takes pages away under the application; later operations meet them absent
         if (ops.contains(TraceOp.MADVISE)) {

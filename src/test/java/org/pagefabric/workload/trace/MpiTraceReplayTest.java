@@ -154,7 +154,7 @@ class MpiTraceReplayTest {
     @Test
     void receivesMatchByTagNotByTheOrderTheyWerePosted() throws IOException {
         Path t = tagsOutOfOrder();
-        for (String policy : new String[] {"cache-hooks", "cache-mmu", "odp-explicit", "bounce", "rendezvous-unpin", "odp-implicit"}) {
+        for (String policy : new String[] {"cache-hooks", "cache-mmu", "odp-explicit", "bounce", "rendezvous-unpin", "odp-implicit", "openmx-pin", "openmx-cache"}) {
             Map<String, Object> row = replay(t, policy);
             assertEquals(true, row.get("verified"), policy + ": " + row);
             assertEquals(0L, row.get(TraceWorkload.CORRUPTED), policy + ": " + row);

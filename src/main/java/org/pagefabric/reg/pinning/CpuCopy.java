@@ -1,6 +1,7 @@
-package org.pagefabric.reg.bounce;
+package org.pagefabric.reg.pinning;
 
 import org.pagefabric.config.Bandwidth;
+import org.pagefabric.config.Parameter;
 import org.pagefabric.config.Profile;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.os.AddressSpace;
@@ -18,14 +19,21 @@ import org.pagefabric.hw.param.MemoryParameters;
  * memory bandwidth.
  */
 public final class CpuCopy {
+    /** Rate of one core copying between a user buffer and a runtime's buffer (bounce or eager). */
+    public static final Parameter COPY_BANDWIDTH = Parameter.bandwidth("bounce.copy_bandwidth",
+            "Rate of one core's memcpy between a user buffer and a bounce buffer (also bounded by memory.bandwidth).");
+    /** Fixed cost of one copy. */
+    public static final Parameter COPY_OVERHEAD = Parameter.time("bounce.copy_overhead",
+            "Fixed cost of one copy into or out of a bounce buffer: the call and the first cache misses.");
+
     private final long overheadPs;
     private final Bandwidth coreRate;
     private final Bandwidth memoryRate;
 
     /** A core's copies at the rates {@code profile} gives. */
     public CpuCopy(Profile profile) {
-        this.overheadPs = profile.time(BounceParameters.COPY_OVERHEAD);
-        this.coreRate = profile.bandwidth(BounceParameters.COPY_BANDWIDTH);
+        this.overheadPs = profile.time(COPY_OVERHEAD);
+        this.coreRate = profile.bandwidth(COPY_BANDWIDTH);
         this.memoryRate = profile.bandwidth(MemoryParameters.BANDWIDTH);
     }
 
