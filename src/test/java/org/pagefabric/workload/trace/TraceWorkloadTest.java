@@ -38,10 +38,10 @@ class TraceWorkloadTest {
     @Test
     void aReplayThatDoesNotVerifySaysWhy() {
         Path churn = Path.of("docs/examples/realloc-churn.trace.jsonl");
-        Map<String, Object> refused = replay(churn, "pin-all");
-        assertEquals(false, refused.get("verified"));
-        assertTrue(((String) refused.get("reason")).matches("\\d+ of 28 operations completed with LOCAL_PROTECTION_ERROR:"
-                + " the NIC refused the local buffer, not in memory the policy registered"), refused.toString());
+        // pin-all pins each buffer's mapping whole and drops it when the mapping goes, so no frame is stale
+        Map<String, Object> pinned = replay(churn, "pin-all");
+        assertEquals(true, pinned.get("verified"), pinned.toString());
+        assertTrue((double) pinned.get(TraceWorkload.PINNED_PEAK) >= 2.0, pinned.toString());
         Map<String, Object> stale = replay(churn, "cache-nomonitor");
         assertEquals("22 of 28 operations delivered other bytes than the application's buffer held"
                 + " (a registration gone stale)", stale.get("reason"));
