@@ -268,6 +268,7 @@ public final class PointToPoint {
     private long rendezvousMessages;
     private long unexpectedMessages;
     private long copiedBytes;
+    private long copyPs;
 
     /**
      * Messaging among {@code job}'s ranks with eager messages up to {@code eagerLimit} bytes; each
@@ -451,6 +452,11 @@ public final class PointToPoint {
     /** Eager messages that arrived before a receive matched them. */
     public long unexpectedMessages() {
         return unexpectedMessages;
+    }
+
+    /** Core time spent on those copies, over all ranks, picoseconds. */
+    public long copyPs() {
+        return copyPs;
     }
 
     /** Bytes copied by the cores into and out of fragments and unexpected buffers. */
@@ -746,7 +752,9 @@ public final class PointToPoint {
 
     private long copy(Side s, long from, long to, long n) {
         copiedBytes += n;
-        return copier.copy(s.kernel, s.rank.process(), from, s.rank.process(), to, n);
+        long ps = copier.copy(s.kernel, s.rank.process(), from, s.rank.process(), to, n);
+        copyPs += ps;
+        return ps;
     }
 
     private static void writeHeader(Side s, long va, long id) {

@@ -38,6 +38,13 @@ public final class PolicyComparison {
     public static final String REGISTRATION_CPU = "registration_cpu_us";
     /** The column of packets on the wire, the protocol's messages included. */
     public static final String PACKETS = "packets";
+    /**
+     * Where a recorded program's time went, shown beside the ranking when its rows carry them: its
+     * run time, its ranks' waits, the MPI runtime's copies and handshakes, messages that came
+     * before their receive.
+     */
+    static final List<String> BREAKDOWN = List.of("runtime_us", "wait_us", "copy_us", "rendezvous_msgs",
+            "unexpected_msgs");
     /** The column of bytes an application communicated, for applications that count their traffic so. */
     public static final String BYTES = "bytes_communicated";
     /** The table's column that marks the Pareto-optimal policies. */
@@ -164,6 +171,20 @@ public final class PolicyComparison {
                         .computeIfAbsent(String.valueOf(r.get(candidateColumn)), k -> new double[2]), 0, r.get(traffic));
             }
         }
+        Map<String, Map<Object, Map<String, double[]>>> parts = new LinkedHashMap<>();
+        for (String column : BREAKDOWN) {
+            if (rows.stream().anyMatch(r -> r.get(column) instanceof Number)) {
+                Map<Object, Map<String, double[]>> byX = new LinkedHashMap<>();
+                for (Map<String, Object> r : rows) {
+                    if (r.get(column) instanceof Number) {
+                        add(byX.computeIfAbsent(r.get(xColumn), k -> new LinkedHashMap<>())
+                                .computeIfAbsent(String.valueOf(r.get(candidateColumn)), k -> new double[2]), 0,
+                                r.get(column));
+                    }
+                }
+                parts.put(column, byX);
+            }
+        }
         List<Map<String, Object>> out = new ArrayList<>();
         decisions().forEach((x, d) -> {
             for (Decision.Place p : d.ranking()) {
@@ -181,6 +202,12 @@ public final class PolicyComparison {
                     // counts stay whole numbers
                     row.put(traffic, Math.round(mean(sent, 0)));
                 }
+                parts.forEach((column, byX) -> {
+                    double[] v = byX.getOrDefault(x, Map.of()).get(p.candidate().policy());
+                    if (v != null) {
+                        row.put(column, round(mean(v, 0)));
+                    }
+                });
                 row.put("verified", true);
                 row.put(PARETO, p.pareto());
                 out.add(row);

@@ -79,6 +79,8 @@ public final class TraceReplay implements Workload.Run {
     private final ArrayDeque<PointToPoint.Request>[] doneReceives;
     private final Completion[] completedOne;
     private long truncated;
+    private long waitPs;
+    private long lastRankDone;
     private final Completion[] wake;
     private int turn;
     private final LongArrayList sampleAt = new LongArrayList();
@@ -180,12 +182,17 @@ public final class TraceReplay implements Workload.Run {
                     }
                     begin(ctx, rec.rank(), k);
                     calls.performed(k);
+                    long from = ctx.now();
                     try {
                         execute(ctx, rank, k, rec);
                     } catch (OsException e) {
                         throw refused(rec, e.getMessage());
                     }
+                    if (rec.op() == TraceOp.WAIT) {
+                        waitPs += ctx.now() - from;
+                    }
                 }
+                lastRankDone = Math.max(lastRankDone, ctx.now());
             }).start();
         }
     }
@@ -603,6 +610,10 @@ public final class TraceReplay implements Workload.Run {
         return r.node().kernel();
     }
 
+    private static double micros(long ps) {
+        return Math.round(ps / (double) Time.US * 1000) / 1000.0;
+    }
+
     private static long pageUp(long bytes) {
         return (bytes + Kernel.PAGE_SIZE - 1) & -Kernel.PAGE_SIZE;
     }
@@ -684,6 +695,12 @@ public final class TraceReplay implements Workload.Run {
         m.put(TraceWorkload.COMPLETIONS, completions);
         m.put(TraceWorkload.PINNED_PEAK, Math.round(peak / (double) (1 << 20) * 1000) / 1000.0);
         m.put(TraceWorkload.MPI_CALLS, calls.total());
+        m.put(TraceWorkload.RUNTIME, micros(lastRankDone));
+        m.put(TraceWorkload.WAIT, micros(waitPs));
+        m.put(TraceWorkload.COPY, micros(p2p == null ? 0 : p2p.copyPs()));
+        m.put(TraceWorkload.EAGER_MESSAGES, p2p == null ? 0L : p2p.eagerMessages());
+        m.put(TraceWorkload.RENDEZVOUS_MESSAGES, p2p == null ? 0L : p2p.rendezvousMessages());
+        m.put(TraceWorkload.UNEXPECTED_MESSAGES, p2p == null ? 0L : p2p.unexpectedMessages());
         return m;
     }
 }

@@ -34,6 +34,18 @@ public final class TraceWorkload extends AbstractWorkload {
     public static final String PINNED_PEAK = "pinned_peak_MiB";
     /** Column of the MPI calls of a recorded program the replay performed. */
     public static final String MPI_CALLS = "mpi_calls";
+    /** Column of the time from the start until the last rank finished its records. */
+    public static final String RUNTIME = "runtime_us";
+    /** Column of the time the ranks spent waiting for completions, summed over ranks. */
+    public static final String WAIT = "wait_us";
+    /** Column of the cores' time copying through an MPI runtime's eager and unexpected buffers, summed. */
+    public static final String COPY = "copy_us";
+    /** Column of a recorded program's messages sent eagerly. */
+    public static final String EAGER_MESSAGES = "eager_msgs";
+    /** Column of a recorded program's messages sent by rendezvous (a handshake each). */
+    public static final String RENDEZVOUS_MESSAGES = "rendezvous_msgs";
+    /** Column of eager messages that arrived before their receive was posted. */
+    public static final String UNEXPECTED_MESSAGES = "unexpected_msgs";
 
     /** The parameter giving the largest message sent eagerly. */
     public static final String EAGER_LIMIT = "eager_limit";
@@ -52,7 +64,8 @@ public final class TraceWorkload extends AbstractWorkload {
     private static final List<String> METRICS;
 
     static {
-        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, RECORDS, COMPLETIONS, PINNED_PEAK, MPI_CALLS));
+        METRICS = PointRun.metricsAfterVerified(List.of(CORRUPTED, RECORDS, COMPLETIONS, PINNED_PEAK, MPI_CALLS,
+                RUNTIME, WAIT, COPY, EAGER_MESSAGES, RENDEZVOUS_MESSAGES, UNEXPECTED_MESSAGES));
     }
 
     /** Traces read, by path, with the modification time they were read at. */
