@@ -429,12 +429,15 @@ final class RankTranscript {
         }
     }
 
-    private void collective(String[] w) throws IOException {
+    private void collective(String[] w) throws IOException, RecordingRefused {
         Collective c = COLLECTIVES.get(call);
         int comm = comms.trace(rank, Integer.parseInt(w[4]));
         int[] members = comm < 0 ? null : comm == 1 ? new int[] {rank} : comms.members(comm);
-        if (c == null || members == null) {
+        if (c == null) {
             return;
+        }
+        if (members == null) {
+            throw outOfSight();
         }
         int root = Integer.parseInt(w[5]);
         long saddr = hex(w[6]);
@@ -589,11 +592,15 @@ final class RankTranscript {
             throws RecordingRefused {
         int id = comms.trace(rank, comm);
         if (id < 0) {
-            throw new RecordingRefused("rank " + rank + " called " + lineCall + " on a"
-                    + " communicator made by a call the recorder does not follow (such as MPI_Comm_create_group or"
-                    + " MPI_Intercomm_merge); no trace written");
+            throw outOfSight();
         }
         return rec(op, len == 0 ? 0 : addr, len, peer, 0, true, MpiFields.pointToPoint(takeCall(), id, tag, req));
+    }
+
+    /** The refusal of a call on a communicator no log line made: ranks would not agree on its id. */
+    private RecordingRefused outOfSight() {
+        return new RecordingRefused("rank " + rank + " called " + lineCall + " on a communicator made by a call the"
+                + " recorder does not follow (such as MPI_Comm_create_group or MPI_Intercomm_merge); no trace written");
     }
 
     /** The current call's fields for its first record, then {@code null}. */
