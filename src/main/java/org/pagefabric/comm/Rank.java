@@ -274,20 +274,33 @@ public final class Rank {
 
     /** Posts a send of {@code length} bytes from segment offset {@code from} to {@code target}. */
     public void send(ProcessContext ctx, Rank target, long from, long length, long wrId) {
+        send(ctx, target, from, length, wrId, 0);
+    }
+
+    /**
+     * Posts a send with match bits, for a policy whose messaging stack matches them (MX's match
+     * info); to any other it is a plain send (see {@link RegistrationPolicy#send}).
+     */
+    public void send(ProcessContext ctx, Rank target, long from, long length, long wrId, long matchBits) {
         long localVa = endpoint.segment() + from;
         if (observer != null) {
             observer.send(this, ctx.now(), target, localVa, length, wrId);
         }
-        post(ctx, SEND, target.endpoint, localVa, null, 0, null, length, wrId);
+        post(ctx, SEND, target.endpoint, localVa, null, 0, null, length, wrId, matchBits);
     }
 
     /** Posts a receive of up to {@code length} bytes at segment offset {@code to}, from {@code source}. */
     public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId) {
+        receive(ctx, source, to, length, wrId, 0);
+    }
+
+    /** Posts a receive for messages sent with {@code matchBits} (see {@link #send(ProcessContext, Rank, long, long, long, long)}). */
+    public void receive(ProcessContext ctx, Rank source, long to, long length, long wrId, long matchBits) {
         long va = endpoint.segment() + to;
         if (observer != null) {
             observer.receive(this, ctx.now(), source, va, length, wrId);
         }
-        post(ctx, RECEIVE, source.endpoint, va, null, 0, null, length, wrId);
+        post(ctx, RECEIVE, source.endpoint, va, null, 0, null, length, wrId, matchBits);
     }
 
     /**
@@ -317,6 +330,11 @@ public final class Rank {
      */
     private void post(ProcessContext ctx, int op, Endpoint peer, long localVa, MemoryRegion localRegion,
                       long remoteVa, MemoryRegion remoteRegion, long length, long wrId) {
+        post(ctx, op, peer, localVa, localRegion, remoteVa, remoteRegion, length, wrId, 0);
+    }
+
+    private void post(ProcessContext ctx, int op, Endpoint peer, long localVa, MemoryRegion localRegion,
+                      long remoteVa, MemoryRegion remoteRegion, long length, long wrId, long matchBits) {
         if (op == RECEIVE) {
             endpoint.trackReceive(wrId, peer, localVa, length);
         } else {
@@ -325,8 +343,8 @@ public final class Rank {
         long start = ctx.now();
         boolean carried = switch (op) {
             case WRITE -> policy.put(ctx, endpoint, peer, localVa, remoteVa, length, wrId);
-            case SEND -> policy.send(ctx, endpoint, peer, localVa, length, wrId);
-            case RECEIVE -> policy.receive(ctx, endpoint, peer, localVa, length, wrId);
+            case SEND -> policy.send(ctx, endpoint, peer, localVa, length, wrId, matchBits);
+            case RECEIVE -> policy.receive(ctx, endpoint, peer, localVa, length, wrId, matchBits);
             default -> false;
         };
         if (carried) {

@@ -85,6 +85,23 @@ public interface RegistrationPolicy {
     }
 
     /**
+     * {@link #send} with match bits, as a messaging stack with matching of its own (MX's match
+     * info) carries them: the message goes to the oldest receive from the initiator posted with
+     * the same bits. A policy whose sends go to the NIC's receive queue, in posting order, ignores
+     * them, as the default does.
+     */
+    default boolean send(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long length, long wrId,
+                         long matchBits) {
+        return send(ctx, initiator, target, localVa, length, wrId);
+    }
+
+    /** {@link #receive} for messages sent with {@code matchBits} (see the matching {@code send}). */
+    default boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId,
+                            long matchBits) {
+        return receive(ctx, rank, source, va, length, wrId);
+    }
+
+    /**
      * An operation that used those keys completed (its completion was reaped): a policy that
      * unpins after each transfer, or releases a reference, does it here. Called for every
      * send-queue operation and every receive.

@@ -15,6 +15,7 @@ import org.pagefabric.hw.nic.WorkRequest;
 import org.pagefabric.reg.PerRank;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.pinning.CpuCopy;
 import org.pagefabric.reg.pinning.RangePinner;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.process.ProcessContext;

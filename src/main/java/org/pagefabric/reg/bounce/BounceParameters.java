@@ -11,11 +11,9 @@ public final class BounceParameters {
     public static final Parameter BUFFERS = Parameter.count("bounce.buffers",
             "Bounce buffers a rank keeps for each peer: pieces of puts to that peer in flight at once.").positive();
     /** Rate of one core copying between a user buffer and a bounce buffer. */
-    public static final Parameter COPY_BANDWIDTH = Parameter.bandwidth("bounce.copy_bandwidth",
-            "Rate of one core's memcpy between a user buffer and a bounce buffer (also bounded by memory.bandwidth).");
+    public static final Parameter COPY_BANDWIDTH = org.pagefabric.reg.pinning.CpuCopy.COPY_BANDWIDTH;
     /** Fixed cost of one copy. */
-    public static final Parameter COPY_OVERHEAD = Parameter.time("bounce.copy_overhead",
-            "Fixed cost of one copy into or out of a bounce buffer: the call and the first cache misses.");
+    public static final Parameter COPY_OVERHEAD = org.pagefabric.reg.pinning.CpuCopy.COPY_OVERHEAD;
 
     private BounceParameters() {
     }

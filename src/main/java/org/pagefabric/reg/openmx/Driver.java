@@ -123,9 +123,9 @@ final class Driver {
     // ------------------------------------------------------------------ the library's calls
 
     /** An MX send: eager through the pinned ring, or a rendezvous whose data the receiver pulls. */
-    void send(ProcessContext ctx, Driver to, long va, long length, long wrId) {
+    void send(ProcessContext ctx, Driver to, long va, long length, long wrId, long matchBits) {
         int core = policy.coreOf(ctx, this);
-        Message m = new Message(this, to, length, wrId, core);
+        Message m = new Message(this, to, length, wrId, core, matchBits);
         if (length <= policy.eagerMax()) {
             int peer = to.rank.id();
             while (freeSlots[peer].isEmpty()) {
@@ -158,12 +158,15 @@ final class Driver {
      * Messages and receives between two ranks pair in order, as sends and receives on a verbs
      * queue pair do and as MPI's non-overtaking rule orders one source's messages of one tag.
      */
-    void receive(ProcessContext ctx, Driver from, long va, long length, long wrId) {
+    void receive(ProcessContext ctx, Driver from, long va, long length, long wrId, long matchBits) {
         int peer = from.rank.id();
-        Message.Posted r = new Message.Posted(va, length, wrId, policy.coreOf(ctx, this));
-        if (!unexpected[peer].isEmpty()) {
-            match(ctx, unexpected[peer].remove(0), r);
-            return;
+        Message.Posted r = new Message.Posted(va, length, wrId, policy.coreOf(ctx, this), matchBits);
+        ArrayList<Message> waiting = unexpected[peer];
+        for (int i = 0; i < waiting.size(); i++) {
+            if (waiting.get(i).matchBits == matchBits) {
+                match(ctx, waiting.remove(i), r);
+                return;
+            }
         }
         posted[peer].add(r);
     }
@@ -537,9 +540,11 @@ final class Driver {
         switch (kind) {
             case Message.EAGER, Message.RNDV -> {
                 ArrayList<Message.Posted> list = posted[peer.rank.id()];
-                if (!list.isEmpty()) {
-                    match(null, m, list.remove(0));
-                    return;
+                for (int i = 0; i < list.size(); i++) {
+                    if (list.get(i).matchBits() == m.matchBits) {
+                        match(null, m, list.remove(i));
+                        return;
+                    }
                 }
                 unexpected[peer.rank.id()].add(m);
             }

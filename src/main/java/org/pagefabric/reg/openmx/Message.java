@@ -17,6 +17,8 @@ final class Message {
     final Driver to;
     final long length;
     final long sendWrId;
+    /** The match info the sender gave: a receive takes it only if posted with the same. */
+    final long matchBits;
     /** Core of the sending process: pull replies and bottom halves of this message run on it unless interrupts are bound elsewhere. */
     final int core;
     /** Eager: the slot of the sender's ring (and of the receiver's matching ring) carrying the data. */
@@ -40,7 +42,8 @@ final class Message {
     /** Rendezvous, receiver: bytes of the message whose pull replies all arrived. */
     long pulled;
 
-    Message(Driver from, Driver to, long length, long sendWrId, int core) {
+    Message(Driver from, Driver to, long length, long sendWrId, int core, long matchBits) {
+        this.matchBits = matchBits;
         this.from = from;
         this.to = to;
         this.length = length;
@@ -49,6 +52,6 @@ final class Message {
     }
 
     /** A receive posted to the library and not yet matched or completed. */
-    record Posted(long va, long length, long wrId, int core) {
+    record Posted(long va, long length, long wrId, int core, long matchBits) {
     }
 }

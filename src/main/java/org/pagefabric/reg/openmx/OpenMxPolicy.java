@@ -182,13 +182,26 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
 
     @Override
     public boolean send(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long length, long wrId) {
-        driver(initiator).send(ctx, driver(target), localVa, length, wrId);
-        return true;
+        return send(ctx, initiator, target, localVa, length, wrId, 0);
     }
 
     @Override
     public boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId) {
-        driver(rank).receive(ctx, driver(source), va, length, wrId);
+        return receive(ctx, rank, source, va, length, wrId, 0);
+    }
+
+    /** MX matches a message to the oldest receive from its sender posted with the same match info. */
+    @Override
+    public boolean send(ProcessContext ctx, Endpoint initiator, Endpoint target, long localVa, long length, long wrId,
+                        long matchBits) {
+        driver(initiator).send(ctx, driver(target), localVa, length, wrId, matchBits);
+        return true;
+    }
+
+    @Override
+    public boolean receive(ProcessContext ctx, Endpoint rank, Endpoint source, long va, long length, long wrId,
+                           long matchBits) {
+        driver(rank).receive(ctx, driver(source), va, length, wrId, matchBits);
         return true;
     }
 

@@ -11,16 +11,22 @@ import org.pagefabric.hw.os.PinResult;
 import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.hw.node.Node;
 import org.pagefabric.reg.DmaBufRegistrar;
-import org.pagefabric.reg.SegmentRegionKeys;
+import org.pagefabric.reg.PerRank;
+import org.pagefabric.reg.RegistrationPolicy;
+import org.pagefabric.reg.pinning.NicRegistrationCosts;
+import org.pagefabric.sim.process.ProcessContext;
 import org.pagefabric.reg.pinning.StaticDmaBufRegistrar;
 
 /**
  * The baseline: every rank pins and registers its whole communication segment once, at start
  * (as MPI and GASNet do with a pre-registered segment), and every operation uses that one
  * region. No cost per operation; the price is memory pinned for the whole run and the
- * registration time up front.
+ * registration time up front. A program whose buffers lie outside the segment (a recorded MPI
+ * program's heap, stack and mappings) has each mapping a transfer reaches pinned whole the first
+ * time and kept, until the kernel changes it ({@link ProgramMappings}): everything the program
+ * communicates from stays pinned, as pinning everything means.
  */
-public final class PinEverything implements SegmentRegionKeys {
+public final class PinEverything implements RegistrationPolicy {
     /** The command-line name. */
     public static final String NAME = "pin-all";
 
@@ -31,6 +37,8 @@ public final class PinEverything implements SegmentRegionKeys {
     private final long registerPerPagePs;
     private final boolean dontfork;
     private final StaticDmaBufRegistrar dmaBufs;
+    private final NicRegistrationCosts costs;
+    private final PerRank<ProgramMappings> mappings = new PerRank<>();
 
     /** The policy with registration costs from {@code profile}. */
     public PinEverything(Profile profile) {
@@ -39,6 +47,33 @@ public final class PinEverything implements SegmentRegionKeys {
         this.dontfork = profile.flag(NicParameters.REGISTER_DONTFORK);
         this.dmaBufs = new StaticDmaBufRegistrar(registerBasePs, registerPerPagePs,
                 profile.time(NicParameters.REGISTER_DEVICE_GROWTH));
+        this.costs = NicRegistrationCosts.of(profile);
+    }
+
+    @Override
+    public Access local(ProcessContext ctx, Endpoint rank, long va, long length) {
+        return keyOf(rank, va, length, false);
+    }
+
+    @Override
+    public Access remote(ProcessContext ctx, Endpoint initiator, Endpoint target, long va, long length) {
+        return keyOf(target, va, length, true);
+    }
+
+    private Access keyOf(Endpoint rank, long va, long length, boolean remote) {
+        MemoryRegion segment = rank.segmentRegion();
+        if (va >= rank.segment() && va + length <= rank.segment() + rank.segmentLength()) {
+            return new Access(remote ? segment.rkey() : segment.lkey(), 0);
+        }
+        ProgramMappings own = mappings.get(rank);
+        long cost = own.dropStale();
+        MemoryRegion mr = own.covering(va, length);
+        if (mr == null) {
+            ProgramMappings.Registered r = own.register(va, length);
+            mr = r.region();
+            cost += r.costPs();
+        }
+        return new Access(remote ? mr.rkey() : mr.lkey(), cost);
     }
 
     @Override
@@ -65,6 +100,7 @@ public final class PinEverything implements SegmentRegionKeys {
         MemoryRegion mr = rank.node().nic().registerPinned(rank.pd(), rank.segment(), rank.segmentLength(), ACCESS,
                 pin.frames());
         rank.setSegmentRegion(mr);
+        mappings.put(rank, new ProgramMappings(rank, costs, ACCESS));
         return forkPs + pin.costPs() + registerBasePs + pages * registerPerPagePs;
     }
 
@@ -76,6 +112,7 @@ public final class PinEverything implements SegmentRegionKeys {
 
     @Override
     public long pinnedBytes(Endpoint rank) {
-        return rank.segmentRegion() == null ? 0 : rank.segmentLength();
+        ProgramMappings own = mappings.get(rank);
+        return (rank.segmentRegion() == null ? 0 : rank.segmentLength()) + (own == null ? 0 : own.pinnedBytes());
     }
 }

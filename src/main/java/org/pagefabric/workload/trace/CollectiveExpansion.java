@@ -419,8 +419,16 @@ final class CollectiveExpansion {
             default -> scratch;
         };
         int peer = members[abs(o.peer())];
+        // MPI matches a collective's messages in a context of their own, apart from the
+        // communicator's point-to-point traffic
         return new TraceRecord(rec.file(), rec.line(), TraceRecord.NONE, 0, rec.rank(), op, base + o.offset(),
-                o.length(), 0, 0, peer, 0, 0, true, Advice.DONTNEED, false, TraceRecord.NONE);
+                o.length(), 0, 0, peer, 0, 0, true, Advice.DONTNEED, false, TraceRecord.NONE,
+                MpiFields.pointToPoint(null, collectiveContext(rec.mpi().comm()), 0, MpiFields.NO_REQUEST));
+    }
+
+    /** The matching context of collectives on communicator {@code comm}: negative, apart from any trace id. */
+    static int collectiveContext(int comm) {
+        return -1 - comm;
     }
 
     private TraceRecord waitFor(boolean send) {

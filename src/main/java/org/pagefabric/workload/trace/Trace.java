@@ -51,6 +51,23 @@ public record Trace(String file, TraceHeader header, List<TraceRecord> records) 
         }
     }
 
+    /**
+     * Whether the trace is a recorded MPI program's (version 2): it has the recorder's tally, or a
+     * record with MPI fields or an MPI-only operation. Its sends and receives are MPI's, matched by
+     * envelope; otherwise they are verbs', matched in the order posted.
+     */
+    public boolean mpi() {
+        if (header.mpiCalls() != null) {
+            return true;
+        }
+        for (TraceRecord r : records) {
+            if (r.mpi() != null || r.op().mpiOnly()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The operations the trace contains. */
     public Set<TraceOp> ops() {
         Set<TraceOp> ops = EnumSet.noneOf(TraceOp.class);

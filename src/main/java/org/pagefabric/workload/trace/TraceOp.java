@@ -62,6 +62,11 @@ public enum TraceOp {
         return this == COLLECTIVE || this == COMM || this == MPI;
     }
 
+    /** Whether the operation posts or reaps communication (put, get, send, receive, wait). */
+    public boolean communicates() {
+        return this == PUT || this == GET || this == SEND || this == RECV || this == WAIT;
+    }
+
     /** The name as written in a trace. */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

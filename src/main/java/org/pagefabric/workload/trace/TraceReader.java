@@ -101,7 +101,23 @@ public final class TraceReader {
         if (records.isEmpty()) {
             throw error(null, "the trace has a header and no records");
         }
-        return new Trace(file, header, records);
+        Trace trace = new Trace(file, header, records);
+        if (header.mpiCalls() != null) {
+            // every rank of a recorded program acts; a rank without records was lost, and the
+            // others' messages to it would wait for a receive that never comes
+            boolean[] acts = new boolean[header.ranks()];
+            for (TraceRecord r : records) {
+                acts[r.rank()] = true;
+            }
+            for (int r = 0; r < acts.length; r++) {
+                if (!acts[r]) {
+                    line = 1;
+                    throw error("ranks", header.ranks() + " ranks, but rank " + r + " has no records; a recorded"
+                            + " program's trace has records of every rank it counts");
+                }
+            }
+        }
+        return trace;
     }
 
     private JsonNode parse(String s) {

@@ -7,8 +7,10 @@ import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongArrayList;
 import org.agrona.collections.LongArrayQueue;
+import java.util.ArrayDeque;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.PointToPoint;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.AddressSpace;
@@ -19,6 +21,8 @@ import org.pagefabric.hw.os.MapResult;
 import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.hw.os.UserAllocator;
+import org.pagefabric.reg.Capability;
+import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.sim.SimulationException;
 import org.pagefabric.sim.Time;
 import org.pagefabric.sim.process.Completion;
@@ -57,8 +61,24 @@ public final class TraceReplay implements Workload.Run {
     private final long[] heapLength;
     private final long[] generation;
     private final long[] postedAt;
-    /** Per sender and receiver, the digest and length of each send not yet received, in order (pairs). */
+    /**
+     * MPI's point-to-point messaging, matching included, which a recorded MPI program's sends and
+     * receives go through; {@code null} for a trace without MPI records, whose communication is verbs'.
+     */
+    private final PointToPoint p2p;
+    /** Per sender and receiver, the digest and length of each verbs send not yet received, in order (pairs). */
     private final Long2ObjectHashMap<LongArrayQueue> inFlight = new Long2ObjectHashMap<>();
+    /** The content digest of each send's buffer when it was posted, by record. */
+    private final long[] sentDigest;
+    /** Whether a record's request was reaped by a wait. */
+    private final boolean[] reaped;
+    /** Per rank, its requests by the id the trace gives them. */
+    private final Long2ObjectHashMap<PointToPoint.Request>[] named;
+    /** Per rank, its send-queue (put, get, send) and receive requests in the order they completed. */
+    private final ArrayDeque<PointToPoint.Request>[] doneSends;
+    private final ArrayDeque<PointToPoint.Request>[] doneReceives;
+    private final Completion[] completedOne;
+    private long truncated;
     private final Completion[] wake;
     private int turn;
     private final LongArrayList sampleAt = new LongArrayList();
@@ -72,7 +92,8 @@ public final class TraceReplay implements Workload.Run {
     private long corrupted;
     private boolean finished;
 
-    TraceReplay(Trace trace, Job job, LatencyHistogram latencies) {
+    @SuppressWarnings("unchecked")
+    TraceReplay(Trace trace, Job job, LatencyHistogram latencies, long eagerLimit) {
         this.trace = trace;
         this.job = job;
         this.latencies = latencies;
@@ -88,19 +109,49 @@ public final class TraceReplay implements Workload.Run {
         generation = new long[ranks];
         wake = new Completion[ranks];
         postedAt = new long[records.size()];
+        sentDigest = new long[records.size()];
+        reaped = new boolean[records.size()];
+        named = new Long2ObjectHashMap[ranks];
+        doneSends = new ArrayDeque[ranks];
+        doneReceives = new ArrayDeque[ranks];
+        completedOne = new Completion[ranks];
+        // a policy with a messaging stack of its own matches by match bits and carries every byte
+        boolean ownStack = PolicyRegistry.standard().descriptor(job.policy().name()).capabilities()
+                .contains(Capability.OWN_MESSAGING);
+        p2p = trace.mpi() ? new PointToPoint(job, eagerLimit, poolOffset(trace.header()), this::completed, ownStack)
+                : null;
         for (int r = 0; r < ranks; r++) {
             Rank rank = job.rank(r);
             maps[r] = new AddressMap();
+            named[r] = new Long2ObjectHashMap<>();
+            doneSends[r] = new ArrayDeque<>();
+            doneReceives[r] = new ArrayDeque<>();
+            completedOne[r] = new Completion("trace-rank" + r + ".completion");
             long segmentAt = trace.header().segments() == null ? 0 : trace.header().segments()[r];
-            maps[r].map(segmentAt, rank.segmentLength(), rank.segment());
+            // the messaging pool lies past the trace's segment, where no trace address can reach it
+            maps[r].map(segmentAt, trace.header().segmentBytes(), rank.segment());
             blocks[r] = new Long2LongHashMap(NO_BLOCK);
             brkBase[r] = trace.header().brkStarts() == null ? TraceRecord.NONE : trace.header().brkStarts()[r];
             wake[r] = new Completion("trace-rank" + r + ".turn");
         }
     }
 
+    /** Where the messaging pool starts in a rank's segment: past the trace's own segment, page-aligned. */
+    static long poolOffset(TraceHeader h) {
+        return pageUp(h.segmentBytes());
+    }
+
+    /** The segment a rank needs: the trace's, then, for an MPI program, the messaging pool. */
+    static long segmentBytes(Trace trace, long eagerLimit) {
+        TraceHeader h = trace.header();
+        return trace.mpi() ? poolOffset(h) + pageUp(PointToPoint.poolBytes(h.ranks(), eagerLimit)) : h.segmentBytes();
+    }
+
     /** Starts one process per rank. */
     void start() {
+        if (p2p != null) {
+            p2p.start();
+        }
         int ranks = trace.header().ranks();
         List<List<Integer>> mine = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
@@ -160,6 +211,10 @@ public final class TraceReplay implements Workload.Run {
 
     private void execute(ProcessContext ctx, Rank rank, int k, TraceRecord rec) {
         int r = rec.rank();
+        if (p2p == null && rec.op().communicates()) {
+            executeVerbs(ctx, rank, k, rec);
+            return;
+        }
         switch (rec.op()) {
             case MMAP -> {
                 MapResult m = mmap(rank, rec, rec.addr(), rec.len());
@@ -219,6 +274,73 @@ public final class TraceReplay implements Workload.Run {
             }
             case DEREGISTER -> translate(rec, r, rec.addr(), rec.len());
             case PUT -> {
+                long local = translate(rec, r, rec.addr(), rec.len());
+                long remote = translate(rec, rec.peer(), rec.raddr(), rec.len());
+                fill(rank, local, rec.len(), tag(r, rec));
+                posted(ctx, k);
+                name(r, rec, p2p.write(ctx, r, rec.peer(), local, remote, rec.len()), k);
+            }
+            case GET -> {
+                Rank peer = job.rank(rec.peer());
+                long local = translate(rec, r, rec.addr(), rec.len());
+                long remote = translate(rec, rec.peer(), rec.raddr(), rec.len());
+                fill(peer, remote, rec.len(), tag(rec.peer(), rec));
+                posted(ctx, k);
+                name(r, rec, p2p.read(ctx, r, rec.peer(), local, remote, rec.len()), k);
+            }
+            case SEND -> {
+                long local = 0;
+                if (rec.len() > 0) {
+                    local = translate(rec, r, rec.addr(), rec.len());
+                    fill(rank, local, rec.len(), tag(r, rec));
+                    sentDigest[k] = kernel(rank).digest(rank.process(), local, rec.len());
+                }
+                posted(ctx, k);
+                name(r, rec, p2p.isend(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local, rec.len()), k);
+            }
+            case RECV -> {
+                long local = rec.len() > 0 ? translate(rec, r, rec.addr(), rec.len()) : 0;
+                posted(ctx, k);
+                name(r, rec, p2p.irecv(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local, rec.len()), k);
+            }
+            case WAIT -> {
+                long req = rec.mpi() == null ? MpiFields.NO_REQUEST : rec.mpi().request();
+                if (req != MpiFields.NO_REQUEST) {
+                    PointToPoint.Request q = named[r].remove(req);
+                    if (q == null) {
+                        throw refused(rec, "request " + req + " of rank " + r + " was not started by an earlier send,"
+                                + " receive, put or get of the rank (or was waited for already)");
+                    }
+                    p2p.await(ctx, q);
+                    reap(ctx, rank, q);
+                } else {
+                    reap(ctx, rank, next(ctx, r, rec.sendQueue()));
+                }
+            }
+            case COMPUTE -> rank.compute(ctx, rec.durationPs());
+            // polls that found nothing move no bytes, only the time they covered
+            case MPI -> ctx.sleep(rec.durationPs());
+            case COLLECTIVE, COMM -> { }
+            default -> throw refused(rec, rec.op().wireName() + " is not replayable");
+        }
+    }
+
+    private void posted(ProcessContext ctx, int k) {
+        postedAt[k] = ctx.now();
+        if (firstPost < 0) {
+            firstPost = ctx.now();
+        }
+    }
+
+    /**
+     * Communication of a trace without MPI records, as verbs carry it: a send consumes the
+     * receiver's next posted receive from that rank, and a wait reaps the next completion of its
+     * queue, as a program on the verbs interface sees them.
+     */
+    private void executeVerbs(ProcessContext ctx, Rank rank, int k, TraceRecord rec) {
+        int r = rec.rank();
+        switch (rec.op()) {
+            case PUT -> {
                 Rank peer = job.rank(rec.peer());
                 long local = translate(rec, r, rec.addr(), rec.len());
                 long remote = translate(rec, rec.peer(), rec.raddr(), rec.len());
@@ -256,19 +378,7 @@ public final class TraceReplay implements Workload.Run {
                     reapReceive(ctx, rank);
                 }
             }
-            case COMPUTE -> rank.compute(ctx, rec.durationPs());
-            // a collective is replayed by the records it expanded to, which follow it
-            // polls that found nothing move no bytes, only the time they covered
-            case MPI -> ctx.sleep(rec.durationPs());
-            case COLLECTIVE, COMM -> { }
-            default -> throw refused(rec, rec.op().wireName() + " is not replayable");
-        }
-    }
-
-    private void posted(ProcessContext ctx, int k) {
-        postedAt[k] = ctx.now();
-        if (firstPost < 0) {
-            firstPost = ctx.now();
+            default -> throw new IllegalStateException(rec.op().wireName());
         }
     }
 
@@ -320,6 +430,90 @@ public final class TraceReplay implements Workload.Run {
         long len = sent.pollLong();
         if (len > done.len() || digest(rank, maps[done.rank()].translate(done.addr()), len) != digest) {
             corrupted++;
+        }
+    }
+
+    private static long pair(int from, int to) {
+        return ((long) from << 32) | to;
+    }
+
+    /** Keeps a request by the id its record gives it, if any, and its record's index. */
+    private void name(int r, TraceRecord rec, PointToPoint.Request q, int k) {
+        q.userData(k);
+        if (rec.mpi() != null && rec.mpi().hasRequest()) {
+            named[r].put(rec.mpi().request(), q);
+        }
+    }
+
+    private static int envelopeTag(TraceRecord rec) {
+        return rec.mpi() == null ? 0 : rec.mpi().tag();
+    }
+
+    private static int envelopeComm(TraceRecord rec) {
+        return rec.mpi() == null ? 0 : rec.mpi().comm();
+    }
+
+    /** The messaging layer completed {@code q}: it joins its rank's queue of completions. */
+    private void completed(PointToPoint.Request q) {
+        int r = q.rank();
+        (q.kind() == PointToPoint.Request.RECEIVE ? doneReceives[r] : doneSends[r]).addLast(q);
+        if (!completedOne[r].isDone()) {
+            completedOne[r].complete();
+        }
+    }
+
+    /** The rank's next completion of the send or receive queue that no wait has reaped, waiting for one. */
+    private PointToPoint.Request next(ProcessContext ctx, int r, boolean sendQueue) {
+        ArrayDeque<PointToPoint.Request> done = sendQueue ? doneSends[r] : doneReceives[r];
+        while (true) {
+            PointToPoint.Request q;
+            while ((q = done.pollFirst()) != null) {
+                if (!reaped[(int) q.userData()]) {
+                    return q;
+                }
+            }
+            completedOne[r].reset();
+            ctx.await(completedOne[r]);
+        }
+    }
+
+    /** A wait reaped {@code q}: its time is a latency, its bytes are checked against what was sent. */
+    private void reap(ProcessContext ctx, Rank rank, PointToPoint.Request q) {
+        int k = (int) q.userData();
+        reaped[k] = true;
+        TraceRecord done = records.get(k);
+        completions++;
+        lastReap = ctx.now();
+        if (q.kind() != PointToPoint.Request.RECEIVE) {
+            long took = ctx.now() - postedAt[k];
+            latencies.record(took);
+            sendLatencies.addLong(took);
+        }
+        if (q.status() != Outcome.SUCCESS) {
+            failed.completed(q.status());
+            return;
+        }
+        switch (q.kind()) {
+            case PointToPoint.Request.RECEIVE -> {
+                if (q.truncatedFrom() >= 0) {
+                    truncated++;
+                    return;
+                }
+                int from = (int) q.matchedSend().userData();
+                if (q.received() > 0 && digest(rank, q.va(), q.received()) != sentDigest[from]) {
+                    corrupted++;
+                }
+            }
+            case PointToPoint.Request.SEND -> moved += done.len();
+            default -> {
+                moved += done.len();
+                Rank peer = job.rank(done.peer());
+                long local = maps[done.rank()].translate(done.addr());
+                long remote = maps[done.peer()].translate(done.raddr());
+                if (digest(rank, local, done.len()) != digest(peer, remote, done.len())) {
+                    corrupted++;
+                }
+            }
         }
     }
 
@@ -413,10 +607,6 @@ public final class TraceReplay implements Workload.Run {
         return (bytes + Kernel.PAGE_SIZE - 1) & -Kernel.PAGE_SIZE;
     }
 
-    private static long pair(int from, int to) {
-        return ((long) from << 32) | to;
-    }
-
     private static String hex(long a) {
         return "0x" + Long.toHexString(a);
     }
@@ -462,7 +652,7 @@ public final class TraceReplay implements Workload.Run {
 
     @Override
     public boolean verified() {
-        return failed.count() == 0 && corrupted == 0 && calls.mismatch() == null;
+        return failed.count() == 0 && corrupted == 0 && truncated == 0 && calls.mismatch() == null;
     }
 
     @Override
@@ -470,6 +660,9 @@ public final class TraceReplay implements Workload.Run {
         String f = failed.describe(completions, "operations");
         if (f != null) {
             return f;
+        }
+        if (truncated > 0) {
+            return truncated + " receives met a message longer than their buffer (MPI_ERR_TRUNCATE)";
         }
         String m = calls.mismatch();
         if (m != null && corrupted == 0) {

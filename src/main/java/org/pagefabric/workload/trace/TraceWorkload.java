@@ -35,8 +35,20 @@ public final class TraceWorkload extends AbstractWorkload {
     /** Column of the MPI calls of a recorded program the replay performed. */
     public static final String MPI_CALLS = "mpi_calls";
 
+    /** The parameter giving the largest message sent eagerly. */
+    public static final String EAGER_LIMIT = "eager_limit";
+
+    /**
+     * Open MPI's openib transport sends up to 12 KiB eagerly (its btl_openib_eager_limit, 12288);
+     * an assumption: the MPI a program ran with may set another limit, which --set changes.
+     */
+    private static final long DEFAULT_EAGER_LIMIT = 12 * 1024;
+
     private static final List<WorkloadParameter> PARAMETERS = List.of(WorkloadParameter.file(TRACE,
-            "the trace to replay: JSON Lines, a header then one event a line (docs/TRACES.md)"));
+            "the trace to replay: JSON Lines, a header then one event a line (docs/TRACES.md)"),
+            WorkloadParameter.integer(EAGER_LIMIT, DEFAULT_EAGER_LIMIT, "B", "the largest message sent eagerly (copied"
+                    + " through the runtime's buffers, complete without a posted receive); larger ones take a"
+                    + " rendezvous (RTS, CTS, an RDMA write of the user's buffer, FIN)", 0, 1L << 20));
     private static final List<String> METRICS;
 
     static {
@@ -56,7 +68,7 @@ public final class TraceWorkload extends AbstractWorkload {
                 // ranks and nodes of a trace's job are in its header; two without one
                 .ranks(2).ranks(p -> trace(p).header().ranks()).nodes(p -> trace(p).header().nodes())
                 .parameters(PARAMETERS).lowerIsBetter("latency_us").metrics(METRICS)
-                .segment(p -> trace(p).header().segmentBytes())
+                .segment(p -> TraceReplay.segmentBytes(trace(p), p.longValue(EAGER_LIMIT)))
                 // reading the trace when values are resolved refuses a bad record before anything runs
                 .check(TraceWorkload::trace)
                 .requires(TraceWorkload::requires).build());
@@ -83,6 +95,8 @@ public final class TraceWorkload extends AbstractWorkload {
             caps.add(Capability.GET);
         }
         if (ops.contains(TraceOp.SEND) || ops.contains(TraceOp.RECV) || ops.contains(TraceOp.COLLECTIVE)) {
+            // a recorded program's rendezvous writes the sender's buffer into the receiver's, except
+            // over a messaging stack of the policy's own, which carries it (Open-MX): both offer this
             caps.add(Capability.SEND_RECEIVE);
         }
         // madvise(DONTNEED) takes pages away under the application; later operations meet them absent
@@ -94,7 +108,7 @@ public final class TraceWorkload extends AbstractWorkload {
 
     @Override
     protected Run start(Job job, Params params, LatencyHistogram latencies) {
-        TraceReplay replay = new TraceReplay(trace(params), job, latencies);
+        TraceReplay replay = new TraceReplay(trace(params), job, latencies, params.longValue(EAGER_LIMIT));
         replay.start();
         return replay;
     }

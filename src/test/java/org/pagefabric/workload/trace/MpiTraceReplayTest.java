@@ -129,4 +129,83 @@ class MpiTraceReplayTest {
             }
         }
     }
+
+    /** Rank 0 sends tag 1 (64 B) then tag 2 (64 KiB); rank 1 receives tag 2 first, then tag 1. */
+    private Path tagsOutOfOrder() throws IOException {
+        Path f = dir.resolve("tags.trace.jsonl");
+        String tally = "[{\"MPI_Send\":2},{\"MPI_Recv\":2}]";
+        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":2,\"ranks\":2,\"segment_bytes\":4096,"
+                + "\"mpi_calls\":" + tally + "}\n"
+                + "{\"rank\":0,\"op\":\"mmap\",\"addr\":268435456,\"len\":131072}\n"
+                + "{\"rank\":0,\"op\":\"send\",\"call\":\"MPI_Send\",\"addr\":268435456,\"len\":64,\"peer\":1,\"tag\":1}\n"
+                + "{\"rank\":0,\"op\":\"send\",\"call\":\"MPI_Send\",\"addr\":268500992,\"len\":65536,\"peer\":1,\"tag\":2,"
+                + "\"req\":1}\n"
+                + "{\"rank\":0,\"op\":\"wait\",\"queue\":\"send\",\"req\":1}\n"
+                + "{\"rank\":1,\"op\":\"mmap\",\"addr\":268435456,\"len\":131072}\n"
+                + "{\"rank\":1,\"op\":\"recv\",\"call\":\"MPI_Recv\",\"addr\":268435456,\"len\":65536,\"peer\":0,\"tag\":2,"
+                + "\"req\":1}\n"
+                + "{\"rank\":1,\"op\":\"wait\",\"queue\":\"recv\",\"req\":1}\n"
+                + "{\"rank\":1,\"op\":\"recv\",\"call\":\"MPI_Recv\",\"addr\":268500992,\"len\":64,\"peer\":0,\"tag\":1,"
+                + "\"req\":2}\n"
+                + "{\"rank\":1,\"op\":\"wait\",\"queue\":\"recv\",\"req\":2}\n");
+        return f;
+    }
+
+    @Test
+    void receivesMatchByTagNotByTheOrderTheyWerePosted() throws IOException {
+        Path t = tagsOutOfOrder();
+        for (String policy : new String[] {"cache-hooks", "cache-mmu", "odp-explicit", "bounce", "rendezvous-unpin", "odp-implicit", "openmx-pin", "openmx-cache"}) {
+            Map<String, Object> row = replay(t, policy);
+            assertEquals(true, row.get("verified"), policy + ": " + row);
+            assertEquals(0L, row.get(TraceWorkload.CORRUPTED), policy + ": " + row);
+            assertEquals(4L, row.get(TraceWorkload.MPI_CALLS), policy + ": " + row);
+        }
+    }
+
+    @Test
+    void aMessageTooLongForItsReceiveDoesNotVerify() throws IOException {
+        Path f = dir.resolve("truncate.trace.jsonl");
+        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":2,\"ranks\":2,\"segment_bytes\":65536}\n"
+                + "{\"rank\":0,\"op\":\"send\",\"addr\":0,\"len\":100,\"peer\":1,\"tag\":3}\n"
+                + "{\"rank\":1,\"op\":\"recv\",\"addr\":0,\"len\":50,\"peer\":0,\"tag\":3}\n"
+                + "{\"rank\":1,\"op\":\"wait\",\"queue\":\"recv\"}\n");
+        Map<String, Object> row = replay(f, "cache-hooks");
+        assertEquals(false, row.get("verified"), row.toString());
+        assertEquals("1 receives met a message longer than their buffer (MPI_ERR_TRUNCATE)", row.get("reason"));
+    }
+
+    @Test
+    void zeroLengthMessagesAtNoBufferReplay() throws IOException {
+        Path f = dir.resolve("empty.trace.jsonl");
+        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":2,\"ranks\":2,\"segment_bytes\":4096}\n"
+                + "{\"rank\":0,\"op\":\"send\",\"call\":\"MPI_Send\",\"addr\":0,\"len\":0,\"peer\":1}\n"
+                + "{\"rank\":1,\"op\":\"recv\",\"call\":\"MPI_Recv\",\"addr\":0,\"len\":0,\"peer\":0}\n"
+                + "{\"rank\":1,\"op\":\"wait\",\"queue\":\"recv\"}\n");
+        Map<String, Object> row = replay(f, "cache-hooks");
+        assertEquals(true, row.get("verified"), row.toString());
+        assertEquals(1L, row.get(TraceWorkload.COMPLETIONS), row.toString());
+    }
+
+    @Test
+    void aRecordedTraceMissingARanksRecordsIsRefusedWhenRead() throws IOException {
+        Path f = dir.resolve("missing.trace.jsonl");
+        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":2,\"ranks\":2,"
+                + "\"mpi_calls\":[{\"MPI_Send\":1},{\"MPI_Recv\":1}]}\n"
+                + "{\"rank\":0,\"op\":\"send\",\"call\":\"MPI_Send\",\"addr\":0,\"len\":8,\"peer\":1}\n");
+        TraceFormatException e = assertThrows(TraceFormatException.class, () -> Trace.read(f));
+        assertTrue(e.getMessage().contains("field 'ranks': 2 ranks, but rank 1 has no records"), e.getMessage());
+    }
+
+    @Test
+    void pollsThatFoundNothingCountEveryCallAndTakeTheirTime() throws IOException {
+        Path f = dir.resolve("polls.trace.jsonl");
+        Files.writeString(f, "{\"format\":\"pagefabric-trace\",\"version\":2,\"ranks\":2,"
+                + "\"mpi_calls\":[{\"MPI_Testany\":100000},{\"MPI_Iprobe\":3}]}\n"
+                + "{\"rank\":0,\"op\":\"mpi\",\"call\":\"MPI_Testany\",\"count\":100000,\"duration\":250000}\n"
+                + "{\"rank\":1,\"op\":\"mpi\",\"call\":\"MPI_Iprobe\",\"count\":3,\"duration\":10}\n");
+        Map<String, Object> row = replay(f, "cache-hooks");
+        assertEquals(true, row.get("verified"), row.toString());
+        assertEquals(100003L, row.get(TraceWorkload.MPI_CALLS), row.toString());
+        assertTrue((double) row.get("simulated_us") >= 250.0, row.toString());
+    }
 }

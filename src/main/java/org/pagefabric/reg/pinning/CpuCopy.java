@@ -1,6 +1,7 @@
-package org.pagefabric.reg.bounce;
+package org.pagefabric.reg.pinning;
 
 import org.pagefabric.config.Bandwidth;
+import org.pagefabric.config.Parameter;
 import org.pagefabric.config.Profile;
 import org.pagefabric.hw.mem.PhysicalMemory;
 import org.pagefabric.hw.os.AddressSpace;
@@ -17,19 +18,27 @@ import org.pagefabric.hw.param.MemoryParameters;
  * rate and the memory traffic it causes (every byte read once and written once) at the node's
  * memory bandwidth.
  */
-final class CpuCopy {
+public final class CpuCopy {
+    /** Rate of one core copying between a user buffer and a runtime's buffer (bounce or eager). */
+    public static final Parameter COPY_BANDWIDTH = Parameter.bandwidth("bounce.copy_bandwidth",
+            "Rate of one core's memcpy between a user buffer and a bounce buffer (also bounded by memory.bandwidth).");
+    /** Fixed cost of one copy. */
+    public static final Parameter COPY_OVERHEAD = Parameter.time("bounce.copy_overhead",
+            "Fixed cost of one copy into or out of a bounce buffer: the call and the first cache misses.");
+
     private final long overheadPs;
     private final Bandwidth coreRate;
     private final Bandwidth memoryRate;
 
-    CpuCopy(Profile profile) {
-        this.overheadPs = profile.time(BounceParameters.COPY_OVERHEAD);
-        this.coreRate = profile.bandwidth(BounceParameters.COPY_BANDWIDTH);
+    /** A core's copies at the rates {@code profile} gives. */
+    public CpuCopy(Profile profile) {
+        this.overheadPs = profile.time(COPY_OVERHEAD);
+        this.coreRate = profile.bandwidth(COPY_BANDWIDTH);
         this.memoryRate = profile.bandwidth(MemoryParameters.BANDWIDTH);
     }
 
     /** Time a copy of {@code bytes} takes, page faults excluded, in picoseconds. */
-    long costPs(long bytes) {
+    public long costPs(long bytes) {
         return overheadPs + Math.max(coreRate.transferTimePs(bytes), memoryRate.transferTimePs(2 * bytes));
     }
 
@@ -39,7 +48,7 @@ final class CpuCopy {
      *
      * @return the time the copy took, page faults included, in picoseconds
      */
-    long copy(Kernel kernel, AddressSpace from, long src, AddressSpace to, long dst, long length) {
+    public long copy(Kernel kernel, AddressSpace from, long src, AddressSpace to, long dst, long length) {
         long faults = 0;
         PhysicalMemory memory = kernel.memory();
         for (long done = 0; done < length; ) {
