@@ -8,7 +8,7 @@
  * changes what a call does: it forwards the caller's arguments unchanged and only reads the results
  * (a status the caller asked to ignore is read from a local one).
  *
- * Lines (times in ns of CLOCK_MONOTONIC, addresses and lengths in hex, ranks and counts in decimal):
+ * Lines (times in ns of CLOCK_MONOTONIC, addresses and lengths in hex, ranks, tags and counts in decimal):
  *   H pid                           the library loaded
  *   I t rank size                   MPI_Init returned
  *   m addr len | f addr | r old new len          malloc family, free, realloc
@@ -16,10 +16,17 @@
  *                                   (memory lines carry no time: their order among the MPI lines is
  *                                   what the trace needs, and a clock read would double what a
  *                                   malloc costs)
- *   S t0 t1 call req comm addr len peer             a send posted (req 0: blocking; also each MPI_Start of a
+ *   S t0 t1 call req comm addr len peer tag         a send posted (req 0: blocking; also each MPI_Start of a
  *                                                   persistent send; call '-': a further request of one MPI_Startall)
- *   V t0 t1 call req comm addr len peer             a receive posted (peer -2: any source, resolved at completion)
- *   D t0 t1 call n req src ...                      requests a completion call finished (src: world rank of a receive's sender)
+ *   V t0 t1 call req comm addr len peer tag         a receive posted (peer -2: any source, tag -1: any tag, both
+ *                                                   resolved by the completion; a blocking receive's line is
+ *                                                   written after it completed, with its status's source and tag)
+ *   D t0 t1 call n [req src tag cancelled] x n      requests a completion call finished (src: world rank of a
+ *                                                   receive's sender, tag: its status's tag, cancelled: 1 when
+ *                                                   MPI_Cancel took the request back)
+ *   E t0 t1 call n                                  n polls of call in a row that found nothing (a test that
+ *                                                   completed no request, an Iprobe or Improbe without a message),
+ *                                                   from the first one's start to the last one's end
  *   C t0 t1 call comm root saddr raddr m n [sendlen sendoff recvlen recvoff] x n   a collective (blocks per member for v-variants)
  *   K t0 t1 call parent new n w...                  a communicator created (new -1: MPI_COMM_NULL), its members' world ranks
  *   W t0 t1 call win comm base size unit            a window created
@@ -27,9 +34,12 @@
  *   F t0 t1 call win target                         a synchronisation completing one-sided operations (target -1: all,
  *                                                   -2: none, a lock); Win_free completes all
  *   +  ...                                          the continuation of the line above, when it is long
- *   X t0 t1 call comm saddr slen dest raddr rlen src    a send and a receive in one call (Sendrecv)
+ *   X t0 t1 call comm saddr slen dest stag raddr rlen src rtag   a send and a receive in one call (Sendrecv; rtag
+ *                                                   and src from the status)
  *   Q t0 t1 call req                                a request freed before it completed (Request_free)
- *   N t0 t1 call                                    any other wrapped call (Comm_free, a persistent request's init)
+ *   N t0 t1 call                                    any other wrapped call (Comm_free, a persistent request's init,
+ *                                                   a probe that found a message, MPI_Cancel)
+ *   Y t call                                        a call the replay cannot carry; the rank then aborts the job
  *   T call count                                    the library's own tally of wrapped calls, written at MPI_Finalize
  *   Z t                                             MPI_Finalize
  */
@@ -340,7 +350,9 @@ enum {
     C_WIN_LOCK_ALL, C_WIN_UNLOCK_ALL, C_WIN_FLUSH, C_WIN_FLUSH_ALL, C_WIN_FLUSH_LOCAL, C_SEND_INIT, C_SSEND_INIT,
     C_RSEND_INIT, C_BSEND_INIT, C_RECV_INIT, C_START, C_STARTALL, C_IBARRIER, C_IBCAST, C_IREDUCE, C_IALLREDUCE,
     C_ISCAN, C_IEXSCAN, C_IREDUCE_SCATTER, C_IREDUCE_SCATTER_BLOCK, C_IALLGATHER, C_IALLGATHERV, C_IGATHER,
-    C_IGATHERV, C_ISCATTER, C_ISCATTERV, C_IALLTOALL, C_IALLTOALLV, C_COUNT
+    C_IGATHERV, C_ISCATTER, C_ISCATTERV, C_IALLTOALL, C_IALLTOALLV, C_PROBE, C_IPROBE, C_MPROBE, C_IMPROBE, C_MRECV,
+    C_IMRECV, C_CANCEL, C_CART_SUB, C_COMM_DUP_WITH_INFO, C_GRAPH_CREATE, C_DIST_GRAPH_CREATE,
+    C_DIST_GRAPH_CREATE_ADJACENT, C_COUNT
 };
 static const char *const call_names[C_COUNT] = {
     "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend", "MPI_Irsend", "MPI_Ibsend",
@@ -355,7 +367,9 @@ static const char *const call_names[C_COUNT] = {
     "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Bsend_init", "MPI_Recv_init", "MPI_Start", "MPI_Startall",
     "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter",
     "MPI_Ireduce_scatter_block", "MPI_Iallgather", "MPI_Iallgatherv", "MPI_Igather", "MPI_Igatherv", "MPI_Iscatter",
-    "MPI_Iscatterv", "MPI_Ialltoall", "MPI_Ialltoallv"};
+    "MPI_Iscatterv", "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Probe", "MPI_Iprobe", "MPI_Mprobe", "MPI_Improbe",
+    "MPI_Mrecv", "MPI_Imrecv", "MPI_Cancel", "MPI_Cart_sub", "MPI_Comm_dup_with_info", "MPI_Graph_create",
+    "MPI_Dist_graph_create", "MPI_Dist_graph_create_adjacent"};
 static unsigned long tally[C_COUNT];
 static int world_rank = -1;
 static MPI_Group world_group;
@@ -367,6 +381,7 @@ static int n_comms;
 static int next_comm_id;
 
 static struct comm_entry *comm_of(MPI_Comm c) {
+    if (c == MPI_COMM_NULL) return NULL;
     for (int i = 0; i < n_comms; i++) {
         if (comms[i].h == c) return &comms[i];
     }
@@ -405,9 +420,10 @@ static long world_of(MPI_Comm c, int r) {
     return e->world[r];
 }
 
-/* Outstanding requests by handle: the number the trace knows them by and their communicator. */
+/* Outstanding requests by handle: the number the trace knows them by, their communicator, and
+ * whether MPI_Cancel was asked to take them back (only then is a completion's status asked). */
 #define MAX_REQS 65536
-static struct req_entry { MPI_Request h; unsigned long seq; MPI_Comm comm; } reqs[MAX_REQS];
+static struct req_entry { MPI_Request h; unsigned long seq; MPI_Comm comm; int cancel; } reqs[MAX_REQS];
 static int n_reqs;
 static unsigned long next_req = 1;
 
@@ -417,17 +433,49 @@ static unsigned long req_add(MPI_Request h, MPI_Comm c) {
         reqs[n_reqs].h = h;
         reqs[n_reqs].seq = s;
         reqs[n_reqs].comm = c;
+        reqs[n_reqs].cancel = 0;
         n_reqs++;
     }
     return s;
 }
 
 static struct req_entry req_take(MPI_Request h) {
-    struct req_entry none = {MPI_REQUEST_NULL, 0, MPI_COMM_NULL};
+    struct req_entry none = {MPI_REQUEST_NULL, 0, MPI_COMM_NULL, 0};
     for (int i = n_reqs - 1; i >= 0; i--) {
         if (reqs[i].h == h) {
             struct req_entry e = reqs[i];
             reqs[i] = reqs[--n_reqs];
+            return e;
+        }
+    }
+    return none;
+}
+
+static void req_cancel(MPI_Request h) {
+    for (int i = n_reqs - 1; i >= 0; i--) {
+        if (reqs[i].h == h) {
+            reqs[i].cancel = 1;
+            return;
+        }
+    }
+}
+
+/* Messages matched by MPI_Mprobe or MPI_Improbe and not yet received, by handle: the receive that
+ * takes one (MPI_Mrecv, MPI_Imrecv) names no source or tag of its own. */
+#define MAX_MSGS 4096
+static struct msg_entry { MPI_Message h; MPI_Comm comm; long src; int tag; } msgs[MAX_MSGS];
+static int n_msgs;
+
+static void msg_add(MPI_Message h, MPI_Comm c, long src, int tag) {
+    if (n_msgs < MAX_MSGS) msgs[n_msgs++] = (struct msg_entry){h, c, src, tag};
+}
+
+static struct msg_entry msg_take(MPI_Message h) {
+    struct msg_entry none = {MPI_MESSAGE_NULL, MPI_COMM_NULL, -1, 0};
+    for (int i = n_msgs - 1; i >= 0; i--) {
+        if (msgs[i].h == h) {
+            struct msg_entry e = msgs[i];
+            msgs[i] = msgs[--n_msgs];
             return e;
         }
     }
@@ -454,8 +502,61 @@ static long bytes(MPI_Datatype t, long count) {
     return (long) s * count;
 }
 
+/*
+ * A run of polls that found nothing, not yet written: a program that spins on MPI_Test until a
+ * message arrives makes millions of them, and one line for the run says all the replay needs
+ * (how many, and how long they took). Any other MPI line, or a poll of another function, ends the
+ * run; memory lines do not, as a poll names no buffer. Only MPI calls touch this state, and the
+ * recorder refuses MPI_THREAD_MULTIPLE, so no two threads are in it at once.
+ */
+static int poll_call = -1;
+static unsigned long poll_n, poll_t0, poll_t1;
+
+static void poll_flush(void) {
+    if (poll_n == 0) return;
+    line_t l = {.n = 0};
+    l_c(&l, 'E');
+    l_u(&l, poll_t0);
+    l_u(&l, poll_t1);
+    l_s(&l, call_names[poll_call]);
+    l_u(&l, poll_n);
+    l_end(&l);
+    poll_n = 0;
+}
+
+static void poll_missed(unsigned long t0, int call) {
+    if (poll_n > 0 && poll_call != call) poll_flush();
+    if (poll_n == 0) {
+        poll_call = call;
+        poll_t0 = t0;
+    }
+    poll_n++;
+    poll_t1 = now_ns();
+    __atomic_fetch_add(&tally[call], 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The program called what the replay cannot carry: say so in the log, where `pagefabric record`
+ * reads it, and stop the job now rather than let it run for minutes towards a trace that would
+ * be refused anyway.
+ */
+static void refuse(const char *call) {
+    if (!enabled) return;
+    poll_flush();
+    line_t l = {.n = 0};
+    l_c(&l, 'Y');
+    l_u(&l, now_ns());
+    l_s(&l, call);
+    l_end(&l);
+    out_flush();
+    enabled = 0;
+    PMPI_Abort(MPI_COMM_WORLD, 3);
+    _exit(3);
+}
+
 /* call -1: a further line of the call of the line before (MPI_Startall's second request), named '-' and not counted */
 static void begin_line(line_t *l, char kind, unsigned long t0, int call) {
+    poll_flush();
     l->n = 0;
     l_c(l, kind);
     l_u(l, t0);
@@ -510,11 +611,16 @@ int MPI_Init(int *argc, char ***argv) {
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     init_done();
+    /* threads calling MPI at once would interleave in one log that reads as one sequence of calls */
+    if (required == MPI_THREAD_MULTIPLE || (rc == MPI_SUCCESS && *provided == MPI_THREAD_MULTIPLE)) {
+        refuse("MPI_Init_thread");
+    }
     return rc;
 }
 
 int MPI_Finalize(void) {
     if (enabled && world_rank >= 0) {
+        poll_flush();
         for (int i = 0; i < C_COUNT; i++) {
             if (tally[i] == 0) continue;
             line_t l = {.n = 0};
@@ -546,7 +652,7 @@ __attribute__((destructor)) static void pfrec_stop(void) {
 /* ---------------------------------------------------------------- point to point */
 
 static void p2p_line(char kind, unsigned long t0, int call, unsigned long req, MPI_Comm comm, const void *buf,
-                     long len, long peer) {
+                     long len, long peer, int tag) {
     line_t l;
     begin_line(&l, kind, t0, call);
     l_u(&l, req);
@@ -555,14 +661,20 @@ static void p2p_line(char kind, unsigned long t0, int call, unsigned long req, M
     l_x(&l, (uintptr_t) buf);
     l_x(&l, (uintptr_t) len);
     l_sl(&l, peer);
+    l_sl(&l, tag);
     l_end(&l);
+}
+
+/* The sender of a completed receive as a world rank (-1 for MPI_PROC_NULL), from its status. */
+static long status_source(MPI_Comm comm, int posted, const MPI_Status *s) {
+    return world_of(comm, posted == MPI_PROC_NULL ? MPI_PROC_NULL : s->MPI_SOURCE);
 }
 
 #define BLOCKING_SEND(NAME, CALL)                                                                          \
     int NAME(const void *buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {               \
         ENTER();                                                                                           \
         int rc = P##NAME(buf, count, t, dest, tag, comm);                                                  \
-        if (rec) p2p_line('S', t0, CALL, 0, comm, buf, bytes(t, count), world_of(comm, dest));             \
+        if (rec) p2p_line('S', t0, CALL, 0, comm, buf, bytes(t, count), world_of(comm, dest), tag);        \
         else __atomic_fetch_add(&tally[CALL], 1, __ATOMIC_RELAXED);                                        \
         LEAVE();                                                                                           \
         return rc;                                                                                         \
@@ -577,7 +689,7 @@ BLOCKING_SEND(MPI_Bsend, C_BSEND)
         ENTER();                                                                                           \
         int rc = P##NAME(buf, count, t, dest, tag, comm, r);                                               \
         if (rec && rc == MPI_SUCCESS) {                                                                    \
-            p2p_line('S', t0, CALL, req_add(*r, comm), comm, buf, bytes(t, count), world_of(comm, dest));  \
+            p2p_line('S', t0, CALL, req_add(*r, comm), comm, buf, bytes(t, count), world_of(comm, dest), tag); \
         } else __atomic_fetch_add(&tally[CALL], 1, __ATOMIC_RELAXED);                                      \
         LEAVE();                                                                                           \
         return rc;                                                                                         \
@@ -592,7 +704,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm co
     MPI_Status mine;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
     int rc = PMPI_Recv(buf, count, t, src, tag, comm, s);
-    if (rec) p2p_line('V', t0, C_RECV, 0, comm, buf, bytes(t, count), world_of(comm, src == MPI_PROC_NULL ? src : s->MPI_SOURCE));
+    if (rec) p2p_line('V', t0, C_RECV, 0, comm, buf, bytes(t, count), status_source(comm, src, s), s->MPI_TAG);
     else __atomic_fetch_add(&tally[C_RECV], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
@@ -602,13 +714,13 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm c
     ENTER();
     int rc = PMPI_Irecv(buf, count, t, src, tag, comm, r);
     if (rec && rc == MPI_SUCCESS) {
-        p2p_line('V', t0, C_IRECV, req_add(*r, comm), comm, buf, bytes(t, count), world_of(comm, src));
+        p2p_line('V', t0, C_IRECV, req_add(*r, comm), comm, buf, bytes(t, count), world_of(comm, src), tag);
     } else __atomic_fetch_add(&tally[C_IRECV], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
 }
 
-static void sendrecv_line(unsigned long t0, int call, MPI_Comm comm, const void *sbuf, long slen, int dest,
+static void sendrecv_line(unsigned long t0, int call, MPI_Comm comm, const void *sbuf, long slen, int dest, int stag,
                           void *rbuf, long rlen, int src, MPI_Status *s) {
     line_t l;
     begin_line(&l, 'X', t0, call);
@@ -617,9 +729,11 @@ static void sendrecv_line(unsigned long t0, int call, MPI_Comm comm, const void 
     l_x(&l, (uintptr_t) sbuf);
     l_x(&l, (uintptr_t) slen);
     l_sl(&l, world_of(comm, dest));
+    l_sl(&l, stag);
     l_x(&l, (uintptr_t) rbuf);
     l_x(&l, (uintptr_t) rlen);
-    l_sl(&l, world_of(comm, src == MPI_PROC_NULL ? src : s->MPI_SOURCE));
+    l_sl(&l, status_source(comm, src, s));
+    l_sl(&l, s->MPI_TAG);
     l_end(&l);
 }
 
@@ -629,8 +743,9 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
     MPI_Status mine;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
     int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag, comm, s);
-    if (rec) sendrecv_line(t0, C_SENDRECV, comm, sbuf, bytes(stype, scount), dest, rbuf, bytes(rtype, rcount), src, s);
-    else __atomic_fetch_add(&tally[C_SENDRECV], 1, __ATOMIC_RELAXED);
+    if (rec) {
+        sendrecv_line(t0, C_SENDRECV, comm, sbuf, bytes(stype, scount), dest, stag, rbuf, bytes(rtype, rcount), src, s);
+    } else __atomic_fetch_add(&tally[C_SENDRECV], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
 }
@@ -641,8 +756,104 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest, int sta
     MPI_Status mine;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
     int rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag, comm, s);
-    if (rec) sendrecv_line(t0, C_SENDRECV_REPLACE, comm, buf, bytes(t, count), dest, buf, bytes(t, count), src, s);
-    else __atomic_fetch_add(&tally[C_SENDRECV_REPLACE], 1, __ATOMIC_RELAXED);
+    if (rec) {
+        sendrecv_line(t0, C_SENDRECV_REPLACE, comm, buf, bytes(t, count), dest, stag, buf, bytes(t, count), src, s);
+    } else __atomic_fetch_add(&tally[C_SENDRECV_REPLACE], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+/* ---------------------------------------------------------------- probes and matched receives */
+
+static void plain_line(unsigned long t0, int call);
+
+/* A probe moves nothing; the receive it prepares is recorded when the program makes it. */
+int MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *st) {
+    ENTER();
+    int rc = PMPI_Probe(src, tag, comm, st);
+    if (rec) plain_line(t0, C_PROBE);
+    else __atomic_fetch_add(&tally[C_PROBE], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *st) {
+    ENTER();
+    int rc = PMPI_Iprobe(src, tag, comm, flag, st);
+    if (rec && rc == MPI_SUCCESS && !*flag) poll_missed(t0, C_IPROBE);
+    else if (rec) plain_line(t0, C_IPROBE);
+    else __atomic_fetch_add(&tally[C_IPROBE], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+/* A matched probe takes the message out of matching: what it says of it is kept for its receive. */
+static void matched(MPI_Comm comm, int src, const MPI_Message *m, const MPI_Status *s) {
+    if (*m == MPI_MESSAGE_NULL) return;
+    if (*m == MPI_MESSAGE_NO_PROC) {
+        msg_add(*m, comm, -1, s->MPI_TAG);
+        return;
+    }
+    msg_add(*m, comm, status_source(comm, src, s), s->MPI_TAG);
+}
+
+int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *m, MPI_Status *st) {
+    ENTER();
+    MPI_Status mine;
+    MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
+    int rc = PMPI_Mprobe(src, tag, comm, m, s);
+    if (rec) {
+        if (rc == MPI_SUCCESS) matched(comm, src, m, s);
+        plain_line(t0, C_MPROBE);
+    } else __atomic_fetch_add(&tally[C_MPROBE], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *m, MPI_Status *st) {
+    ENTER();
+    MPI_Status mine;
+    MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
+    int rc = PMPI_Improbe(src, tag, comm, flag, m, s);
+    if (rec && rc == MPI_SUCCESS && !*flag) poll_missed(t0, C_IMPROBE);
+    else if (rec) {
+        if (rc == MPI_SUCCESS) matched(comm, src, m, s);
+        plain_line(t0, C_IMPROBE);
+    } else __atomic_fetch_add(&tally[C_IMPROBE], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m, MPI_Status *st) {
+    ENTER();
+    struct msg_entry e = msg_take(*m);
+    int rc = PMPI_Mrecv(buf, count, t, m, st);
+    if (rec) p2p_line('V', t0, C_MRECV, 0, e.comm, buf, bytes(t, count), e.src, e.tag);
+    else __atomic_fetch_add(&tally[C_MRECV], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m, MPI_Request *r) {
+    ENTER();
+    struct msg_entry e = msg_take(*m);
+    int rc = PMPI_Imrecv(buf, count, t, m, r);
+    if (rec && rc == MPI_SUCCESS) {
+        p2p_line('V', t0, C_IMRECV, req_add(*r, e.comm), e.comm, buf, bytes(t, count), e.src, e.tag);
+    } else __atomic_fetch_add(&tally[C_IMRECV], 1, __ATOMIC_RELAXED);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Cancel(MPI_Request *r) {
+    ENTER();
+    MPI_Request h = *r;
+    int rc = PMPI_Cancel(r);
+    if (rec) {
+        /* whether it was taken back shows in its completion's status */
+        req_cancel(h);
+        plain_line(t0, C_CANCEL);
+    } else __atomic_fetch_add(&tally[C_CANCEL], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
 }
@@ -672,24 +883,40 @@ static MPI_Request *request_space(int n) {
     return space;
 }
 
-/* One completion line: the requests of `before` at `idx` that finished, with their senders. */
+/* One finished request on a completion line: its number, its sender, tag and whether it was cancelled. */
+static void done_entry(line_t *l, MPI_Request h, const MPI_Status *s) {
+    struct req_entry e = req_take(h);
+    int cancelled = 0;
+    if (e.cancel) PMPI_Test_cancelled(s, &cancelled);
+    l_u(l, e.seq);
+    l_sl(l, e.seq == 0 ? -1 : world_of(e.comm, s->MPI_SOURCE));
+    l_sl(l, e.seq == 0 ? 0 : s->MPI_TAG);
+    l_u(l, (unsigned long) (cancelled != 0));
+    if (l->n > sizeof l->b - 80) {
+        /* a long list continues on a line of its own kind, so no request is lost */
+        l_end(l);
+        l->n = 0;
+        l_c(l, '+');
+    }
+}
+
+/*
+ * A completion call's line: the requests of `before` that finished, those at `idx` (or the first
+ * n), with the status of each at the same place in `st` (by index when `by_index`). A poll that
+ * finished none joins the run of polls instead.
+ */
 static void done_line(unsigned long t0, int call, const MPI_Request *before, const int *idx, int n, MPI_Status *st,
-                      int status_stride_is_index) {
+                      int by_index, int poll) {
+    if (poll && n == 0) {
+        poll_missed(t0, call);
+        return;
+    }
     line_t l;
     begin_line(&l, 'D', t0, call);
     l_u(&l, (unsigned long) n);
     for (int k = 0; k < n; k++) {
         int i = idx ? idx[k] : k;
-        struct req_entry e = req_take(before[i]);
-        l_u(&l, e.seq);
-        MPI_Status *s = st + (status_stride_is_index ? i : k);
-        l_sl(&l, e.seq == 0 ? -1 : world_of(e.comm, s->MPI_SOURCE));
-        if (l.n > sizeof l.b - 64) {
-            /* a long list continues on a line of its own kind, so no request is lost */
-            l_end(&l);
-            l.n = 0;
-            l_c(&l, '+');
-        }
+        done_entry(&l, before[i], st + (by_index ? i : k));
     }
     l_end(&l);
 }
@@ -700,7 +927,7 @@ int MPI_Wait(MPI_Request *r, MPI_Status *st) {
     MPI_Status mine;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
     int rc = PMPI_Wait(r, s);
-    if (rec) done_line(t0, C_WAIT, &before, NULL, before == MPI_REQUEST_NULL ? 0 : 1, s, 0);
+    if (rec) done_line(t0, C_WAIT, &before, NULL, before == MPI_REQUEST_NULL ? 0 : 1, s, 0, 0);
     else __atomic_fetch_add(&tally[C_WAIT], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
@@ -712,10 +939,29 @@ int MPI_Test(MPI_Request *r, int *flag, MPI_Status *st) {
     MPI_Status mine;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
     int rc = PMPI_Test(r, flag, s);
-    if (rec) done_line(t0, C_TEST, &before, NULL, *flag && before != MPI_REQUEST_NULL ? 1 : 0, s, 0);
+    if (rec) done_line(t0, C_TEST, &before, NULL, *flag && before != MPI_REQUEST_NULL ? 1 : 0, s, 0, 1);
     else __atomic_fetch_add(&tally[C_TEST], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
+}
+
+/* Waitall and Testall: every live request of `before` finished, each with the status at its index. */
+static void all_line(unsigned long t0, int call, const MPI_Request *before, int n, MPI_Status *s, int finished,
+                     int poll) {
+    int live = 0;
+    /* requests already null finish nothing */
+    for (int i = 0; finished && i < n; i++) live += before[i] != MPI_REQUEST_NULL;
+    if (poll && live == 0) {
+        poll_missed(t0, call);
+        return;
+    }
+    line_t l;
+    begin_line(&l, 'D', t0, call);
+    l_u(&l, (unsigned long) live);
+    for (int i = 0; live > 0 && i < n; i++) {
+        if (before[i] != MPI_REQUEST_NULL) done_entry(&l, before[i], &s[i]);
+    }
+    l_end(&l);
 }
 
 int MPI_Waitall(int n, MPI_Request rs[], MPI_Status sts[]) {
@@ -724,26 +970,8 @@ int MPI_Waitall(int n, MPI_Request rs[], MPI_Status sts[]) {
     memcpy(before, rs, sizeof(MPI_Request) * (size_t) n);
     MPI_Status *s = sts == MPI_STATUSES_IGNORE ? status_space(n) : sts;
     int rc = PMPI_Waitall(n, rs, s);
-    if (rec) {
-        int live = 0;
-        /* requests already null finish nothing */
-        line_t l;
-        begin_line(&l, 'D', t0, C_WAITALL);
-        for (int i = 0; i < n; i++) live += before[i] != MPI_REQUEST_NULL;
-        l_u(&l, (unsigned long) live);
-        for (int i = 0; i < n; i++) {
-            if (before[i] == MPI_REQUEST_NULL) continue;
-            struct req_entry e = req_take(before[i]);
-            l_u(&l, e.seq);
-            l_sl(&l, e.seq == 0 ? -1 : world_of(e.comm, s[i].MPI_SOURCE));
-            if (l.n > sizeof l.b - 64) {
-                l_end(&l);
-                l.n = 0;
-                l_c(&l, '+');
-            }
-        }
-        l_end(&l);
-    } else __atomic_fetch_add(&tally[C_WAITALL], 1, __ATOMIC_RELAXED);
+    if (rec) all_line(t0, C_WAITALL, before, n, s, 1, 0);
+    else __atomic_fetch_add(&tally[C_WAITALL], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
 }
@@ -754,25 +982,8 @@ int MPI_Testall(int n, MPI_Request rs[], int *flag, MPI_Status sts[]) {
     memcpy(before, rs, sizeof(MPI_Request) * (size_t) n);
     MPI_Status *s = sts == MPI_STATUSES_IGNORE ? status_space(n) : sts;
     int rc = PMPI_Testall(n, rs, flag, s);
-    if (rec) {
-        line_t l;
-        begin_line(&l, 'D', t0, C_TESTALL);
-        int live = 0;
-        if (*flag) for (int i = 0; i < n; i++) live += before[i] != MPI_REQUEST_NULL;
-        l_u(&l, (unsigned long) live);
-        for (int i = 0; *flag && i < n; i++) {
-            if (before[i] == MPI_REQUEST_NULL) continue;
-            struct req_entry e = req_take(before[i]);
-            l_u(&l, e.seq);
-            l_sl(&l, e.seq == 0 ? -1 : world_of(e.comm, s[i].MPI_SOURCE));
-            if (l.n > sizeof l.b - 64) {
-                l_end(&l);
-                l.n = 0;
-                l_c(&l, '+');
-            }
-        }
-        l_end(&l);
-    } else __atomic_fetch_add(&tally[C_TESTALL], 1, __ATOMIC_RELAXED);
+    if (rec) all_line(t0, C_TESTALL, before, n, s, *flag, 1);
+    else __atomic_fetch_add(&tally[C_TESTALL], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
 }
@@ -784,7 +995,7 @@ int MPI_Waitany(int n, MPI_Request rs[], int *index, MPI_Status *st) {
     MPI_Status mine;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
     int rc = PMPI_Waitany(n, rs, index, s);
-    if (rec) done_line(t0, C_WAITANY, before, index, *index == MPI_UNDEFINED ? 0 : 1, s, 0);
+    if (rec) done_line(t0, C_WAITANY, before, index, *index == MPI_UNDEFINED ? 0 : 1, s, 0, 0);
     else __atomic_fetch_add(&tally[C_WAITANY], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
@@ -797,7 +1008,7 @@ int MPI_Testany(int n, MPI_Request rs[], int *index, int *flag, MPI_Status *st) 
     MPI_Status mine;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &mine : st;
     int rc = PMPI_Testany(n, rs, index, flag, s);
-    if (rec) done_line(t0, C_TESTANY, before, index, *flag && *index != MPI_UNDEFINED ? 1 : 0, s, 0);
+    if (rec) done_line(t0, C_TESTANY, before, index, *flag && *index != MPI_UNDEFINED ? 1 : 0, s, 0, 1);
     else __atomic_fetch_add(&tally[C_TESTANY], 1, __ATOMIC_RELAXED);
     LEAVE();
     return rc;
@@ -811,7 +1022,7 @@ static int some(int call, int n, MPI_Request rs[], int *outcount, int idx[], MPI
     memcpy(before, rs, sizeof(MPI_Request) * (size_t) n);
     MPI_Status *s = sts == MPI_STATUSES_IGNORE ? status_space(n) : sts;
     int rc = test ? PMPI_Testsome(n, rs, outcount, idx, s) : PMPI_Waitsome(n, rs, outcount, idx, s);
-    if (rec) done_line(t0, call, before, idx, *outcount == MPI_UNDEFINED ? 0 : *outcount, s, 0);
+    if (rec) done_line(t0, call, before, idx, *outcount == MPI_UNDEFINED ? 0 : *outcount, s, 0, test);
     else __atomic_fetch_add(&tally[call], 1, __ATOMIC_RELAXED);
     busy--;
     return rc;
@@ -830,7 +1041,7 @@ int MPI_Testsome(int n, MPI_Request rs[], int *outcount, int idx[], MPI_Status s
 /* Persistent requests by handle: what each MPI_Start of it posts. */
 #define MAX_PERSISTENT 4096
 static struct persistent_entry {
-    MPI_Request h; char kind; const void *buf; long len; long peer; MPI_Comm comm;
+    MPI_Request h; char kind; const void *buf; long len; long peer; int tag; MPI_Comm comm;
 } persistents[MAX_PERSISTENT];
 static int n_persistent;
 
@@ -850,14 +1061,12 @@ static void persistent_forget(MPI_Request h) {
     }
 }
 
-static void persistent_add(MPI_Request h, char kind, const void *buf, long len, long peer, MPI_Comm comm) {
+static void persistent_add(MPI_Request h, char kind, const void *buf, long len, long peer, int tag, MPI_Comm comm) {
     /* a handle Open MPI hands out again after a free names the new request */
     persistent_forget(h);
     if (n_persistent == MAX_PERSISTENT) return;
-    persistents[n_persistent++] = (struct persistent_entry){h, kind, buf, len, peer, comm};
+    persistents[n_persistent++] = (struct persistent_entry){h, kind, buf, len, peer, tag, comm};
 }
-
-static void plain_line(unsigned long t0, int call);
 
 /* An init creates the request and moves nothing: a plain line; each MPI_Start of it posts the operation. */
 #define SEND_INIT(NAME, CALL)                                                                              \
@@ -865,7 +1074,7 @@ static void plain_line(unsigned long t0, int call);
         ENTER();                                                                                           \
         int rc = P##NAME(buf, count, t, dest, tag, comm, r);                                               \
         if (rec && rc == MPI_SUCCESS) {                                                                    \
-            persistent_add(*r, 'S', buf, bytes(t, count), world_of(comm, dest), comm);                     \
+            persistent_add(*r, 'S', buf, bytes(t, count), world_of(comm, dest), tag, comm);                \
             plain_line(t0, CALL);                                                                          \
         } else __atomic_fetch_add(&tally[CALL], 1, __ATOMIC_RELAXED);                                      \
         LEAVE();                                                                                           \
@@ -880,7 +1089,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Co
     ENTER();
     int rc = PMPI_Recv_init(buf, count, t, src, tag, comm, r);
     if (rec && rc == MPI_SUCCESS) {
-        persistent_add(*r, 'V', buf, bytes(t, count), world_of(comm, src), comm);
+        persistent_add(*r, 'V', buf, bytes(t, count), world_of(comm, src), tag, comm);
         plain_line(t0, C_RECV_INIT);
     } else __atomic_fetch_add(&tally[C_RECV_INIT], 1, __ATOMIC_RELAXED);
     LEAVE();
@@ -891,7 +1100,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Co
 static int start_line(unsigned long t0, int call, MPI_Request h) {
     struct persistent_entry *p = persistent_of(h);
     if (p == NULL) return 0;
-    p2p_line(p->kind, t0, call, req_add(h, p->comm), p->comm, p->buf, p->len, p->peer);
+    p2p_line(p->kind, t0, call, req_add(h, p->comm), p->comm, p->buf, p->len, p->peer, p->tag);
     return 1;
 }
 
@@ -1263,6 +1472,50 @@ int MPI_Cart_create(MPI_Comm c, int ndims, const int dims[], const int periods[]
     return rc;
 }
 
+int MPI_Cart_sub(MPI_Comm c, const int remain[], MPI_Comm *out) {
+    ENTER();
+    int rc = PMPI_Cart_sub(c, remain, out);
+    COMM_MADE(C_CART_SUB, c, out);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm c, MPI_Info info, MPI_Comm *out) {
+    ENTER();
+    int rc = PMPI_Comm_dup_with_info(c, info, out);
+    COMM_MADE(C_COMM_DUP_WITH_INFO, c, out);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Graph_create(MPI_Comm c, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *out) {
+    ENTER();
+    int rc = PMPI_Graph_create(c, nnodes, index, edges, reorder, out);
+    COMM_MADE(C_GRAPH_CREATE, c, out);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Dist_graph_create(MPI_Comm c, int n, const int nodes[], const int degrees[], const int targets[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm *out) {
+    ENTER();
+    int rc = PMPI_Dist_graph_create(c, n, nodes, degrees, targets, weights, info, reorder, out);
+    COMM_MADE(C_DIST_GRAPH_CREATE, c, out);
+    LEAVE();
+    return rc;
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm c, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int dests[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm *out) {
+    ENTER();
+    int rc = PMPI_Dist_graph_create_adjacent(c, indegree, sources, sourceweights, outdegree, dests, destweights,
+                                             info, reorder, out);
+    COMM_MADE(C_DIST_GRAPH_CREATE_ADJACENT, c, out);
+    LEAVE();
+    return rc;
+}
+
 static void plain_line(unsigned long t0, int call) {
     line_t l;
     begin_line(&l, 'N', t0, call);
@@ -1406,73 +1659,143 @@ int MPI_Win_flush(int r, MPI_Win w) { SYNC(C_WIN_FLUSH, w, r, PMPI_Win_flush(r, 
 int MPI_Win_flush_all(MPI_Win w) { SYNC(C_WIN_FLUSH_ALL, w, -1, PMPI_Win_flush_all(w)); }
 int MPI_Win_flush_local(int r, MPI_Win w) { SYNC(C_WIN_FLUSH_LOCAL, w, r, PMPI_Win_flush_local(r, w)); }
 
-/* ---------------------------------------------------------------- nonblocking collectives */
+/* ---------------------------------------------------------------- refused */
 
 /*
- * Forwarded and counted, nothing more: the replay has no nonblocking collective, so `pagefabric
- * record` refuses a program whose tally shows one, naming the call, rather than leave its data out.
+ * Calls the replay cannot carry. Each is refused where the program makes it (refuse() writes the
+ * log line and aborts the job); forwarded unchanged when the library is loaded without a log to
+ * write.
  */
-#define COUNTED(CALL, FORWARD)                                                                             \
+#define REFUSED(NAME, FORWARD)                                                                             \
     do {                                                                                                   \
-        int rc = FORWARD;                                                                                  \
-        __atomic_fetch_add(&tally[CALL], 1, __ATOMIC_RELAXED);                                             \
-        return rc;                                                                                         \
+        if (enabled && world_rank >= 0) refuse(NAME);                                                      \
+        return FORWARD;                                                                                    \
     } while (0)
 
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *r) { COUNTED(C_IBARRIER, PMPI_Ibarrier(comm, r)); }
+/* nonblocking collectives: the replay has only blocking ones */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *r) { REFUSED("MPI_Ibarrier", PMPI_Ibarrier(comm, r)); }
 int MPI_Ibcast(void *b, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_IBCAST, PMPI_Ibcast(b, count, t, root, comm, r));
+    REFUSED("MPI_Ibcast", PMPI_Ibcast(b, count, t, root, comm, r));
 }
 int MPI_Ireduce(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request *r) {
-    COUNTED(C_IREDUCE, PMPI_Ireduce(s, rb, count, t, op, root, comm, r));
+    REFUSED("MPI_Ireduce", PMPI_Ireduce(s, rb, count, t, op, root, comm, r));
 }
 int MPI_Iallreduce(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_IALLREDUCE, PMPI_Iallreduce(s, rb, count, t, op, comm, r));
+    REFUSED("MPI_Iallreduce", PMPI_Iallreduce(s, rb, count, t, op, comm, r));
 }
 int MPI_Iscan(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_ISCAN, PMPI_Iscan(s, rb, count, t, op, comm, r));
+    REFUSED("MPI_Iscan", PMPI_Iscan(s, rb, count, t, op, comm, r));
 }
 int MPI_Iexscan(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_IEXSCAN, PMPI_Iexscan(s, rb, count, t, op, comm, r));
+    REFUSED("MPI_Iexscan", PMPI_Iexscan(s, rb, count, t, op, comm, r));
 }
 int MPI_Ireduce_scatter(const void *s, void *rb, const int counts[], MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                         MPI_Request *r) {
-    COUNTED(C_IREDUCE_SCATTER, PMPI_Ireduce_scatter(s, rb, counts, t, op, comm, r));
+    REFUSED("MPI_Ireduce_scatter", PMPI_Ireduce_scatter(s, rb, counts, t, op, comm, r));
 }
 int MPI_Ireduce_scatter_block(const void *s, void *rb, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                               MPI_Request *r) {
-    COUNTED(C_IREDUCE_SCATTER_BLOCK, PMPI_Ireduce_scatter_block(s, rb, count, t, op, comm, r));
+    REFUSED("MPI_Ireduce_scatter_block", PMPI_Ireduce_scatter_block(s, rb, count, t, op, comm, r));
 }
 int MPI_Iallgather(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, MPI_Comm comm,
                    MPI_Request *r) {
-    COUNTED(C_IALLGATHER, PMPI_Iallgather(s, sc, st, rb, rc_, rt, comm, r));
+    REFUSED("MPI_Iallgather", PMPI_Iallgather(s, sc, st, rb, rc_, rt, comm, r));
 }
 int MPI_Iallgatherv(const void *s, int sc, MPI_Datatype st, void *rb, const int rcounts[], const int displs[],
                     MPI_Datatype rt, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_IALLGATHERV, PMPI_Iallgatherv(s, sc, st, rb, rcounts, displs, rt, comm, r));
+    REFUSED("MPI_Iallgatherv", PMPI_Iallgatherv(s, sc, st, rb, rcounts, displs, rt, comm, r));
 }
 int MPI_Igather(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, int root, MPI_Comm comm,
                 MPI_Request *r) {
-    COUNTED(C_IGATHER, PMPI_Igather(s, sc, st, rb, rc_, rt, root, comm, r));
+    REFUSED("MPI_Igather", PMPI_Igather(s, sc, st, rb, rc_, rt, root, comm, r));
 }
 int MPI_Igatherv(const void *s, int sc, MPI_Datatype st, void *rb, const int rcounts[], const int displs[],
                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_IGATHERV, PMPI_Igatherv(s, sc, st, rb, rcounts, displs, rt, root, comm, r));
+    REFUSED("MPI_Igatherv", PMPI_Igatherv(s, sc, st, rb, rcounts, displs, rt, root, comm, r));
 }
 int MPI_Iscatter(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, int root, MPI_Comm comm,
                  MPI_Request *r) {
-    COUNTED(C_ISCATTER, PMPI_Iscatter(s, sc, st, rb, rc_, rt, root, comm, r));
+    REFUSED("MPI_Iscatter", PMPI_Iscatter(s, sc, st, rb, rc_, rt, root, comm, r));
 }
 int MPI_Iscatterv(const void *s, const int scounts[], const int displs[], MPI_Datatype st, void *rb, int rc_,
                   MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_ISCATTERV, PMPI_Iscatterv(s, scounts, displs, st, rb, rc_, rt, root, comm, r));
+    REFUSED("MPI_Iscatterv", PMPI_Iscatterv(s, scounts, displs, st, rb, rc_, rt, root, comm, r));
 }
 int MPI_Ialltoall(const void *s, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt, MPI_Comm comm,
                   MPI_Request *r) {
-    COUNTED(C_IALLTOALL, PMPI_Ialltoall(s, sc, st, rb, rc_, rt, comm, r));
+    REFUSED("MPI_Ialltoall", PMPI_Ialltoall(s, sc, st, rb, rc_, rt, comm, r));
 }
 int MPI_Ialltoallv(const void *s, const int scounts[], const int sdispls[], MPI_Datatype st, void *rb,
                    const int rcounts[], const int rdispls[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *r) {
-    COUNTED(C_IALLTOALLV, PMPI_Ialltoallv(s, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, r));
+    REFUSED("MPI_Ialltoallv", PMPI_Ialltoallv(s, scounts, sdispls, st, rb, rcounts, rdispls, rt, comm, r));
 }
+
+/* MPI-IO: every other MPI_File_ call needs the handle MPI_File_open makes */
+int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh) {
+    REFUSED("MPI_File_open", PMPI_File_open(comm, name, amode, info, fh));
+}
+int MPI_File_delete(const char *name, MPI_Info info) { REFUSED("MPI_File_delete", PMPI_File_delete(name, info)); }
+
+/* dynamic processes: the replay's job has the ranks it started with */
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm *inter, int errcodes[]) {
+    REFUSED("MPI_Comm_spawn", PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, inter, errcodes));
+}
+int MPI_Comm_spawn_multiple(int count, char *commands[], char **argvs[], const int maxprocs[], const MPI_Info infos[],
+                            int root, MPI_Comm comm, MPI_Comm *inter, int errcodes[]) {
+    REFUSED("MPI_Comm_spawn_multiple",
+            PMPI_Comm_spawn_multiple(count, commands, argvs, maxprocs, infos, root, comm, inter, errcodes));
+}
+int MPI_Comm_connect(const char *port, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *out) {
+    REFUSED("MPI_Comm_connect", PMPI_Comm_connect(port, info, root, comm, out));
+}
+int MPI_Comm_accept(const char *port, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *out) {
+    REFUSED("MPI_Comm_accept", PMPI_Comm_accept(port, info, root, comm, out));
+}
+int MPI_Comm_join(int fd, MPI_Comm *out) { REFUSED("MPI_Comm_join", PMPI_Comm_join(fd, out)); }
+int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm bridge, int remote_leader, int tag,
+                         MPI_Comm *out) {
+    REFUSED("MPI_Intercomm_create", PMPI_Intercomm_create(local, local_leader, bridge, remote_leader, tag, out));
+}
+
+/* one-sided calls the replay has no operation for: atomics, request-based operations, windows
+ * whose memory is attached later or shared by load and store, and post-start-complete-wait */
+int MPI_Fetch_and_op(const void *o, void *res, MPI_Datatype t, int target, MPI_Aint disp, MPI_Op op, MPI_Win w) {
+    REFUSED("MPI_Fetch_and_op", PMPI_Fetch_and_op(o, res, t, target, disp, op, w));
+}
+int MPI_Compare_and_swap(const void *o, const void *cmp, void *res, MPI_Datatype t, int target, MPI_Aint disp,
+                         MPI_Win w) {
+    REFUSED("MPI_Compare_and_swap", PMPI_Compare_and_swap(o, cmp, res, t, target, disp, w));
+}
+int MPI_Get_accumulate(const void *o, int oc, MPI_Datatype ot, void *res, int rc_, MPI_Datatype rt, int target,
+                       MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win w) {
+    REFUSED("MPI_Get_accumulate", PMPI_Get_accumulate(o, oc, ot, res, rc_, rt, target, disp, tc, tt, op, w));
+}
+int MPI_Rput(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Win w,
+             MPI_Request *r) {
+    REFUSED("MPI_Rput", PMPI_Rput(o, oc, ot, target, disp, tc, tt, w, r));
+}
+int MPI_Rget(void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Win w,
+             MPI_Request *r) {
+    REFUSED("MPI_Rget", PMPI_Rget(o, oc, ot, target, disp, tc, tt, w, r));
+}
+int MPI_Raccumulate(const void *o, int oc, MPI_Datatype ot, int target, MPI_Aint disp, int tc, MPI_Datatype tt,
+                    MPI_Op op, MPI_Win w, MPI_Request *r) {
+    REFUSED("MPI_Raccumulate", PMPI_Raccumulate(o, oc, ot, target, disp, tc, tt, op, w, r));
+}
+int MPI_Rget_accumulate(const void *o, int oc, MPI_Datatype ot, void *res, int rc_, MPI_Datatype rt, int target,
+                        MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op, MPI_Win w, MPI_Request *r) {
+    REFUSED("MPI_Rget_accumulate", PMPI_Rget_accumulate(o, oc, ot, res, rc_, rt, target, disp, tc, tt, op, w, r));
+}
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *w) {
+    REFUSED("MPI_Win_create_dynamic", PMPI_Win_create_dynamic(info, comm, w));
+}
+int MPI_Win_allocate_shared(MPI_Aint size, int unit, MPI_Info info, MPI_Comm comm, void *base, MPI_Win *w) {
+    REFUSED("MPI_Win_allocate_shared", PMPI_Win_allocate_shared(size, unit, info, comm, base, w));
+}
+int MPI_Win_post(MPI_Group g, int a, MPI_Win w) { REFUSED("MPI_Win_post", PMPI_Win_post(g, a, w)); }
+int MPI_Win_start(MPI_Group g, int a, MPI_Win w) { REFUSED("MPI_Win_start", PMPI_Win_start(g, a, w)); }
+int MPI_Win_complete(MPI_Win w) { REFUSED("MPI_Win_complete", PMPI_Win_complete(w)); }
+int MPI_Win_wait(MPI_Win w) { REFUSED("MPI_Win_wait", PMPI_Win_wait(w)); }
+int MPI_Win_test(MPI_Win w, int *flag) { REFUSED("MPI_Win_test", PMPI_Win_test(w, flag)); }

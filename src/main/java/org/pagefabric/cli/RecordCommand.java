@@ -1,6 +1,6 @@
 package org.pagefabric.cli;
 
-import java.nio.file.Files;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -20,6 +20,8 @@ import picocli.CommandLine.Parameters;
         description = "Record a real MPI program (built against this machine's Open MPI): its MPI calls and memory "
                 + "calls, per rank, into one trace that `run trace` and `compare trace` replay.")
 final class RecordCommand implements Callable<Integer> {
+    private static final String EXAMPLE = "pagefabric record --out t.jsonl -- mpirun -n 4 ./app";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -32,11 +34,16 @@ final class RecordCommand implements Callable<Integer> {
                     + "with more ranks than cores, the recorder allows both).")
     List<String> command;
 
+    /** Options of the program's command given without --, which picocli would take for record's own. */
+    @CommandLine.Unmatched
+    List<String> unmatched;
+
     @Override
     public Integer call() {
-        if (Files.isDirectory(out)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--out: " + out + " is a directory; name the"
-                    + " trace file to write");
+        PrintWriter err = spec.commandLine().getErr();
+        if (unmatched != null && !unmatched.isEmpty()) {
+            return refuse(err, "unknown option '" + unmatched.getFirst() + "': put the program after --, e.g. "
+                    + EXAMPLE);
         }
         try {
             MpiRecorder.Result r = MpiRecorder.record(command, out, InterposerLibrary.defaultCache());
@@ -45,9 +52,28 @@ final class RecordCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
             return ExitCodes.OK;
         } catch (RecordingRefused e) {
-            spec.commandLine().getErr().println("pagefabric record: " + e.getMessage());
-            spec.commandLine().getErr().flush();
-            return ExitCodes.USAGE;
+            return refuse(err, e.getMessage());
+        } catch (OutOfMemoryError e) {
+            err.println("pagefabric record: out of memory while merging the ranks' logs; give Java more with"
+                    + " PAGEFABRIC_JAVA_OPTS=-Xmx8g; no trace written");
+            err.flush();
+            return ExitCodes.FAILURE;
+        } catch (RuntimeException | StackOverflowError e) {
+            // a fault of the recorder, not of the program: one line, the details only when asked for
+            String m = e.getMessage();
+            err.println("pagefabric record: error: the recording failed" + (m == null || m.isBlank() ? ""
+                    : ": " + m.replaceAll("\\R", " ")) + "; no trace written (PAGEFABRIC_DEBUG=1 shows where)");
+            if (System.getenv("PAGEFABRIC_DEBUG") != null) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return ExitCodes.FAILURE;
         }
+    }
+
+    private static int refuse(PrintWriter err, String message) {
+        err.println("pagefabric record: " + message);
+        err.flush();
+        return ExitCodes.USAGE;
     }
 }

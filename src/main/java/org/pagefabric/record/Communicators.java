@@ -43,7 +43,7 @@ final class Communicators {
             local[r] = new HashMap<>(Map.of(0, 0, 1, 1));
             windowKey[r] = new HashMap<>();
             Map<Integer, Integer> made = new HashMap<>();
-            for (String[] w : log.lines()) {
+            for (String[] w : log.structure()) {
                 if (w[0].equals("K")) {
                     int parent = trace(r, Integer.parseInt(w[4]));
                     int mine = Integer.parseInt(w[5]);

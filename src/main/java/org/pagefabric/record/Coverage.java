@@ -4,25 +4,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.agrona.collections.LongHashSet;
 
 /**
  * The memory one rank's records map as the transcription goes (malloc blocks and private
  * mappings since MPI_Init), and the buffers its MPI calls named outside of it: the stack, static
  * data, and blocks allocated before MPI_Init. Those become mappings at the start of the rank's
- * records, so the replay has memory wherever the program communicated from.
+ * records, so the replay has memory wherever the program communicated from. Each block is
+ * numbered in the order the rank allocated it, the same on every pass over its log, and the
+ * blocks an MPI buffer overlaps while they live are noted: only those reach the trace.
  */
 final class Coverage {
     private static final long PAGE = 4096;
     /** Buffers closer than this share one mapping, so a stack's many buffers make one range. */
     private static final long JOIN = 64 << 10;
 
-    private final TreeMap<Long, Long> blocks = new TreeMap<>();
+    /** Live blocks by address: {end, number}. */
+    private final TreeMap<Long, long[]> blocks = new TreeMap<>();
     private final TreeMap<Long, Long> mappings = new TreeMap<>();
     private final TreeMap<Long, Long> outside = new TreeMap<>();
+    private final LongHashSet used = new LongHashSet();
+    private long allocated;
 
-    /** A malloc block appeared. */
-    void malloc(long addr, long len) {
-        blocks.put(addr, addr + len);
+    /** A malloc block appeared: its number. */
+    long malloc(long addr, long len) {
+        long n = allocated++;
+        blocks.put(addr, new long[] {addr + len, n});
+        return n;
     }
 
     /** Whether {@code addr} is a live malloc block. */
@@ -30,9 +38,15 @@ final class Coverage {
         return blocks.containsKey(addr);
     }
 
-    /** A malloc block went away. */
-    void free(long addr) {
-        blocks.remove(addr);
+    /** A malloc block went away: its number, or -1 if no live block starts at {@code addr}. */
+    long free(long addr) {
+        long[] b = blocks.remove(addr);
+        return b == null ? -1 : b[1];
+    }
+
+    /** The numbers of the blocks an MPI buffer overlapped while they lived. */
+    LongHashSet used() {
+        return used;
     }
 
     /** A private mapping appeared. */
@@ -62,14 +76,25 @@ final class Coverage {
         }
     }
 
-    /** A buffer an MPI call names: noted if no live block or mapping holds it whole. */
+    /**
+     * A buffer an MPI call names: the live blocks it overlaps are noted as used, and the buffer as
+     * outside if no live block or mapping holds it whole.
+     */
     void use(long addr, long len) {
-        if (len <= 0 || addr == 0 || within(blocks, addr, len) || within(mappings, addr, len)) {
+        if (len <= 0 || addr == 0) {
             return;
         }
-        long start = addr & -PAGE;
-        long end = (addr + len + PAGE - 1) & -PAGE;
-        outside.merge(start, end, Math::max);
+        long end = addr + len;
+        // blocks do not overlap, so their ends rise with their starts
+        for (Map.Entry<Long, long[]> b = blocks.lowerEntry(end); b != null && b.getValue()[0] > addr;
+                b = blocks.lowerEntry(b.getKey())) {
+            used.add(b.getValue()[1]);
+        }
+        Map.Entry<Long, long[]> block = blocks.floorEntry(addr);
+        if (block != null && block.getValue()[0] >= end || within(mappings, addr, len)) {
+            return;
+        }
+        outside.merge(addr & -PAGE, (end + PAGE - 1) & -PAGE, Math::max);
     }
 
     private static boolean within(TreeMap<Long, Long> ranges, long addr, long len) {

@@ -37,6 +37,21 @@ public final class TraceWriter {
         out.flush();
     }
 
+    /**
+     * Writes {@code header} alone, for a trace whose records are written one at a time with
+     * {@link #writeRecord}, too many to hold: version 2 when the header has an MPI tally.
+     */
+    public static void writeHeader(Writer out, TraceHeader header) throws IOException {
+        out.write(JSON.writeValueAsString(header(header, header.mpiCalls() != null)));
+        out.write('\n');
+    }
+
+    /** Writes one record, the line after the header or after the record before it. */
+    public static void writeRecord(Writer out, TraceRecord r) throws IOException {
+        out.write(JSON.writeValueAsString(record(r)));
+        out.write('\n');
+    }
+
     /** The header; version 2 when the trace has anything of a recorded MPI program ({@code mpi}). */
     private static ObjectNode header(TraceHeader h, boolean mpi) {
         ObjectNode n = JSON.createObjectNode();
