@@ -70,14 +70,11 @@ public final class TraceReplay implements Workload.Run {
     private final Long2ObjectHashMap<LongArrayQueue> inFlight = new Long2ObjectHashMap<>();
     /** The content digest of each send's buffer when it was posted, by record. */
     private final long[] sentDigest;
-    /** Whether a record's request was reaped by a wait. */
-    private final boolean[] reaped;
     /** Per rank, its requests by the id the trace gives them. */
     private final Long2ObjectHashMap<PointToPoint.Request>[] named;
-    /** Per rank, its send-queue (put, get, send) and receive requests in the order they completed. */
-    private final ArrayDeque<PointToPoint.Request>[] doneSends;
-    private final ArrayDeque<PointToPoint.Request>[] doneReceives;
-    private final Completion[] completedOne;
+    /** Per rank, its send-queue (put, get, send) and receive requests that name no id, in posting order. */
+    private final ArrayDeque<PointToPoint.Request>[] unnamedSends;
+    private final ArrayDeque<PointToPoint.Request>[] unnamedReceives;
     private long truncated;
     private long waitPs;
     private long lastRankDone;
@@ -112,23 +109,20 @@ public final class TraceReplay implements Workload.Run {
         wake = new Completion[ranks];
         postedAt = new long[records.size()];
         sentDigest = new long[records.size()];
-        reaped = new boolean[records.size()];
         named = new Long2ObjectHashMap[ranks];
-        doneSends = new ArrayDeque[ranks];
-        doneReceives = new ArrayDeque[ranks];
-        completedOne = new Completion[ranks];
+        unnamedSends = new ArrayDeque[ranks];
+        unnamedReceives = new ArrayDeque[ranks];
         // a policy with a messaging stack of its own matches by match bits and carries every byte
         boolean ownStack = PolicyRegistry.standard().descriptor(job.policy().name()).capabilities()
                 .contains(Capability.OWN_MESSAGING);
-        p2p = trace.mpi() ? new PointToPoint(job, eagerLimit, poolOffset(trace.header()), this::completed, ownStack)
+        p2p = trace.mpi() ? new PointToPoint(job, eagerLimit, poolOffset(trace.header()), null, ownStack)
                 : null;
         for (int r = 0; r < ranks; r++) {
             Rank rank = job.rank(r);
             maps[r] = new AddressMap();
             named[r] = new Long2ObjectHashMap<>();
-            doneSends[r] = new ArrayDeque<>();
-            doneReceives[r] = new ArrayDeque<>();
-            completedOne[r] = new Completion("trace-rank" + r + ".completion");
+            unnamedSends[r] = new ArrayDeque<>();
+            unnamedReceives[r] = new ArrayDeque<>();
             long segmentAt = trace.header().segments() == null ? 0 : trace.header().segments()[r];
             // the messaging pool lies past the trace's segment, where no trace address can reach it
             maps[r].map(segmentAt, trace.header().segmentBytes(), rank.segment());
@@ -321,7 +315,13 @@ public final class TraceReplay implements Workload.Run {
                     p2p.await(ctx, q);
                     reap(ctx, rank, q);
                 } else {
-                    reap(ctx, rank, next(ctx, r, rec.sendQueue()));
+                    PointToPoint.Request q = (rec.sendQueue() ? unnamedSends[r] : unnamedReceives[r]).pollFirst();
+                    if (q == null) {
+                        throw refused(rec, "rank " + r + " waits on its " + (rec.sendQueue() ? "send" : "receive")
+                                + " queue, where no operation without a request id is outstanding");
+                    }
+                    p2p.await(ctx, q);
+                    reap(ctx, rank, q);
                 }
             }
             case COMPUTE -> rank.compute(ctx, rec.durationPs());
@@ -444,11 +444,17 @@ public final class TraceReplay implements Workload.Run {
         return ((long) from << 32) | to;
     }
 
-    /** Keeps a request by the id its record gives it, if any, and its record's index. */
+    /**
+     * Keeps a request by the id its record gives it, for the wait that names it; one without an
+     * id (a blocking call's, a collective's step) is reaped by the rank's next wait on its queue
+     * that names none, in the order they were posted.
+     */
     private void name(int r, TraceRecord rec, PointToPoint.Request q, int k) {
         q.userData(k);
         if (rec.mpi() != null && rec.mpi().hasRequest()) {
             named[r].put(rec.mpi().request(), q);
+        } else {
+            (q.kind() == PointToPoint.Request.RECEIVE ? unnamedReceives[r] : unnamedSends[r]).addLast(q);
         }
     }
 
@@ -460,34 +466,9 @@ public final class TraceReplay implements Workload.Run {
         return rec.mpi() == null ? 0 : rec.mpi().comm();
     }
 
-    /** The messaging layer completed {@code q}: it joins its rank's queue of completions. */
-    private void completed(PointToPoint.Request q) {
-        int r = q.rank();
-        (q.kind() == PointToPoint.Request.RECEIVE ? doneReceives[r] : doneSends[r]).addLast(q);
-        if (!completedOne[r].isDone()) {
-            completedOne[r].complete();
-        }
-    }
-
-    /** The rank's next completion of the send or receive queue that no wait has reaped, waiting for one. */
-    private PointToPoint.Request next(ProcessContext ctx, int r, boolean sendQueue) {
-        ArrayDeque<PointToPoint.Request> done = sendQueue ? doneSends[r] : doneReceives[r];
-        while (true) {
-            PointToPoint.Request q;
-            while ((q = done.pollFirst()) != null) {
-                if (!reaped[(int) q.userData()]) {
-                    return q;
-                }
-            }
-            completedOne[r].reset();
-            ctx.await(completedOne[r]);
-        }
-    }
-
     /** A wait reaped {@code q}: its time is a latency, its bytes are checked against what was sent. */
     private void reap(ProcessContext ctx, Rank rank, PointToPoint.Request q) {
         int k = (int) q.userData();
-        reaped[k] = true;
         TraceRecord done = records.get(k);
         completions++;
         lastReap = ctx.now();
