@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -27,9 +28,11 @@ import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 import org.pagefabric.record.MpiRecorder;
 import org.pagefabric.record.RecordingRefused;
+import org.pagefabric.reg.PolicyProvider;
 import org.pagefabric.reg.PolicyRefusal;
 import org.pagefabric.reg.PolicyRegistry;
 import org.pagefabric.workload.PointRun;
+import org.pagefabric.sim.Simulator;
 import org.pagefabric.workload.trace.Trace;
 import org.pagefabric.workload.trace.TraceWorkload;
 
@@ -56,7 +59,9 @@ import org.pagefabric.workload.trace.TraceWorkload;
 class RandomMpiProgramsTest {
     private static final long NATIVE_TIMEOUT_S = 60;
     private static final long RECORD_TIMEOUT_S = 120;
-    private static final long REPLAY_TIMEOUT_S = 120;
+    private static final long REPLAY_TIMEOUT_S = Long.getLong("pf.gen.replayTimeout", 60);
+    /** Simulated time a replay runs between looks at the wall clock: 1 ms. */
+    private static final long REPLAY_SLICE_PS = 1_000_000_000L;
 
     /** One seed's result: passed, refused (acceptable), or the failure categories it showed. */
     record Outcome(long seed, int ranks, int phases, int sourceChars, String verdict, List<String> failures,
@@ -69,37 +74,56 @@ class RandomMpiProgramsTest {
                 "Open MPI is not installed (Debian: apt-get install openmpi-bin libopenmpi-dev); .ci/run installs it");
         long first = Long.getLong("pf.gen.first", 1);
         long count = Long.getLong("pf.gen.count", 50);
-        Set<MpiProgramGenerator.Feature> features = MpiProgramGenerator.Feature.parse(
-                System.getProperty("pf.gen.features", "all"));
+        // several masks separated by ';' run one after the other, each into its own directory
+        List<String> masks = List.of(System.getProperty("pf.gen.features", "all").split(";"));
         int maxPhases = Integer.getInteger("pf.gen.phases", MpiProgramGenerator.DEFAULT_MAX_PHASES);
-        Path out = Path.of(System.getProperty("pf.gen.out", "target/gen-mpi")).toAbsolutePath();
-        Path examples = Path.of(System.getProperty("pf.gen.examples", out.resolve("examples").toString()));
+        Path top = Path.of(System.getProperty("pf.gen.out", "target/gen-mpi")).toAbsolutePath();
+        Path examples = Path.of(System.getProperty("pf.gen.examples", top.resolve("examples").toString()));
         String profileName = System.getProperty("pf.gen.profile", "default");
-        List<String> policies = System.getProperty("pf.gen.policies") == null ? PolicyRegistry.standard().names()
+        List<String> policies = System.getProperty("pf.gen.policies") == null ? bundledPolicies()
                 : List.of(System.getProperty("pf.gen.policies").split(","));
-        Files.createDirectories(out);
-        Path results = out.resolve("results.txt");
-        Files.writeString(results, "");
         Profile profile = ProfileRegistry.load(profileName);
 
-        List<Outcome> outcomes = new ArrayList<>();
-        long started = System.nanoTime();
-        for (long seed = first; seed < first + count; seed++) {
-            MpiProgramGenerator.Program prog = MpiProgramGenerator.generate(seed, features, maxPhases);
-            Outcome o = runOne(prog, out, policies, profile);
-            outcomes.add(o);
-            String line = "seed " + seed + ": " + prog.ranks() + " ranks, " + prog.phases().size() + " phases, "
-                    + o.verdict() + (o.failures().isEmpty() ? "" : " " + String.join("; ", o.failures()))
-                    + (o.detail().isEmpty() ? "" : " -- " + o.detail());
-            System.out.println(line);
-            Files.writeString(results, line + "\n", StandardOpenOption.APPEND);
+        long failed = 0;
+        StringBuilder all = new StringBuilder();
+        StringBuilder byMask = new StringBuilder("per feature mask: passed / refused / failed, then the categories"
+                + " (seeds)\n");
+        for (String mask : masks) {
+            Set<MpiProgramGenerator.Feature> features = MpiProgramGenerator.Feature.parse(mask);
+            Path out = masks.size() == 1 ? top : top.resolve(mask.replaceAll("[^A-Za-z0-9]+", "_"));
+            Files.createDirectories(out);
+            Path results = out.resolve("results.txt");
+            Files.writeString(results, "");
+            List<Outcome> outcomes = new ArrayList<>();
+            long started = System.nanoTime();
+            for (long seed = first; seed < first + count; seed++) {
+                MpiProgramGenerator.Program prog = MpiProgramGenerator.generate(seed, features, maxPhases);
+                Outcome o = runOne(prog, out, policies, profile);
+                outcomes.add(o);
+                String line = "seed " + seed + ": " + prog.ranks() + " ranks, " + prog.phases().size() + " phases, "
+                        + o.verdict() + (o.failures().isEmpty() ? "" : " " + grouped(o.failures()))
+                        + (o.detail().isEmpty() ? "" : " -- " + o.detail());
+                System.out.println(line);
+                Files.writeString(results, line + "\n", StandardOpenOption.APPEND);
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            Map<String, List<Outcome>> categories = categories(outcomes);
+            String summary = summary(outcomes, categories, features, maxPhases, profileName, seconds, out, examples);
+            Files.writeString(out.resolve("summary.txt"), summary);
+            all.append(summary).append('\n');
+            long bad = outcomes.stream().filter(o -> !o.failures().isEmpty()).count();
+            failed += bad;
+            byMask.append(String.format(Locale.ROOT, "%-40s %3d / %3d / %3d%n", mask,
+                    outcomes.stream().filter(o -> o.verdict().equals("PASS")).count(),
+                    outcomes.stream().filter(o -> o.verdict().equals("REFUSED")).count(), bad));
+            categories.forEach((k, v) -> byMask.append("      ").append(k).append(" (").append(v.size()).append(")\n"));
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        String summary = summary(outcomes, features, maxPhases, profileName, seconds, out, examples);
-        Files.writeString(out.resolve("summary.txt"), summary);
-        System.out.println(summary);
-        long failed = outcomes.stream().filter(o -> !o.failures().isEmpty()).count();
-        assertEquals(0, failed, summary);
+        if (masks.size() > 1) {
+            all.append(byMask);
+            Files.writeString(top.resolve("summary.txt"), all.toString());
+        }
+        System.out.println(all);
+        assertEquals(0, failed, all.toString());
     }
 
     /** Generation is a function of the seed and the mask, as a failing seed must be reproducible. */
@@ -125,6 +149,7 @@ class RandomMpiProgramsTest {
         int phases = prog.phases().size();
         int chars = prog.source().length();
 
+        long t0 = System.nanoTime();
         Run cc = exec(List.of("mpicc", "-O1", "-Wall", "-Wno-unused-function", "-Wno-unused-but-set-variable", "-o", exe.toString(), src.toString()), dir.resolve("cc.log"), 120);
         if (cc.status != 0) {
             return fail(prog, "generator: the program does not compile", "see " + dir.resolve("cc.log"));
@@ -141,9 +166,12 @@ class RandomMpiProgramsTest {
             return new Outcome(seed, prog.ranks(), phases, chars, "PASS", List.of(), "native only");
         }
 
+        long t1 = System.nanoTime();
         Path trace = dir.resolve("prog.trace.jsonl");
         Files.deleteIfExists(trace);
-        Path cache = out.resolve("cache");
+        // the recorder library is built once, where `pagefabric record` keeps it
+        Path cache = Path.of(System.getProperty("pf.gen.cache", Path.of(System.getProperty("user.home"), ".cache",
+                "pagefabric").toString()));
         CompletableFuture<Object> rec = CompletableFuture.supplyAsync(() -> {
             try {
                 return MpiRecorder.record(List.of("mpirun", "-n", String.valueOf(prog.ranks()), exe.toString()), trace,
@@ -194,6 +222,7 @@ class RandomMpiProgramsTest {
             return fail(prog, "record: header tally differs from the recorder's count", tally + " != " + result.calls());
         }
 
+        long t2 = System.nanoTime();
         List<String> failures = new ArrayList<>();
         int ran = 0;
         int declined = 0;
@@ -207,42 +236,42 @@ class RandomMpiProgramsTest {
                 failures.add(policy + ": " + why);
             }
         }
-        String detail = ran + " policies verified, " + declined + " declined";
+        String detail = String.format(Locale.ROOT, "%d policies verified, %d declined; %d records; build and run"
+                + " %.1f s, record %.1f s, replays %.1f s", ran, declined, result.records(), (t1 - t0) / 1e9,
+                (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9);
         return new Outcome(seed, prog.ranks(), phases, chars, failures.isEmpty() ? "PASS" : "FAIL", failures, detail);
     }
 
     /** Null when the replay verified with every call performed; {@code DECLINED...}; or the failure's category. */
     private static String replay(String policy, Profile profile, Path trace, long tally) {
-        CompletableFuture<Object> run = CompletableFuture.supplyAsync(() -> {
-            try {
-                return PointRun.run(profile, policy, new TraceWorkload(), Map.of(TraceWorkload.TRACE, trace.toString()),
-                        1);
-            } catch (RuntimeException e) {
-                return e;
-            }
-        });
-        Object r;
+        Map<String, Object> row;
+        PointRun.Started t = null;
         try {
-            r = run.get(REPLAY_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            run.cancel(true);
-            return "replay runs longer than " + REPLAY_TIMEOUT_S + " s";
-        } catch (InterruptedException | ExecutionException e) {
-            return "replay: " + oneLine(e);
-        }
-        if (r instanceof RuntimeException e) {
+            t = PointRun.start(profile, policy, new TraceWorkload(), Map.of(TraceWorkload.TRACE, trace.toString()), 1);
+            // in slices of simulated time, so that a replay that never ends is stopped by the wall clock
+            Simulator sim = t.simulator();
+            long deadline = System.nanoTime() + REPLAY_TIMEOUT_S * 1_000_000_000L;
+            while (sim.pendingEvents() > 0) {
+                if (System.nanoTime() > deadline) {
+                    t.abandon();
+                    return "replay runs longer than " + REPLAY_TIMEOUT_S + " s of wall time";
+                }
+                sim.runUntil(sim.now() + REPLAY_SLICE_PS);
+            }
+            row = t.finish();
+        } catch (RuntimeException e) {
             for (Throwable c = e; c != null; c = c.getCause()) {
                 if (c instanceof PolicyRefusal) {
                     return "DECLINED " + c.getMessage();
                 }
             }
-            return category(oneLine(e.getCause() != null && e.getMessage() == null ? e.getCause() : e));
+            if (t != null) {
+                t.abandon();
+            }
+            return category(e, policy, trace);
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> row = (Map<String, Object>) r;
         if (!Boolean.TRUE.equals(row.get("verified"))) {
-            Object reason = row.get(PointRun.REASON);
-            return "not verified: " + category(String.valueOf(reason));
+            return "not verified: " + category(String.valueOf(row.get(PointRun.REASON)), policy, trace);
         }
         Object corrupted = row.get(TraceWorkload.CORRUPTED);
         if (corrupted instanceof Number n && n.longValue() != 0) {
@@ -255,8 +284,28 @@ class RandomMpiProgramsTest {
         return null;
     }
 
+    /** The innermost message of a failure, without the wrappers that name the process and the trace line. */
+    static String category(Throwable e, String policy, Path trace) {
+        Throwable c = e;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return category(oneLine(c), policy, trace);
+    }
+
     /** A failure message reduced to what it has in common with others of its kind. */
-    static String category(String message) {
+    static String category(String message, String policy, Path trace) {
+        String m = message;
+        String before;
+        do {
+            before = m;
+            m = m.replaceFirst("^process \\S+ failed at [0-9.]+ [a-zµ]+: ", "")
+                    .replaceFirst("^[a-zA-Z.]+(Exception|Error): ", "")
+                    .replace(trace.toString(), "TRACE")
+                    .replaceFirst("^TRACE:\\d+: ", "");
+        } while (!m.equals(before));
+        message = m.replace(" " + policy + " ", " POLICY ").replace(" " + policy + ",", " POLICY,")
+                .replace(" " + policy + ":", " POLICY:");
         if (message.contains("deadlock")) {
             return "deadlock";
         }
@@ -266,12 +315,25 @@ class RandomMpiProgramsTest {
         if (message.contains("retry limit")) {
             return "the transport gave up (retry limit)";
         }
-        return normalise(message);
+        // the category is the reason without its figures
+        return normalise(message.replaceAll("node\\d+\\.[\\w.-]+", "PROCESS"));
     }
 
     static String normalise(String m) {
         String s = m.replaceAll("0x[0-9a-fA-F]+", "ADDR").replaceAll("\\d+(\\.\\d+)?", "N");
         return s.length() > 110 ? s.substring(0, 110) + "..." : s;
+    }
+
+    /** The policies PageFabric ships, without those the test class path adds as examples. */
+    private static List<String> bundledPolicies() {
+        List<String> names = new ArrayList<>();
+        for (PolicyProvider p : ServiceLoader.load(PolicyProvider.class)) {
+            var where = p.getClass().getProtectionDomain().getCodeSource();
+            if (where == null || !where.getLocation().toString().contains("test-classes")) {
+                p.policies().forEach(d -> names.add(d.name()));
+            }
+        }
+        return names;
     }
 
     private static boolean onPath(String program) {
@@ -320,8 +382,67 @@ class RandomMpiProgramsTest {
         return new Run(p.exitValue(), false);
     }
 
+    /** Failures as {@code category [policies]}, one entry per category. */
+    private static String grouped(List<String> failures) {
+        Map<String, List<String>> by = new LinkedHashMap<>();
+        for (String fl : failures) {
+            int colon = fl.indexOf(": ");
+            if (colon > 0 && PolicyRegistry.standard().contains(fl.substring(0, colon))) {
+                by.computeIfAbsent(fl.substring(colon + 2), k -> new ArrayList<>()).add(fl.substring(0, colon));
+            } else {
+                by.computeIfAbsent(fl, k -> new ArrayList<>());
+            }
+        }
+        List<String> parts = new ArrayList<>();
+        by.forEach((k, v) -> parts.add(k + (v.isEmpty() ? "" : " [" + String.join(", ", v) + "]")));
+        return String.join("; ", parts);
+    }
+
     /** The table of failure categories, with the policies each hit and the smallest program showing it. */
-    private static String summary(List<Outcome> outcomes, Set<MpiProgramGenerator.Feature> features, int maxPhases,
+    /** Each failure category (a replay's without its policy) with the seeds that showed it, most seeds first. */
+    private static Map<String, List<Outcome>> categories(List<Outcome> outcomes) {
+        Map<String, List<Outcome>> bySeed = new LinkedHashMap<>();
+        for (Outcome o : outcomes) {
+            Set<String> seen = new TreeSet<>();
+            for (String fl : o.failures()) {
+                String cat = withoutPolicy(fl)[1];
+                if (seen.add(cat)) {
+                    bySeed.computeIfAbsent(cat, k -> new ArrayList<>()).add(o);
+                }
+            }
+        }
+        List<Map.Entry<String, List<Outcome>>> rows = new ArrayList<>(bySeed.entrySet());
+        rows.sort(Comparator.comparingInt((Map.Entry<String, List<Outcome>> e) -> -e.getValue().size())
+                .thenComparing(Map.Entry::getKey));
+        Map<String, List<Outcome>> sorted = new LinkedHashMap<>();
+        rows.forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
+    }
+
+    private static Map<String, Set<String>> categoryPolicies(List<Outcome> outcomes) {
+        Map<String, Set<String>> policies = new TreeMap<>();
+        for (Outcome o : outcomes) {
+            for (String fl : o.failures()) {
+                String[] pc = withoutPolicy(fl);
+                if (pc[0] != null) {
+                    policies.computeIfAbsent(pc[1], k -> new TreeSet<>()).add(pc[0]);
+                }
+            }
+        }
+        return policies;
+    }
+
+    /** {policy or null, category}: a replay's failure is {@code policy: reason}. */
+    private static String[] withoutPolicy(String failure) {
+        int colon = failure.indexOf(": ");
+        if (colon > 0 && PolicyRegistry.standard().contains(failure.substring(0, colon))) {
+            return new String[] {failure.substring(0, colon), "replay: " + failure.substring(colon + 2)};
+        }
+        return new String[] {null, failure};
+    }
+
+    private static String summary(List<Outcome> outcomes, Map<String, List<Outcome>> categories,
+                                  Set<MpiProgramGenerator.Feature> features, int maxPhases,
                                   String profile, double seconds, Path out, Path examples) throws IOException {
         StringBuilder b = new StringBuilder();
         long pass = outcomes.stream().filter(o -> o.verdict().equals("PASS")).count();
@@ -340,32 +461,11 @@ class RandomMpiProgramsTest {
         for (Map.Entry<String, List<Outcome>> e : refusals.entrySet()) {
             b.append("refused (").append(e.getValue().size()).append("): ").append(e.getKey()).append('\n');
         }
-        // category without the policy -> seeds, policies
-        Map<String, List<Outcome>> bySeed = new LinkedHashMap<>();
-        Map<String, Set<String>> policies = new TreeMap<>();
-        for (Outcome o : outcomes) {
-            Set<String> seen = new TreeSet<>();
-            for (String fl : o.failures()) {
-                String cat = fl;
-                String policy = null;
-                int colon = fl.indexOf(": ");
-                if (colon > 0 && PolicyRegistry.standard().contains(fl.substring(0, colon))) {
-                    policy = fl.substring(0, colon);
-                    cat = "replay: " + fl.substring(colon + 2);
-                }
-                if (seen.add(cat)) {
-                    bySeed.computeIfAbsent(cat, k -> new ArrayList<>()).add(o);
-                }
-                if (policy != null) {
-                    policies.computeIfAbsent(cat, k -> new TreeSet<>()).add(policy);
-                }
-            }
-        }
+        Map<String, List<Outcome>> bySeed = categories;
+        Map<String, Set<String>> policies = categoryPolicies(outcomes);
         if (!bySeed.isEmpty()) {
             b.append("\nfailure categories (seeds; policies; smallest example):\n");
             List<Map.Entry<String, List<Outcome>>> rows = new ArrayList<>(bySeed.entrySet());
-            rows.sort(Comparator.comparingInt((Map.Entry<String, List<Outcome>> e) -> -e.getValue().size())
-                    .thenComparing(Map.Entry::getKey));
             Files.createDirectories(examples);
             for (Map.Entry<String, List<Outcome>> e : rows) {
                 Outcome ex = e.getValue().stream().min(Comparator.comparingInt(Outcome::phases)
@@ -374,7 +474,9 @@ class RandomMpiProgramsTest {
                 if (slug.length() > 60) {
                     slug = slug.substring(0, 60);
                 }
-                Path copy = examples.resolve(slug + "--seed-" + ex.seed() + ".c");
+                String maskSlug = features.size() == MpiProgramGenerator.Feature.values().length ? "all"
+                        : features.toString().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+                Path copy = examples.resolve(slug + "--" + maskSlug + "--seed-" + ex.seed() + ".c");
                 Files.copy(out.resolve("seed-" + ex.seed()).resolve("prog.c"), copy,
                         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 b.append(String.format(Locale.ROOT, "%5d  %s%n       policies: %s%n       example: seed %d (%d ranks, %d"
