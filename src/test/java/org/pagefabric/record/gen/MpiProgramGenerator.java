@@ -303,7 +303,8 @@ public final class MpiProgramGenerator {
         }
         long max = f.contains(Feature.LARGE) ? 4L << 20 : 32L << 10;
         long s = logUniform(1, max);
-        long room = Math.max(1, budget / 3 / Math.max(1, copies));
+        // a soft limit: late messages stay a few KiB rather than shrinking to a byte
+        long room = Math.max(4096, budget / 3 / Math.max(1, copies));
         s = Math.min(s, room);
         budget -= s * copies;
         return (int) s;
