@@ -89,7 +89,7 @@ class RandomMpiProgramsTest {
         long failed = 0;
         StringBuilder all = new StringBuilder();
         StringBuilder byMask = new StringBuilder("per feature mask: passed / refused / failed, then the categories"
-                + " (seeds)\n");
+                + " (seeds) [policies]\n");
         for (String mask : masks) {
             Set<MpiProgramGenerator.Feature> features = MpiProgramGenerator.Feature.parse(mask);
             Path out = masks.size() == 1 ? top : top.resolve(mask.replaceAll("[^A-Za-z0-9]+", "_"));
@@ -118,7 +118,9 @@ class RandomMpiProgramsTest {
             byMask.append(String.format(Locale.ROOT, "%-40s %3d / %3d / %3d%n", mask,
                     outcomes.stream().filter(o -> o.verdict().equals("PASS")).count(),
                     outcomes.stream().filter(o -> o.verdict().equals("REFUSED")).count(), bad));
-            categories.forEach((k, v) -> byMask.append("      ").append(k).append(" (").append(v.size()).append(")\n"));
+            Map<String, Set<String>> hit = categoryPolicies(outcomes);
+            categories.forEach((k, v) -> byMask.append("      ").append(k).append(" (").append(v.size()).append(")")
+                    .append(hit.containsKey(k) ? " " + hit.get(k) : "").append('\n'));
         }
         if (masks.size() > 1) {
             all.append(byMask);
