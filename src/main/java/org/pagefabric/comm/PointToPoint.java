@@ -354,6 +354,10 @@ public final class PointToPoint {
      */
     public Request isend(ProcessContext ctx, int from, int dest, int tag, int comm, long va, long length) {
         Side s = sides[from];
+        if (length == 0) {
+            // no byte moves: a message of no elements names any buffer (NULL, often), the segment here
+            va = s.rank.segment();
+        }
         Request q = new Request(Request.SEND, from, dest, tag, comm, va, length, 0);
         if (keyed) {
             Packet p = new Packet(KEYED, from, tag, comm, length, q, null);
@@ -389,6 +393,9 @@ public final class PointToPoint {
      */
     public Request irecv(ProcessContext ctx, int to, int source, int tag, int comm, long va, long length) {
         Side s = sides[to];
+        if (length == 0) {
+            va = s.rank.segment();
+        }
         Request r = new Request(Request.RECEIVE, to, source, tag, comm, va, length, 0);
         Packet p = s.matching.post(r, source, tag, comm);
         if (p != null) {

@@ -297,7 +297,14 @@ public final class TraceReplay implements Workload.Run {
                     sentDigest[k] = kernel(rank).digest(rank.process(), local, rec.len());
                 }
                 posted(ctx, k);
-                name(r, rec, p2p.isend(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local, rec.len()), k);
+                PointToPoint.Request q = p2p.isend(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local,
+                        rec.len());
+                name(r, rec, q, k);
+                if (blocking(rec)) {
+                    // MPI_Send returns once its buffer may be reused: a rendezvous only once the
+                    // data left it, so the program may free the buffer right after
+                    p2p.await(ctx, q);
+                }
             }
             case RECV -> {
                 long local = rec.len() > 0 ? translate(rec, r, rec.addr(), rec.len()) : 0;
@@ -456,6 +463,17 @@ public final class TraceReplay implements Workload.Run {
         } else {
             (q.kind() == PointToPoint.Request.RECEIVE ? unnamedReceives[r] : unnamedSends[r]).addLast(q);
         }
+    }
+
+    /** Whether a send is a blocking call of its own (not a step of a collective or a Sendrecv). */
+    private static boolean blocking(TraceRecord rec) {
+        if (rec.mpi() == null || rec.mpi().hasRequest() || rec.call() == null) {
+            return false;
+        }
+        return switch (rec.call()) {
+            case "MPI_Send", "MPI_Ssend", "MPI_Rsend" -> true;
+            default -> false;
+        };
     }
 
     private static int envelopeTag(TraceRecord rec) {

@@ -259,6 +259,15 @@ class RandomMpiProgramsTest {
         return nat.status != 0 ? "generator: the program fails natively" : null;
     }
 
+    /**
+     * Policies that keep registrations with nothing to tell them the memory changed, by design: the
+     * cache without a monitor, rendezvous's local pin cache (seed 004's baseline), Open-MX's
+     * permanent pinning. Memory freed and allocated again reaches them through stale frames, which
+     * the replay shows as not verified: their own outcome, not the replay's.
+     */
+    static final Set<String> KEEPS_STALE = Set.of("cache-nomonitor", "rendezvous-unpin", "rendezvous-nounpin",
+            "openmx-permanent");
+
     /** Null when the replay verified with every call performed; {@code DECLINED...}; or the failure's category. */
     private static String replay(String policy, Profile profile, Path trace, long tally) {
         Map<String, Object> row;
@@ -288,7 +297,12 @@ class RandomMpiProgramsTest {
             return category(e, policy, trace);
         }
         if (!Boolean.TRUE.equals(row.get("verified"))) {
-            return "not verified: " + category(String.valueOf(row.get(PointRun.REASON)), policy, trace);
+            String reason = String.valueOf(row.get(PointRun.REASON));
+            if (KEEPS_STALE.contains(policy) && reason.endsWith("(a registration gone stale)")) {
+                // the policy's own: it keeps registrations with nothing to tell it the memory changed
+                return "DECLINED " + policy + " keeps registrations of freed memory: " + reason;
+            }
+            return "not verified: " + category(reason, policy, trace);
         }
         Object corrupted = row.get(TraceWorkload.CORRUPTED);
         if (corrupted instanceof Number n && n.longValue() != 0) {
