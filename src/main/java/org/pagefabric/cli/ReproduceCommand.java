@@ -117,12 +117,13 @@ final class ReproduceCommand implements Callable<Integer> {
         Map<String, String> overrides;
         PointCache cache;
         try {
-            OutputPaths.directory("--out", out);
             cache = noCache ? null : PointCache.under(out);
             specs = select();
             overrides = RunCommand.parseSets(grid.sets);
             // an id that would leave --out is refused before its points run, not after
             specs.forEach(s -> ResultWriter.directoryFor(out, s.id()));
+            // the output last: a check creates the directory, and a refused command leaves none
+            OutputPaths.directory("--out", out);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

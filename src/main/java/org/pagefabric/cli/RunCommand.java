@@ -138,8 +138,6 @@ final class RunCommand implements Callable<Integer> {
         try {
             Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
-            OutputPaths.directory("--out", out);
-            OutputPaths.file("--record-trace", recordTrace);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
@@ -168,6 +166,9 @@ final class RunCommand implements Callable<Integer> {
             if (timeline != null && timelineEvents < 1) {
                 throw new IllegalArgumentException("--timeline-events: " + timelineEvents + " is not a positive number");
             }
+            // the output last: a check creates the directories, and a refused command leaves none
+            OutputPaths.directory("--out", out);
+            OutputPaths.file("--record-trace", recordTrace);
             if (timeline != null) {
                 OutputPaths.file("--timeline", timeline);
             }

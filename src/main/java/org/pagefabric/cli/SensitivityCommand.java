@@ -88,13 +88,14 @@ final class SensitivityCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(s.id() + ": publishes no number to compare with; sensitivity"
                         + " reports how the verdicts on a paper's numbers move");
             }
-            OutputPaths.directory("--out", out);
             ResultWriter.directoryFor(out, s.id());
             options = new SensitivityStudy.Options(quick, RunCommand.parseSets(sets), samples, seed,
                     threads != null ? threads : Runtime.getRuntime().availableProcessors(),
                     noCache ? null : PointCache.under(out));
             // every --quick and --set error before the first line of progress
             org.pagefabric.experiment.Grid.expand(org.pagefabric.experiment.Grid.effective(s, quick, options.sets()));
+            // the output last: a check creates the directory, and a refused command leaves none
+            OutputPaths.directory("--out", out);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -83,13 +83,14 @@ final class SlurmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        SlurmScripts scripts = scripts();
+        Sbatch sbatch = submit ? Sbatch.onPath(environment) : null;
+        // the output last: a check creates the directory, and a refused command leaves none
         try {
             OutputPaths.directory("--out", out);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        SlurmScripts scripts = scripts();
-        Sbatch sbatch = submit ? Sbatch.onPath(environment) : null;
         Path shardsScript = write(scripts.scriptDir().resolve(SlurmScripts.SHARDS_FILE), scripts.shardsScript());
         Path mergeScript = write(scripts.scriptDir().resolve(SlurmScripts.MERGE_FILE), scripts.mergeScript());
         Files.createDirectories(scripts.logDir());
