@@ -223,7 +223,7 @@ final class CompareCommand implements Callable<Integer> {
                     : PolicyComparison.PINNED;
             PointTimeline timeline = winnersTimeline(table, comparison.xColumn(), ran, ranRows, ranSettings, drawn, id,
                     fixedPolicy);
-            IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, result, paper, new PolicyDecision(
+            IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, base, result, paper, new PolicyDecision(
                     comparison.xColumn(), comparison.metric(), pinned, table, recommendations, apart), timeline)));
         }
         List<String> columns = table.isEmpty() ? List.of() : new ArrayList<>(table.get(0).keySet());
