@@ -515,7 +515,6 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private static String oneLine(Throwable t) {
-        String m = t.getMessage();
-        return (m == null ? t.getClass().getSimpleName() : m).replace('\n', ' ');
+        return Main.message(t).replace('\n', ' ');
     }
 }

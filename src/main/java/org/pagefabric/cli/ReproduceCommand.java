@@ -117,6 +117,7 @@ final class ReproduceCommand implements Callable<Integer> {
         Map<String, String> overrides;
         PointCache cache;
         try {
+            threads.count(); // refuses a count out of range before anything is written
             cache = noCache ? null : PointCache.under(out);
             specs = select();
             overrides = RunCommand.parseSets(grid.sets);

@@ -54,7 +54,8 @@ final class SensitivityCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a grid key or profile parameter in every run.")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per run; results do not depend on it.")
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per run, 1 to the larger of 1024 and"
+            + " 64 per processor; results do not depend on it.")
     Integer threads;
 
     @CommandLine.Mixin
@@ -90,7 +91,7 @@ final class SensitivityCommand implements Callable<Integer> {
             }
             ResultWriter.directoryFor(out, s.id());
             options = new SensitivityStudy.Options(quick, RunCommand.parseSets(sets), samples, seed,
-                    threads != null ? threads : Runtime.getRuntime().availableProcessors(),
+                    WorkerThreads.count(threads),
                     noCache ? null : PointCache.under(out));
             // every --quick and --set error before the first line of progress
             org.pagefabric.experiment.Grid.expand(org.pagefabric.experiment.Grid.effective(s, quick, options.sets()));
