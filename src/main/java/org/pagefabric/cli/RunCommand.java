@@ -168,13 +168,13 @@ final class RunCommand implements Callable<Integer> {
             }
             // a recording watches the one job the run builds, in whichever thread builds it
             int t = recordTrace != null || timeline != null ? 1 : WorkerThreads.count(threads);
+            runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
             // the output last: a check creates the directories, and a refused command leaves none
             OutputPaths.directory("--out", out);
             OutputPaths.file("--record-trace", recordTrace);
             if (timeline != null) {
                 OutputPaths.file("--timeline", timeline);
             }
-            runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
