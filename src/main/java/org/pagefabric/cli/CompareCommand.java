@@ -140,7 +140,6 @@ final class CompareCommand implements Callable<Integer> {
         boolean experiment = file || SpecReader.bundledIds().contains(target);
         ExperimentSpec base = experiment ? experimentSpec(file) : workloadSpec();
         Map<String, String> overrides = RunCommand.parseSets(sets);
-        OutputPaths.directory("--out", out != null ? out : experiment ? DEFAULT_OUT : null);
         String chosenScheme = schemes ? null : chooseScheme(base.workload(), overrides);
         if (chosenScheme != null) {
             overrides.put(StandardParameters.SCHEME, chosenScheme);
@@ -153,6 +152,8 @@ final class CompareCommand implements Callable<Integer> {
         ExperimentSpec drawn = oneSeriesPer(base, schemes ? StandardParameters.SCHEME : "policy");
         // every --set and --quick error comes before anything runs
         ExperimentSpec asRun = Grid.effective(drawn, quick, overrides);
+        // the output last: a check creates the directory, and a refused command leaves none
+        OutputPaths.directory("--out", out != null ? out : experiment ? DEFAULT_OUT : null);
         boolean higherIsBetter = higherIsBetter(asRun);
         PolicyComparison comparison = new PolicyComparison(xColumn(asRun), schemes ? StandardParameters.SCHEME : "policy",
                 metric(asRun), higherIsBetter);
@@ -222,7 +223,7 @@ final class CompareCommand implements Callable<Integer> {
                     : PolicyComparison.PINNED;
             PointTimeline timeline = winnersTimeline(table, comparison.xColumn(), ran, ranRows, ranSettings, drawn, id,
                     fixedPolicy);
-            IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, result, paper, new PolicyDecision(
+            IndexPage.write(root, List.of(ExperimentOutput.writeComparison(root, base, result, paper, new PolicyDecision(
                     comparison.xColumn(), comparison.metric(), pinned, table, recommendations, apart), timeline)));
         }
         List<String> columns = table.isEmpty() ? List.of() : new ArrayList<>(table.get(0).keySet());
@@ -514,7 +515,6 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private static String oneLine(Throwable t) {
-        String m = t.getMessage();
-        return (m == null ? t.getClass().getSimpleName() : m).replace('\n', ' ');
+        return Main.message(t).replace('\n', ' ');
     }
 }

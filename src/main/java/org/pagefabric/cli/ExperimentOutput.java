@@ -33,7 +33,18 @@ final class ExperimentOutput {
 
     /** Writes a finished (or stopped) experiment's results and report; returns its index entry. */
     static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison) throws IOException {
-        return write(root, result, comparison, null, null);
+        return write(root, null, result, comparison, null, null);
+    }
+
+    /**
+     * Writes a finished (or stopped) experiment's results and report, the comparison headed by
+     * {@link #tallyLine}; returns its index entry.
+     *
+     * @param declared the spec as written, whose set-up the paper's numbers belong to
+     */
+    static IndexEntry write(Path root, ExperimentSpec declared, ExperimentResult result,
+                            List<Map<String, Object>> comparison) throws IOException {
+        return write(root, declared, result, comparison, null, null);
     }
 
     /**
@@ -44,16 +55,19 @@ final class ExperimentOutput {
      */
     static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
                             PointTimeline timeline) throws IOException {
-        return write(root, result, comparison, null, timeline);
+        return write(root, null, result, comparison, null, timeline);
     }
 
     /**
      * Writes a comparison of policies: what {@link #write} writes, the report opening with the
      * decision, and the trade-off table beside the rows as {@code ranking.csv} and {@code ranking.json}.
+     *
+     * @param declared the spec as written, whose set-up the paper's numbers belong to
      */
-    static IndexEntry writeComparison(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
-                                      PolicyDecision decision, PointTimeline timeline) throws IOException {
-        IndexEntry entry = write(root, result, comparison, decision, timeline);
+    static IndexEntry writeComparison(Path root, ExperimentSpec declared, ExperimentResult result,
+                                      List<Map<String, Object>> comparison, PolicyDecision decision,
+                                      PointTimeline timeline) throws IOException {
+        IndexEntry entry = write(root, declared, result, comparison, decision, timeline);
         java.util.Set<String> chosen = new java.util.LinkedHashSet<>();
         decision.recommendations().values().forEach(r -> chosen.add(r.substring(0, r.indexOf(':'))));
         String line = chosen.isEmpty() ? entry.line() : "recommended: " + String.join(", ", chosen)
@@ -69,8 +83,9 @@ final class ExperimentOutput {
      * left unwritten; the manifest of an earlier run is removed first, so it never vouches for
      * files of this one.
      */
-    private static IndexEntry write(Path root, ExperimentResult result, List<Map<String, Object>> comparison,
-                                    PolicyDecision decision, PointTimeline timeline) throws IOException {
+    private static IndexEntry write(Path root, ExperimentSpec declared, ExperimentResult result,
+                                    List<Map<String, Object>> comparison, PolicyDecision decision,
+                                    PointTimeline timeline) throws IOException {
         ExperimentSpec spec = result.spec();
         List<PaperPoint> paper = paperPoints(spec);
         Path dir = ResultWriter.directoryFor(root, spec.id());
@@ -119,7 +134,8 @@ final class ExperimentOutput {
         }
         ReportMetadata meta = new ReportMetadata(spec.id(), spec.title(), spec.paper(), spec.checks(), spec.requires(),
                 result.complete(), ResultWriter.manifest(result), spec.expectedFailures().isEmpty() ? null
-                : ExpectedFailures.check(spec, result.rows()).line(result.rows().size()));
+                : ExpectedFailures.check(spec, result.rows()).line(result.rows().size()),
+                comparison.isEmpty() ? null : tallyLine(declared, result, comparison));
         if (timeline != null && timeline.json() != null) {
             ResultWriter.writeNext(dir, left, timeline.json());
         }
@@ -219,6 +235,20 @@ final class ExperimentOutput {
                 false, Map.of());
         HtmlReport.write(dir, meta, List.of(), List.of(), List.of());
         return IndexEntry.of(meta, spec.id() + "/" + HtmlReport.FILE_NAME, "not reproducible yet: " + spec.requires().get(0));
+    }
+
+    /**
+     * The tally of a comparison in one line ({@link VerdictTally#line()}); when the run compared
+     * none because its set-up is not the paper's, it says how many a full run compares.
+     *
+     * @param declared the spec as written, or {@code null} when not known (the plain tally)
+     */
+    static String tallyLine(ExperimentSpec declared, ExperimentResult result, List<Map<String, Object>> comparison) {
+        VerdictTally t = VerdictTally.of(comparison);
+        if (declared == null || t.comparable() > 0) {
+            return t.line();
+        }
+        return t.line(result.quick(), ReferenceComparison.comparedInFullRun(declared, result));
     }
 
     /**

@@ -50,7 +50,8 @@ final class FitCommand implements Callable<Integer> {
             description = "The most experiment runs the search makes (default: ${DEFAULT-VALUE}).")
     int maxEvaluations;
 
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per run; results do not depend on it.")
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per run, 1 to the larger of 1024 and"
+            + " 64 per processor; results do not depend on it.")
     Integer threads;
 
     @Option(names = "--out", paramLabel = "PROFILE",
@@ -70,13 +71,14 @@ final class FitCommand implements Callable<Integer> {
             if (maxEvaluations < 1) {
                 throw new IllegalArgumentException("--max-evaluations must be positive, not " + maxEvaluations);
             }
-            OutputPaths.file("--out", out, WRITTEN_BY);
+            int t = WorkerThreads.count(threads);
             List<ParameterFit.FreeParameter> free = new ArrayList<>();
             for (String p : params) {
                 free.add(ParameterFit.parse(p, s));
             }
-            fit = new ParameterFit(s, free, targets, RunCommand.parseSets(sets),
-                    threads != null ? threads : Runtime.getRuntime().availableProcessors());
+            fit = new ParameterFit(s, free, targets, RunCommand.parseSets(sets), t);
+            // the output last: a check creates the directories, and a refused command leaves none
+            OutputPaths.file("--out", out, WRITTEN_BY);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

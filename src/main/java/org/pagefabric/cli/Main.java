@@ -188,8 +188,32 @@ public final class Main implements Runnable {
     }
 
     private static String oneLine(Throwable t) {
+        return oneLine(message(t));
+    }
+
+    /**
+     * What {@code t} says, for a user: its message with each cause it quotes given by the cause's
+     * own message. A model wraps a failure with the cause's {@code toString()} ("point 0 failed:
+     * org.pagefabric.sim.SimulationException: rank 0: ..."), and a Java class name tells a user
+     * nothing (PAGEFABRIC_DEBUG=1 prints the stack trace). Without any message, the class's short name.
+     */
+    static String message(Throwable t) {
+        return message(t, 0);
+    }
+
+    private static String message(Throwable t, int depth) {
         String m = t.getMessage();
-        return oneLine(m == null ? t.getClass().getSimpleName() : m);
+        Throwable c = t.getCause();
+        // a cause chain may loop back on itself
+        if (c == null || c == t || depth > 32) {
+            return m != null ? m : t.getClass().getSimpleName();
+        }
+        String inner = message(c, depth + 1);
+        if (m == null) {
+            return inner;
+        }
+        String quoted = c.toString();
+        return m.contains(quoted) ? m.replace(quoted, inner) : m;
     }
 
     /** A message may quote the user's input, line breaks and control characters included. */

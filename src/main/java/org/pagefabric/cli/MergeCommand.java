@@ -69,9 +69,9 @@ final class MergeCommand implements Callable<Integer> {
             }
             ExperimentResult result = merged(declared, first, byShard, k);
             List<Map<String, Object>> comparison = ExperimentOutput.comparison(declared, result);
-            index.add(ExperimentOutput.write(out, result, comparison));
+            index.add(ExperimentOutput.write(out, declared, result, comparison));
             if (!comparison.isEmpty()) {
-                err.println(e.id() + ": " + VerdictTally.of(comparison).line());
+                err.println(e.id() + ": " + ExperimentOutput.tallyLine(declared, result, comparison));
                 allComparisons.addAll(comparison);
             }
             verified &= org.pagefabric.experiment.ExpectedFailures.check(result.spec(), result.rows()).asExpected();

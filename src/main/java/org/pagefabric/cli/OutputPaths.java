@@ -4,16 +4,18 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
  * Checks an output option before anything runs, so that a sweep or a calibration does not spend
  * its time only to fail at the first write. A check really creates and removes a file where the
- * output will go (and the directories leading to it, removed again): permissions alone miss
- * pseudo-file systems such as {@code /proc} and {@code /sys}, read-only mounts and a superuser's
- * view. What a check created is removed before it returns.
+ * output will go: permissions alone miss pseudo-file systems such as {@code /proc} and
+ * {@code /sys}, read-only mounts and a superuser's view.
+ *
+ * <p>The directories leading there are created and left: two commands started together into the
+ * same new directory each check it, and one that removed "its" directory again would pull it from
+ * under the other's probe or output. The probe file has a unique name for the same reason. Commands
+ * check their other arguments first, so a refused command does not leave an empty directory.
  */
 final class OutputPaths {
     private OutputPaths() {
@@ -39,13 +41,8 @@ final class OutputPaths {
             return;
         }
         creatable(option, dir, abs);
-        List<Path> made = new ArrayList<>();
-        try {
-            makeDirectories(option, dir, abs, made);
-            probe(option, dir, abs);
-        } finally {
-            removeAll(made);
-        }
+        makeDirectories(option, dir, abs);
+        probe(option, dir, abs);
     }
 
     /**
@@ -91,39 +88,19 @@ final class OutputPaths {
             return;
         }
         creatable(option, file, abs);
-        List<Path> made = new ArrayList<>();
+        makeDirectories(option, file, abs.getParent());
+        probe(option, file, abs.getParent());
+    }
+
+    /**
+     * Creates {@code dir} and its missing parents; one that another process creates meanwhile is
+     * taken as it is.
+     */
+    private static void makeDirectories(String option, Path given, Path dir) {
         try {
-            makeDirectories(option, file, abs.getParent(), made);
-            probe(option, file, abs.getParent());
-        } finally {
-            removeAll(made);
-        }
-    }
-
-    /** Creates {@code dir} and its missing parents, recording each one made, outermost first. */
-    private static void makeDirectories(String option, Path given, Path dir, List<Path> made) {
-        List<Path> missing = new ArrayList<>();
-        for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
-            missing.addFirst(p);
-        }
-        for (Path p : missing) {
-            try {
-                Files.createDirectory(p);
-            } catch (IOException | SecurityException e) {
-                throw new IllegalArgumentException(option + " " + given + ": cannot be created (" + kind(e) + ")");
-            }
-            made.add(p);
-        }
-    }
-
-    /** Removes the directories a check made, innermost first; one that cannot go is left, harmless and empty. */
-    private static void removeAll(List<Path> made) {
-        for (Path p : made.reversed()) {
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException e) {
-                return;
-            }
+            Files.createDirectories(dir);
+        } catch (IOException | SecurityException e) {
+            throw new IllegalArgumentException(option + " " + given + ": cannot be created (" + kind(e) + ")");
         }
     }
 
@@ -164,7 +141,10 @@ final class OutputPaths {
         }
     }
 
-    /** Writes and removes a file: permissions alone miss read-only mounts and a superuser's view. */
+    /**
+     * Writes and removes a file: permissions alone miss read-only mounts and a superuser's view.
+     * Its name is unique, so checks of one directory running together do not meet.
+     */
     private static void probe(String option, Path given, Path dir) {
         try {
             Files.delete(Files.createTempFile(dir, ".pagefabric-probe", ""));

@@ -41,8 +41,7 @@ record PointTimeline(ReportTimeline section, String json) {
         try {
             runner.run();
         } catch (ExperimentRunner.PointFailedException e) {
-            String why = e.getCause() == null || e.getCause().getMessage() == null ? e.getMessage()
-                    : e.getCause().getMessage();
+            String why = Main.message(e.getCause() == null || e.getCause().getMessage() == null ? e : e.getCause());
             return new PointTimeline(new ReportTimeline(point, null, List.of("No timeline: the point failed when"
                     + " run again to record it: " + why.replace('\n', ' ')), null), null);
         } finally {

@@ -117,12 +117,14 @@ final class ReproduceCommand implements Callable<Integer> {
         Map<String, String> overrides;
         PointCache cache;
         try {
-            OutputPaths.directory("--out", out);
+            threads.count(); // refuses a count out of range before anything is written
             cache = noCache ? null : PointCache.under(out);
             specs = select();
             overrides = RunCommand.parseSets(grid.sets);
             // an id that would leave --out is refused before its points run, not after
             specs.forEach(s -> ResultWriter.directoryFor(out, s.id()));
+            // the output last: a check creates the directory, and a refused command leaves none
+            OutputPaths.directory("--out", out);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -158,6 +160,8 @@ final class ReproduceCommand implements Callable<Integer> {
         List<IndexEntry> index = new ArrayList<>();
         List<Map<String, Object>> allComparisons = new ArrayList<>();
         List<String> tallies = new ArrayList<>();
+        // one experiment's tally, which can say what a full run compares
+        String tallyLine = null;
         // experiments that publish no number to compare with (a user's spec) show their rows instead
         List<Map<String, Object>> ownRows = new ArrayList<>();
         List<String> ownColumns = new ArrayList<>();
@@ -182,6 +186,7 @@ final class ReproduceCommand implements Callable<Integer> {
             if (!comparison.isEmpty()) {
                 tallies.add(String.format(java.util.Locale.ROOT, "%-" + idWidth + "s  %s", s.id(),
                         VerdictTally.of(comparison).summary()));
+                tallyLine = ExperimentOutput.tallyLine(s, r, comparison);
             }
             if (s.designCheck() != null) {
                 designChecks.add(String.format(java.util.Locale.ROOT, "%-" + idWidth + "s  %s", s.id(), s.checks()));
@@ -252,7 +257,7 @@ final class ReproduceCommand implements Callable<Integer> {
         fragileLines.forEach(err::println);
         if (!allComparisons.isEmpty()) {
             VerdictTally total = VerdictTally.of(allComparisons);
-            err.println(tallies.size() > 1 ? "in total: " + total.total() : total.line());
+            err.println(tallies.size() > 1 ? "in total: " + total.total() : tallyLine);
             if (grid.quick) {
                 err.println("reproduce: --quick compares only the points that run the paper's own set-up;"
                         + " the others are not comparable until a run without --quick");
@@ -294,7 +299,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 comparison = markFragile(specs.get(k), comparison, overrides);
             }
             try {
-                entries[k] = ExperimentOutput.write(out, result, comparison);
+                entries[k] = ExperimentOutput.write(out, specs.get(k), result, comparison);
             } catch (IOException e) {
                 throw new WriteFailedException("cannot write the results of " + specs.get(k).id() + " in " + out
                         + ": " + Main.reason(e), Main.reason(e));

@@ -59,8 +59,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Master seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads; results do not depend on it "
-            + "(default: the number of processors).")
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads, 1 to the larger of 1024 and 64"
+            + " per processor; results do not depend on it (default: the number of processors).")
     Integer threads;
 
     @CommandLine.Mixin
@@ -138,8 +138,6 @@ final class RunCommand implements Callable<Integer> {
         try {
             Workload w = WorkloadRegistry.standard().byName(workload);
             List<Long> sizeList = SizeList.parse(sizes);
-            OutputPaths.directory("--out", out);
-            OutputPaths.file("--record-trace", recordTrace);
             if (iterations <= 0) {
                 throw new IllegalArgumentException("--iterations must be positive, not " + iterations);
             }
@@ -168,13 +166,15 @@ final class RunCommand implements Callable<Integer> {
             if (timeline != null && timelineEvents < 1) {
                 throw new IllegalArgumentException("--timeline-events: " + timelineEvents + " is not a positive number");
             }
+            // a recording watches the one job the run builds, in whichever thread builds it
+            int t = recordTrace != null || timeline != null ? 1 : WorkerThreads.count(threads);
+            runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
+            // the output last: a check creates the directories, and a refused command leaves none
+            OutputPaths.directory("--out", out);
+            OutputPaths.file("--record-trace", recordTrace);
             if (timeline != null) {
                 OutputPaths.file("--timeline", timeline);
             }
-            // a recording watches the one job the run builds, in whichever thread builds it
-            int t = recordTrace != null || timeline != null ? 1
-                    : threads != null ? threads : Runtime.getRuntime().availableProcessors();
-            runner = new ExperimentRunner(experiment, new ExperimentRunner.Options(t, false, true, parseSets(sets)));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

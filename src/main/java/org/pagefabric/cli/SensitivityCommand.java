@@ -54,7 +54,8 @@ final class SensitivityCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a grid key or profile parameter in every run.")
     List<String> sets = new ArrayList<>();
 
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per run; results do not depend on it.")
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads per run, 1 to the larger of 1024 and"
+            + " 64 per processor; results do not depend on it.")
     Integer threads;
 
     @CommandLine.Mixin
@@ -88,13 +89,14 @@ final class SensitivityCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(s.id() + ": publishes no number to compare with; sensitivity"
                         + " reports how the verdicts on a paper's numbers move");
             }
-            OutputPaths.directory("--out", out);
             ResultWriter.directoryFor(out, s.id());
             options = new SensitivityStudy.Options(quick, RunCommand.parseSets(sets), samples, seed,
-                    threads != null ? threads : Runtime.getRuntime().availableProcessors(),
+                    WorkerThreads.count(threads),
                     noCache ? null : PointCache.under(out));
             // every --quick and --set error before the first line of progress
             org.pagefabric.experiment.Grid.expand(org.pagefabric.experiment.Grid.effective(s, quick, options.sets()));
+            // the output last: a check creates the directory, and a refused command leaves none
+            OutputPaths.directory("--out", out);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

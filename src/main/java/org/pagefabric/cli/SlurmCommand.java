@@ -62,7 +62,8 @@ final class SlurmCommand implements Callable<Integer> {
             description = "Cores per array task; also its --threads unless --threads is given.")
     Integer cpusPerTask;
 
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads of each task; results do not depend on it.")
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads of each task, 1 to the larger of 1024"
+            + " and 64 per processor; results do not depend on it.")
     Integer threads;
 
     @CommandLine.Mixin
@@ -83,13 +84,14 @@ final class SlurmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        SlurmScripts scripts = scripts();
+        Sbatch sbatch = submit ? Sbatch.onPath(environment) : null;
+        // the output last: a check creates the directory, and a refused command leaves none
         try {
             OutputPaths.directory("--out", out);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        SlurmScripts scripts = scripts();
-        Sbatch sbatch = submit ? Sbatch.onPath(environment) : null;
         Path shardsScript = write(scripts.scriptDir().resolve(SlurmScripts.SHARDS_FILE), scripts.shardsScript());
         Path mergeScript = write(scripts.scriptDir().resolve(SlurmScripts.MERGE_FILE), scripts.mergeScript());
         Files.createDirectories(scripts.logDir());
@@ -142,9 +144,8 @@ final class SlurmCommand implements Callable<Integer> {
         if (cpusPerTask != null && cpusPerTask < 1) {
             throw new IllegalArgumentException("--cpus-per-task " + cpusPerTask + ": give at least 1");
         }
-        if (threads != null && threads < 1) {
-            throw new IllegalArgumentException("--threads " + threads + ": give at least 1");
-        }
+        // refused here rather than in every task of the array (which checks it again on its node)
+        WorkerThreads.count(threads);
         Path dir = out.toAbsolutePath().normalize();
         if (dir.toString().chars().anyMatch(Character::isISOControl)) {
             // the log paths go into #SBATCH lines, and a line break would end one

@@ -132,6 +132,21 @@ public final class ReferenceComparison {
         return out;
     }
 
+    /**
+     * How many published numbers a run of the paper's own set-up compares (not withheld, and
+     * comparable there): what a {@code --quick} or {@code --set} run leaves for a full run. Read
+     * from the declared spec, with this run's rows standing in for the full run's values: those
+     * decide within or outside, and no more than whether a derived metric without an x has one value.
+     *
+     * @param declared the spec as written
+     * @param result   the run, of a smaller or changed set-up
+     */
+    public static int comparedInFullRun(ExperimentSpec declared, ExperimentResult result) {
+        ExperimentResult asDeclared = new ExperimentResult(declared, false, Map.of(), result.planned(), result.rows(),
+                result.complete());
+        return VerdictTally.of(compare(declared, asDeclared, declared)).comparable();
+    }
+
     /** Whether every x of the paper's set-up ran. */
     private static boolean allRan(List<Object> xsRun, List<Object> xsDeclared) {
         return xsDeclared.stream().allMatch(d -> xsRun.stream().anyMatch(r -> same(r, d)));

@@ -89,15 +89,42 @@ public record VerdictTally(int within, int validated, int withheld, int notCompa
         return b.append(", ").append(withheld).append(" withheld").toString();
     }
 
-    /** {@code published numbers within tolerance: N of M (W withheld, C not comparable, K calibration targets)}. */
+    /**
+     * {@code published numbers within tolerance: N of M (W withheld, C not comparable, K calibration targets)},
+     * or {@code published numbers: none compared; apart: ...} when the run compared none.
+     */
     public String line() {
+        if (comparable() == 0) {
+            return "published numbers: none compared" + apart();
+        }
         StringBuilder b = new StringBuilder("published numbers within tolerance: ").append(within).append(" of ")
                 .append(validated);
         if (validated > 0) {
             b.append(" (").append(Math.round(100.0 * within / validated)).append(" %)");
         }
-        b.append("; apart: ").append(withheld).append(" withheld, ").append(notComparable).append(" not comparable, ")
-                .append(calibration).append(calibration == 1 ? " calibration target" : " calibration targets");
-        return b.toString();
+        return b.append(apart()).toString();
+    }
+
+    /**
+     * {@link #line()}, saying why a run that compared none compared none when a run of the paper's
+     * own set-up compares some: {@code published numbers: none compared in a quick run (18
+     * compared in a full run); apart: ...}. Without that, "none compared" would read as an
+     * experiment that checks nothing.
+     *
+     * @param quick             whether {@code --quick} made the set-up differ (else {@code --set} did)
+     * @param comparedInFullRun the published numbers a run of the paper's own set-up compares
+     */
+    public String line(boolean quick, int comparedInFullRun) {
+        if (comparable() > 0 || comparedInFullRun <= 0) {
+            return line();
+        }
+        return "published numbers: none compared " + (quick
+                ? "in a quick run (" + comparedInFullRun + " compared in a full run)"
+                : "with these --set values (" + comparedInFullRun + " compared without them)") + apart();
+    }
+
+    private String apart() {
+        return "; apart: " + withheld + " withheld, " + notComparable + " not comparable, " + calibration
+                + (calibration == 1 ? " calibration target" : " calibration targets");
     }
 }

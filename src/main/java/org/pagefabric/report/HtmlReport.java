@@ -141,7 +141,7 @@ public final class HtmlReport {
         if (timeline != null) {
             timeline(b, timeline);
         }
-        comparison(b, comparison);
+        comparison(b, comparison, meta.tally());
         rows(b, rows, rowsCsvExists);
         manifest(b, meta);
         return b.append(Html.foot()).toString();
@@ -265,12 +265,12 @@ public final class HtmlReport {
         return AxisLabels.header(column) + " " + AxisLabels.cell(column, x);
     }
 
-    private static void comparison(StringBuilder b, List<Map<String, Object>> comparison) {
+    private static void comparison(StringBuilder b, List<Map<String, Object>> comparison, String given) {
         if (comparison == null || comparison.isEmpty()) {
             return;
         }
         b.append("<section id=\"comparison\">\n<h2>Comparison with the paper</h2>\n");
-        String tally = VerdictTally.of(comparison).line();
+        String tally = given != null ? given : VerdictTally.of(comparison).line();
         b.append("<p class=\"tally\">").append(Html.escape(Character.toUpperCase(tally.charAt(0)) + tally.substring(1)))
                 .append("</p>\n");
         b.append("<p class=\"note\">ratio = ours / paper; a value is within tolerance when the ratio lies in the"

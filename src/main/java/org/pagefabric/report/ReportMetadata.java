@@ -19,14 +19,23 @@ import java.util.Objects;
  * @param manifest the run's manifest fields in display order (seed, version, commit, JVM, ...)
  * @param expectedFailures the line saying which rows failed as the spec expects (and any that did
  *                 not come out as expected), or {@code null} when the spec expects no failure
+ * @param tally    the line that heads the comparison with the paper, or {@code null} for the tally
+ *                 of its rows ({@link org.pagefabric.experiment.VerdictTally#line()}); a run whose
+ *                 set-up is not the paper's says there what a full run compares
  */
 public record ReportMetadata(String id, String title, String paper, String where, List<String> requires,
-        boolean complete, Map<String, Object> manifest, String expectedFailures) {
+        boolean complete, Map<String, Object> manifest, String expectedFailures, String tally) {
+
+    /** Metadata whose comparison is headed by the tally of its rows. */
+    public ReportMetadata(String id, String title, String paper, String where, List<String> requires,
+            boolean complete, Map<String, Object> manifest, String expectedFailures) {
+        this(id, title, paper, where, requires, complete, manifest, expectedFailures, null);
+    }
 
     /** Metadata of an experiment that expects no failure. */
     public ReportMetadata(String id, String title, String paper, String where, List<String> requires,
             boolean complete, Map<String, Object> manifest) {
-        this(id, title, paper, where, requires, complete, manifest, null);
+        this(id, title, paper, where, requires, complete, manifest, null, null);
     }
 
     /** Checks the identity and copies the collections, keeping the manifest's order. */

@@ -6,7 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -70,10 +76,52 @@ class UnwritableOutTest {
     }
 
     @Test
-    void aCheckLeavesNothingBehind(@TempDir Path dir) {
+    void aCheckLeavesTheDirectoriesButNoProbe(@TempDir Path dir) throws Exception {
         OutputPaths.directory("--out", dir.resolve("a/b/c"));
         OutputPaths.file("--out", dir.resolve("d/e/f.yaml"));
-        assertFalse(Files.exists(dir.resolve("a")), "the directories a check made are removed");
-        assertFalse(Files.exists(dir.resolve("d")), "the directories a check made are removed");
+        // another command may be writing there already: what a check made stays
+        assertTrue(Files.isDirectory(dir.resolve("a/b/c")));
+        assertTrue(Files.isDirectory(dir.resolve("d/e")));
+        assertFalse(Files.exists(dir.resolve("d/e/f.yaml")));
+        try (var left = Files.list(dir.resolve("a/b/c")); var leftFile = Files.list(dir.resolve("d/e"))) {
+            assertEquals(0, left.count() + leftFile.count(), "no probe file left");
+        }
+    }
+
+    @Test
+    void checksOfOneNewDirectoryRunningTogetherAllSucceed(@TempDir Path dir) throws Exception {
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 300; round++) {
+                // a new directory each round, below a new parent: the checks both create and probe
+                Path out = dir.resolve("r" + round).resolve("results");
+                Path file = dir.resolve("f" + round).resolve("fitted.yaml");
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<?>> checks = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    boolean asFile = t % 2 == 1;
+                    checks.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        if (asFile) {
+                            OutputPaths.file("--out", file);
+                        } else {
+                            OutputPaths.directory("--out", out);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> c : checks) {
+                    try {
+                        c.get(20, TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        throw new AssertionError("round " + round + ": " + e.getCause().getMessage(), e.getCause());
+                    }
+                }
+                assertTrue(Files.isDirectory(out), "round " + round);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

@@ -246,4 +246,18 @@ class ReferenceComparisonTest {
         assertEquals("published numbers within tolerance: 1 of 2 (50 %); apart: 1 withheld, 1 not comparable,"
                 + " 1 calibration target", t.line());
     }
+
+    @Test
+    void aTallyThatComparedNoneSaysWhatAFullRunCompares() {
+        VerdictTally none = new VerdictTally(0, 0, 2, 3, 0);
+        assertEquals("published numbers: none compared; apart: 2 withheld, 3 not comparable, 0 calibration targets",
+                none.line());
+        assertEquals("published numbers: none compared in a quick run (3 compared in a full run); apart: 2 withheld,"
+                + " 3 not comparable, 0 calibration targets", none.line(true, 3));
+        assertEquals("published numbers: none compared with these --set values (3 compared without them); apart:"
+                + " 2 withheld, 3 not comparable, 0 calibration targets", none.line(false, 3));
+        assertEquals(none.line(), none.line(true, 0), "a full run compares none either");
+        VerdictTally some = new VerdictTally(1, 2, 0, 1, 0);
+        assertEquals(some.line(), some.line(true, 3), "a run that compared some keeps its count");
+    }
 }
