@@ -1,0 +1,10 @@
+; A 2D straight waveguide (meep's tutorial geometry), run briefly with no field output.
+(set! geometry-lattice (make lattice (size 16 8 no-size)))
+(set! geometry (list (make block (center 0 0) (size infinity 1 infinity)
+                           (material (make medium (epsilon 12))))))
+(set! sources (list (make source (src (make continuous-src (frequency 0.15)))
+                          (component Ez) (center -7 0))))
+(set! pml-layers (list (make pml (thickness 1.0))))
+(set! resolution 10)
+(run-until 3)
+(print "Ez at (-5,0): " (get-field-point Ez (vector3 -5 0)) "\n")
