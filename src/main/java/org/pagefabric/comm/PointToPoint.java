@@ -7,6 +7,7 @@ import org.agrona.collections.LongArrayQueue;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
 import org.pagefabric.hw.os.MapResult;
+import org.pagefabric.hw.os.OsException;
 import org.pagefabric.hw.os.Prot;
 import org.pagefabric.reg.pinning.CpuCopy;
 import org.pagefabric.sim.SimulationException;
@@ -637,7 +638,13 @@ public final class PointToPoint {
                 s.onSendQueue.remove(wr);
                 rendezvousWritten(s, q, Outcome.SUCCESS);
             } else {
-                me.write(ctx, target, q.va - me.segment(), q.writeTo - target.segment(), n, wr);
+                try {
+                    me.write(ctx, target, q.va - me.segment(), q.writeTo - target.segment(), n, wr);
+                } catch (OsException e) {
+                    throw new OsException(e.errno(), "the rendezvous write of " + n + " B (tag " + q.tag + ") from rank "
+                            + q.rank + " at 0x" + Long.toHexString(q.va) + " to rank " + q.peer + " at 0x"
+                            + Long.toHexString(q.writeTo) + ": " + e.getMessage(), e.costPs());
+                }
             }
         } else if (p.kind == FIN) {
             transmit(ctx, s, p.receive.rank, p, 0);

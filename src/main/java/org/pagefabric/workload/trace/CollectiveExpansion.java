@@ -432,7 +432,9 @@ final class CollectiveExpansion {
     }
 
     private TraceRecord waitFor(boolean send) {
+        // in the collective's context: it reaps the step's own operations, not the program's
         return new TraceRecord(rec.file(), rec.line(), TraceRecord.NONE, 0, rec.rank(), TraceOp.WAIT, 0, 0, 0, 0, 0, 0,
-                0, true, Advice.DONTNEED, send, TraceRecord.NONE);
+                0, true, Advice.DONTNEED, send, TraceRecord.NONE,
+                MpiFields.pointToPoint(null, collectiveContext(rec.mpi().comm()), 0, MpiFields.NO_REQUEST));
     }
 }

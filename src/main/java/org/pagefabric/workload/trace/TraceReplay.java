@@ -72,9 +72,15 @@ public final class TraceReplay implements Workload.Run {
     private final long[] sentDigest;
     /** Per rank, its requests by the id the trace gives them. */
     private final Long2ObjectHashMap<PointToPoint.Request>[] named;
-    /** Per rank, its send-queue (put, get, send) and receive requests that name no id, in posting order. */
+    /**
+     * Per rank, its send-queue (put, get, send) and receive requests that name no id, in posting
+     * order: the program's own, and apart from them its collectives' steps, whose waits reap
+     * only their step's operations.
+     */
     private final ArrayDeque<PointToPoint.Request>[] unnamedSends;
     private final ArrayDeque<PointToPoint.Request>[] unnamedReceives;
+    private final ArrayDeque<PointToPoint.Request>[] stepSends;
+    private final ArrayDeque<PointToPoint.Request>[] stepReceives;
     private long truncated;
     private long waitPs;
     private long lastRankDone;
@@ -112,6 +118,8 @@ public final class TraceReplay implements Workload.Run {
         named = new Long2ObjectHashMap[ranks];
         unnamedSends = new ArrayDeque[ranks];
         unnamedReceives = new ArrayDeque[ranks];
+        stepSends = new ArrayDeque[ranks];
+        stepReceives = new ArrayDeque[ranks];
         // a policy with a messaging stack of its own matches by match bits and carries every byte
         boolean ownStack = PolicyRegistry.standard().descriptor(job.policy().name()).capabilities()
                 .contains(Capability.OWN_MESSAGING);
@@ -123,6 +131,8 @@ public final class TraceReplay implements Workload.Run {
             named[r] = new Long2ObjectHashMap<>();
             unnamedSends[r] = new ArrayDeque<>();
             unnamedReceives[r] = new ArrayDeque<>();
+            stepSends[r] = new ArrayDeque<>();
+            stepReceives[r] = new ArrayDeque<>();
             long segmentAt = trace.header().segments() == null ? 0 : trace.header().segments()[r];
             // the messaging pool lies past the trace's segment, where no trace address can reach it
             maps[r].map(segmentAt, trace.header().segmentBytes(), rank.segment());
@@ -322,7 +332,7 @@ public final class TraceReplay implements Workload.Run {
                     p2p.await(ctx, q);
                     reap(ctx, rank, q);
                 } else {
-                    PointToPoint.Request q = (rec.sendQueue() ? unnamedSends[r] : unnamedReceives[r]).pollFirst();
+                    PointToPoint.Request q = unnamed(r, rec, rec.sendQueue()).pollFirst();
                     if (q == null) {
                         throw refused(rec, "rank " + r + " waits on its " + (rec.sendQueue() ? "send" : "receive")
                                 + " queue, where no operation without a request id is outstanding");
@@ -461,8 +471,14 @@ public final class TraceReplay implements Workload.Run {
         if (rec.mpi() != null && rec.mpi().hasRequest()) {
             named[r].put(rec.mpi().request(), q);
         } else {
-            (q.kind() == PointToPoint.Request.RECEIVE ? unnamedReceives[r] : unnamedSends[r]).addLast(q);
+            unnamed(r, rec, q.kind() != PointToPoint.Request.RECEIVE).addLast(q);
         }
+    }
+
+    /** The queue of requests without an id that record {@code rec} of rank {@code r} belongs to. */
+    private ArrayDeque<PointToPoint.Request> unnamed(int r, TraceRecord rec, boolean sendQueue) {
+        boolean step = rec.mpi() != null && rec.mpi().comm() < 0;
+        return step ? (sendQueue ? stepSends[r] : stepReceives[r]) : (sendQueue ? unnamedSends[r] : unnamedReceives[r]);
     }
 
     /** Whether a send is a blocking call of its own (not a step of a collective or a Sendrecv). */
