@@ -33,6 +33,15 @@ public final class OpenMxParameters {
             "Pages the Open-MX driver pins per get_user_pages call when overlapped pinning proceeds through a region;"
             + " each chunk becomes usable once its pinning work has run on the core.");
 
+    /**
+     * How often Open-MX asks again for a dropped packet before it gives a connection up: the
+     * library's own retransmission over Ethernet, not the fabric's, so it holds whatever NIC the
+     * profile describes.
+     */
+    public static final Parameter RETRY_LIMIT = Parameter.count("openmx.retry_limit",
+            "Retransmissions of one packet the Open-MX library makes before it gives the connection up: its own"
+            + " resends over Ethernet, whatever transport.retry_limit the profile's NIC has.").positive();
+
     private OpenMxParameters() {
     }
 }

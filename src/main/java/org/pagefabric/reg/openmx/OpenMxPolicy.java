@@ -45,6 +45,7 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     private final int eagerSlots;
     private final int cacheEntries;
     private final int pinChunkPages;
+    private final int retryLimit;
     private final long sendPerPacketPs;
     private final long recvPerPacketPs;
     private final long recvCoalescingPs;
@@ -80,6 +81,7 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
         this.eagerSlots = profile.intCount(OpenMxParameters.EAGER_SLOTS);
         this.cacheEntries = profile.intCount(OpenMxParameters.REGION_CACHE_ENTRIES);
         this.pinChunkPages = Math.max(1, profile.intCount(OpenMxParameters.PIN_CHUNK_PAGES));
+        this.retryLimit = profile.intCount(OpenMxParameters.RETRY_LIMIT);
         this.sendPerPacketPs = profile.time(OpenMxParameters.SEND_PER_PACKET);
         this.recvPerPacketPs = profile.time(OpenMxParameters.RECV_PER_PACKET);
         this.recvCoalescingPs = profile.time(OpenMxParameters.RECV_COALESCING);
@@ -157,7 +159,11 @@ public final class OpenMxPolicy implements RegistrationPolicy, InterruptPlacemen
     /** Opens every pair of ranks' Open-MX connections. */
     @Override
     public void start(JobLayout job) {
-        this.transport = job.cluster().transport();
+        TransportConfig t = job.cluster().transport();
+        // Open-MX resends dropped packets itself, as often as its library allows, on any fabric
+        this.transport = new TransportConfig(t.mode(), t.blockBytes(), t.mtuBytes(), t.windowBlocks(), t.ackEveryPackets(),
+                t.retransmitTimeoutPs(), retryLimit, t.rnrBackoffPs(), t.rnrRetryLimit(), t.nackCorrupt(), t.nackOnGap(),
+                t.faultWaitTimeoutPs(), t.reissuePs(), t.errRetryLimit());
         int n = job.endpoints().size();
         // Ranks sharing a node share its endpoint: each takes its own block of n channels there.
         int[] local = new int[n];

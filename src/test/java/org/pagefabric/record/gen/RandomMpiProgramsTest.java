@@ -368,19 +368,8 @@ class RandomMpiProgramsTest {
                 p.policies().forEach(d -> names.add(d.name()));
             }
         }
-        names.removeAll(KNOWN_DEFECTS.keySet());
-        KNOWN_DEFECTS.forEach((policy, why) -> System.out.println("random MPI programs: " + policy + " left out: " + why));
         return names;
     }
-
-    /**
-     * Policies left out of the default run, each for an open defect of its own model that a
-     * two-rank trace of one message shows without any generated program; {@code pf.gen.policies}
-     * still runs them.
-     */
-    static final Map<String, String> KNOWN_DEFECTS = Map.of("openmx-overlap", "one two-sided message of 64 KiB into"
-            + " a buffer never touched before is retransmitted until the transport gives up (its receiver's overlapped"
-            + " pinning never lets a pull reply in), in a verbs trace as in a recorded program's");
 
     private static String oneLineOf(Throwable e) {
         Throwable c = e;
