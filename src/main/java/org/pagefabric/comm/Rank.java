@@ -9,7 +9,6 @@ import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.CompletionQueue;
 import org.pagefabric.hw.nic.MemoryRegion;
-import org.pagefabric.hw.nic.ProtectionDomain;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
@@ -54,8 +53,9 @@ public final class Rank {
     }
 
     /**
-     * The endpoint this rank communicates through, for tests of the layers below; a workload
-     * reaches it only through this class's calls (ArchitectureTest).
+     * The endpoint this rank communicates through, for tests of the layers below: theirs is the
+     * only use of its protection domain, queue pairs and segment region, so a rank does not repeat
+     * them. A workload reaches the endpoint only through this class's calls (ArchitectureTest).
      */
     public Endpoint endpoint() {
         return endpoint;
@@ -76,11 +76,6 @@ public final class Rank {
         return endpoint.process();
     }
 
-    /** The rank's protection domain, for tests of the layers below (see {@link #endpoint()}). */
-    public ProtectionDomain pd() {
-        return endpoint.pd();
-    }
-
     /** First address of the communication segment. */
     public long segment() {
         return endpoint.segment();
@@ -96,14 +91,6 @@ public final class Rank {
         return endpoint.hooks();
     }
 
-    /**
-     * The region covering the whole segment, for policies that register it once; for tests of
-     * the layers below (see {@link #endpoint()}).
-     */
-    public MemoryRegion segmentRegion() {
-        return endpoint.segmentRegion();
-    }
-
     /** Time this rank spent in its registration policy so far, picoseconds. */
     public long policyTimePs() {
         return endpoint.policyTimePs();
@@ -112,11 +99,6 @@ public final class Rank {
     /** Ranks in the job this rank belongs to. */
     public int jobSize() {
         return endpoint.jobSize();
-    }
-
-    /** The queue pair connected to {@code peer}, for tests of the layers below (see {@link #endpoint()}). */
-    public QueuePair qp(int peer) {
-        return endpoint.qp(peer);
     }
 
     /** The registration policy. */

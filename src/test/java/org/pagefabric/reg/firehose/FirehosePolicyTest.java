@@ -168,7 +168,7 @@ class FirehosePolicyTest {
         Completion[] wc = new Completion[1];
         // Around the policy: the key is right, but bucket 5 was never pinned.
         new SimProcess(bed.sim(), bed.r(0).node(), "rogue", ctx -> {
-            bed.r(0).qp(1).postSend(WorkRequest.write(99, bed.r(0).segment(), 8, source.region().lkey(),
+            bed.r(0).endpoint().qp(1).postSend(WorkRequest.write(99, bed.r(0).segment(), 8, source.region().lkey(),
                     bed.r(1).segment() + 5L * PAGE, target.region().rkey()));
             wc[0] = bed.r(0).awaitSend(ctx);
         }).start();

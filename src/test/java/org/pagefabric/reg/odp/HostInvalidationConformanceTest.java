@@ -84,13 +84,13 @@ class HostInvalidationConformanceTest {
                 long gfn = b.process().physicalAddress(va) >>> 12;
                 if (rnd.nextBoolean(0.5)) {
                     b.node().kernel().migrate(b.process(), va);
-                    String stale = OdpBed.staleEntry(b.segmentRegion(), b.process(), b.segment(), length);
+                    String stale = OdpBed.staleEntry(b.endpoint().segmentRegion(), b.process(), b.segment(), length);
                     if (stale != null) {
                         failures.add("after the guest's migration at " + ctx.now() + " ps: " + stale);
                     }
-                } else if (mapped(b.segmentRegion(), va) && host.reclaim(gfn)) {
+                } else if (mapped(b.endpoint().segmentRegion(), va) && host.reclaim(gfn)) {
                     reclaims[0]++;
-                    if (mapped(b.segmentRegion(), va)) {
+                    if (mapped(b.endpoint().segmentRegion(), va)) {
                         failures.add("after the host's reclaim at " + ctx.now() + " ps the NIC still maps page 0x"
                                 + Long.toHexString(va) + " to guest frame " + gfn + ", whose old machine frame is gone");
                     }

@@ -159,7 +159,7 @@ class OdpRacePropertyTest {
 
     private static void check(OdpBed bed, List<String> failures, String when) {
         for (Rank r : bed.job.ranks()) {
-            String stale = OdpBed.staleEntry(r.segmentRegion(), r.process(), r.segment(), PAGES * PAGE);
+            String stale = OdpBed.staleEntry(r.endpoint().segmentRegion(), r.process(), r.segment(), PAGES * PAGE);
             if (stale != null) {
                 failures.add(when + ", rank " + r.id() + ": " + stale);
             }
