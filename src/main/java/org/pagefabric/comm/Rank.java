@@ -41,6 +41,7 @@ public final class Rank {
 
     private final Endpoint endpoint;
     private final RegistrationPolicy policy;
+    private final ProcessMemory memory;
     /** What {@link #awaitSend} and {@link #awaitReceive} reaped last, refilled at each await. */
     private final Completion sent = new Completion();
     private final Completion received = new Completion();
@@ -50,6 +51,7 @@ public final class Rank {
     Rank(Endpoint endpoint, RegistrationPolicy policy) {
         this.endpoint = endpoint;
         this.policy = policy;
+        this.memory = new ProcessMemory(endpoint.node().kernel(), endpoint.process(), endpoint::hooks);
     }
 
     /**
@@ -84,6 +86,14 @@ public final class Rank {
     /** Bytes in the communication segment. */
     public long segmentLength() {
         return endpoint.segmentLength();
+    }
+
+    /**
+     * The rank's memory calls (mmap, madvise, loads and stores, content checks): how a workload
+     * reaches its process's memory without naming the node's kernel.
+     */
+    public ProcessMemory memory() {
+        return memory;
     }
 
     /** The rank's C library memory calls with interception hooks (see {@link Endpoint#hooks}). */

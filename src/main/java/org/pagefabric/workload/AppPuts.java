@@ -51,7 +51,7 @@ final class AppPuts {
         (from.count(Metric.HANDSHAKES) > before ? handshake : oneSided).record(latency);
         checked++;
         ok &= wc.status() == Outcome.SUCCESS
-                && to.node().kernel().verifyTag(to.process(), to.segment() + dst, length, tag, src - areaStart);
+                && to.memory().verifyTag(to.segment() + dst, length, tag, src - areaStart);
     }
 
     /** Puts that needed a handshake. */

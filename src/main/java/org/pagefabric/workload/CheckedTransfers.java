@@ -50,8 +50,8 @@ public final class CheckedTransfers {
         long took = ctx.now() - t0;
         latencies.record(took);
         timed(took, wc.status());
-        if (wc.status() == Outcome.SUCCESS && !from.node().kernel().sameBytes(from.process(), from.segment(),
-                to.node().kernel(), to.process(), to.segment(), length)) {
+        if (wc.status() == Outcome.SUCCESS && !from.memory().sameBytes(from.segment(), to.memory(),
+                to.segment(), length)) {
             corrupted();
         }
     }

@@ -68,7 +68,7 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
             throw new PolicyRefusal(owner.policy().name() + " registers no dma-bufs (it does not offer "
                     + Capability.DMA_BUF.phrase() + ")");
         }
-        DeviceMemory exporter = owner.node().kernel().deviceMemory();
+        DeviceMemory exporter = owner.memory().deviceMemory();
         DmaBuf buf = exporter.export(size);
         long[] counts = new long[3]; // moves, blocked, move ps
         CheckedTransfers transfers = new CheckedTransfers(size, iterations,
@@ -95,7 +95,7 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
                 latencies.record(took);
                 transfers.timed(took, wc.status());
                 if (wc.status() == Outcome.SUCCESS
-                        && !peer.node().kernel().verifyTag(peer.process(), peer.segment(), size, tag, 0)) {
+                        && !peer.memory().verifyTag(peer.segment(), size, tag, 0)) {
                     transfers.corrupted();
                 }
             }

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.pagefabric.comm.Completion;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
@@ -97,11 +98,11 @@ public final class LammpsWorkload extends AbstractWorkload {
         for (int r = 0; r < p && p > 1; r++) {
             // Fresh receive buffers: mapped, never touched.
             Rank rank = job.rank(r);
-            Kernel k = rank.node().kernel();
+            ProcessMemory mem = rank.memory();
             long recv = rank.segment() + (long) Swaps.AREAS * 3 * swaps.area / 2;
             for (long va = recv; va < rank.segment() + (long) Swaps.AREAS * 3 * swaps.area; va += Kernel.PAGE_SIZE) {
-                if (!k.heldResident(rank.process(), va)) {
-                    k.madvise(rank.process(), va, Kernel.PAGE_SIZE, Advice.DONTNEED);
+                if (!mem.heldResident(va)) {
+                    mem.madvise(va, Kernel.PAGE_SIZE, Advice.DONTNEED);
                 }
             }
         }
@@ -196,7 +197,7 @@ public final class LammpsWorkload extends AbstractWorkload {
                 Completion wc = me.awaitReceive(ctx);
                 int side = (int) (wc.wrId() & 1);
                 int from = nb[d][side].id();
-                ok &= wc.status() == Outcome.SUCCESS && me.node().kernel().verifyTag(me.process(),
+                ok &= wc.status() == Outcome.SUCCESS && me.memory().verifyTag(
                         me.segment() + swaps.recvOffset(phase, d, side), len, tag(step, phase, d, side, from), 0);
             }
             for (int n = 0; n < 2; n++) {

@@ -143,7 +143,7 @@ final class WorkingSetPuts {
     void check(Completion wc, long from, long to) {
         checked++;
         ok &= wc.status() == Outcome.SUCCESS
-                && target.node().kernel().verifyTag(target.process(), target.segment() + to, size, TAG, from);
+                && target.memory().verifyTag(target.segment() + to, size, TAG, from);
     }
 
     /** Whether every put was checked and delivered its bytes. */
