@@ -43,8 +43,8 @@ public final class Rank {
     private final RegistrationPolicy policy;
     private final ProcessMemory memory;
     /** What {@link #awaitSend} and {@link #awaitReceive} reaped last, refilled at each await. */
-    private final Completion sent = new Completion();
-    private final Completion received = new Completion();
+    private final CompletionEntry sent = new CompletionEntry();
+    private final CompletionEntry received = new CompletionEntry();
     /** Hears each call when a trace is recorded; null (no cost but a test) otherwise. */
     private RankObserver observer;
 
@@ -377,17 +377,17 @@ public final class Rank {
     }
 
     /** Waits for the next send-queue completion; the policy hears that its operation completed. */
-    public Completion awaitSend(ProcessContext ctx) {
+    public CompletionEntry awaitSend(ProcessContext ctx) {
         return reap(ctx, endpoint.sendCq(), endpoint.sends(), true, sent);
     }
 
     /** Waits for the next receive completion. */
-    public Completion awaitReceive(ProcessContext ctx) {
+    public CompletionEntry awaitReceive(ProcessContext ctx) {
         return reap(ctx, endpoint.recvCq(), endpoint.receives(), false, received);
     }
 
-    private Completion reap(ProcessContext ctx, CompletionQueue cq, OutstandingRequests outstanding, boolean sendQueue,
-                            Completion view) {
+    private CompletionEntry reap(ProcessContext ctx, CompletionQueue cq, OutstandingRequests outstanding,
+                                 boolean sendQueue, CompletionEntry view) {
         long waitFrom = ctx.now();
         if (observer != null) {
             observer.awaiting(this, waitFrom, sendQueue);

@@ -2,7 +2,7 @@ package org.pagefabric.workload;
 
 import java.util.Map;
 import java.util.function.Supplier;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.sim.process.ProcessContext;
@@ -46,7 +46,7 @@ public final class CheckedTransfers {
                              LatencyHistogram latencies) {
         long t0 = ctx.now();
         from.write(ctx, to, 0, 0, length, wrId);
-        Completion wc = from.awaitSend(ctx);
+        CompletionEntry wc = from.awaitSend(ctx);
         long took = ctx.now() - t0;
         latencies.record(took);
         timed(took, wc.status());

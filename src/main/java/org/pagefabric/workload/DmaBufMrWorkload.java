@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -90,7 +90,7 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
                 buf.writeTag(tag, 0);
                 long t0 = ctx.now();
                 owner.write(ctx, peer, mr, DEVICE_IOVA, null, 0, size, i);
-                Completion wc = owner.awaitSend(ctx);
+                CompletionEntry wc = owner.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
                 transfers.timed(took, wc.status());

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.ProcessMemory;
@@ -102,7 +102,7 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 }
                 long t0 = ctx.now();
                 src.write(ctx, dst, 0, 0, size, i);
-                Completion wc = src.awaitSend(ctx);
+                CompletionEntry wc = src.awaitSend(ctx);
                 long t1 = ctx.now();
                 // Without source faults the source holds the tag stream just written, which the
                 // destination is checked against run by run; a dropped source page reads as zeros, so then

@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.ProcessMemory;
@@ -146,7 +146,7 @@ public final class GasReadWorkload extends AbstractWorkload {
         mem.mprotect(page, Kernel.PAGE_SIZE, Prot.READ);
     }
 
-    private static boolean done(Completion wc) {
+    private static boolean done(CompletionEntry wc) {
         return wc.status() == Outcome.SUCCESS;
     }
 }

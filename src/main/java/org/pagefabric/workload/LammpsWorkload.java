@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.ProcessMemory;
@@ -194,7 +194,7 @@ public final class LammpsWorkload extends AbstractWorkload {
                 me.send(ctx, nb[d][side], from, len, wrId(step, phase, d, side));
             }
             for (int n = 0; n < 2; n++) {
-                Completion wc = me.awaitReceive(ctx);
+                CompletionEntry wc = me.awaitReceive(ctx);
                 int side = (int) (wc.wrId() & 1);
                 int from = nb[d][side].id();
                 ok &= wc.status() == Outcome.SUCCESS && me.memory().verifyTag(

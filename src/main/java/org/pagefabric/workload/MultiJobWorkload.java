@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.ProcessMemory;
@@ -93,7 +93,7 @@ public final class MultiJobWorkload extends AbstractWorkload {
                     }
                     long t0 = ctx.now();
                     me.write(ctx, partner, 0, half, half, it);
-                    Completion wc = me.awaitSend(ctx);
+                    CompletionEntry wc = me.awaitSend(ctx);
                     latencies.record(ctx.now() - t0);
                     if (wc.status() != Outcome.SUCCESS) {
                         shared.fail("rank " + id + "'s put completed with " + wc.status());

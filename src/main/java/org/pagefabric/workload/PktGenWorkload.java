@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.DatagramQueue;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
@@ -110,7 +110,7 @@ public final class PktGenWorkload extends AbstractWorkload {
         // A daemon: a lost frame leaves it waiting, and the run unverified rather than deadlocked.
         new SimProcess(job.simulator(), dst.node(), "pktgen_rx", ctx -> {
             while (received[0] < packets) {
-                Completion wc = rx.await(ctx);
+                CompletionEntry wc = rx.await(ctx);
                 int slot = (int) wc.wrId();
                 int i = received[0]++;
                 long va = dst.segment() + (long) slot * BUFFER_BYTES;

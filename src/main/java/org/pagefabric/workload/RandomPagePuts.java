@@ -1,6 +1,6 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
@@ -56,7 +56,7 @@ final class RandomPagePuts {
             DataCheck.fill(src, 0, size, t);
             long t0 = ctx.now();
             src.write(ctx, dst, 0, to, size, i);
-            Completion wc = src.awaitSend(ctx);
+            CompletionEntry wc = src.awaitSend(ctx);
             latencies.record(ctx.now() - t0);
             ok &= wc.status() == Outcome.SUCCESS
                     && mem.verifyTag(dst.segment() + to, size, t, 0);

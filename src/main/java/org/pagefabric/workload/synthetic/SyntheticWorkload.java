@@ -4,7 +4,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.ProcessMemory;
@@ -186,7 +186,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
             long content = CONTENT + ((long) me.id() << 40) + i;
             long t0;
             boolean intact;
-            Completion wc;
+            CompletionEntry wc;
             switch (draw.kind) {
                 case OperationDraw.PUT -> {
                     ctx.sleep(mem.writeTag(va, length, content, 0));
@@ -241,7 +241,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
         }
         ProcessMemory mem = me.memory();
         for (int left = total(from); left > 0; left--) {
-            Completion wc = me.awaitReceive(ctx);
+            CompletionEntry wc = me.awaitReceive(ctx);
             int s = (int) (wc.wrId() / RECEIVE_SLOTS);
             int j = (int) (wc.wrId() % RECEIVE_SLOTS);
             int m = from[s].nextReceived();

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.nic.MemoryRegion;
@@ -69,7 +69,7 @@ class HostInvalidationConformanceTest {
                 long from = rnd.nextInt((int) (length - len));
                 long to = rnd.nextInt((int) (length - len));
                 a.write(ctx, b, from, to, len, i);
-                Completion wc = a.awaitSend(ctx);
+                CompletionEntry wc = a.awaitSend(ctx);
                 boolean same = digest(a, from, len) == digest(b, to, len);
                 if (wc.status() != Outcome.SUCCESS || !same) {
                     failures.add("write " + i + ": " + wc.status() + " same=" + same);
