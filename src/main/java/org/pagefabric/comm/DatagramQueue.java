@@ -18,7 +18,7 @@ public final class DatagramQueue {
     private final String nodeName;
     private final QueuePair qp;
     private final CompletionQueue done;
-    private final Completion view = new Completion();
+    private final CompletionEntry view = new CompletionEntry();
     private AddressHandle destination;
 
     /**
@@ -53,7 +53,7 @@ public final class DatagramQueue {
      * Waits for the queue's next completion; the view it returns is refilled by the next call, so
      * read it first.
      */
-    public Completion await(ProcessContext ctx) {
+    public CompletionEntry await(ProcessContext ctx) {
         WorkCompletion wc;
         while ((wc = done.poll()) == null) {
             ctx.await(done.notEmpty());

@@ -3,7 +3,7 @@ package org.pagefabric.comm;
 import org.pagefabric.hw.net.CompletionStatus;
 
 /**
- * How a rank's operation ended, as an application reads it from a {@link Completion}: the
+ * How a rank's operation ended, as an application reads it from a {@link CompletionEntry}: the
  * transport's and the NIC's completion statuses, one for one, under the names verbs gives them.
  */
 public enum Outcome {

@@ -506,7 +506,7 @@ public final class PointToPoint {
     }
 
     /** A fragment arrived in an eager buffer (or failed to). */
-    private void arrived(ProcessContext ctx, Side s, Completion wc) {
+    private void arrived(ProcessContext ctx, Side s, CompletionEntry wc) {
         long wr = wc.wrId();
         Outcome status = wc.status();
         if ((wr & RECEIVE_WR) == 0) {
@@ -669,7 +669,7 @@ public final class PointToPoint {
     }
 
     /** A send-queue completion: a fragment sent, a rendezvous write done, or a one-sided operation. */
-    private void sent(ProcessContext ctx, Side s, Completion wc) {
+    private void sent(ProcessContext ctx, Side s, CompletionEntry wc) {
         long wr = wc.wrId();
         Outcome status = wc.status();
         long fragment = s.fragmentOf.remove(wr);

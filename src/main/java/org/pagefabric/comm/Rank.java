@@ -9,7 +9,6 @@ import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.nic.AccessFlags;
 import org.pagefabric.hw.nic.CompletionQueue;
 import org.pagefabric.hw.nic.MemoryRegion;
-import org.pagefabric.hw.nic.ProtectionDomain;
 import org.pagefabric.hw.nic.QueuePair;
 import org.pagefabric.hw.nic.WorkCompletion;
 import org.pagefabric.hw.nic.WorkRequest;
@@ -42,20 +41,23 @@ public final class Rank {
 
     private final Endpoint endpoint;
     private final RegistrationPolicy policy;
+    private final ProcessMemory memory;
     /** What {@link #awaitSend} and {@link #awaitReceive} reaped last, refilled at each await. */
-    private final Completion sent = new Completion();
-    private final Completion received = new Completion();
+    private final CompletionEntry sent = new CompletionEntry();
+    private final CompletionEntry received = new CompletionEntry();
     /** Hears each call when a trace is recorded; null (no cost but a test) otherwise. */
     private RankObserver observer;
 
     Rank(Endpoint endpoint, RegistrationPolicy policy) {
         this.endpoint = endpoint;
         this.policy = policy;
+        this.memory = new ProcessMemory(endpoint.node().kernel(), endpoint.process(), endpoint::hooks);
     }
 
     /**
-     * The endpoint this rank communicates through, for tests of the layers below; a workload
-     * reaches it only through this class's calls (ArchitectureTest).
+     * The endpoint this rank communicates through, for tests of the layers below: theirs is the
+     * only use of its protection domain, queue pairs and segment region, so a rank does not repeat
+     * them. A workload reaches the endpoint only through this class's calls (ArchitectureTest).
      */
     public Endpoint endpoint() {
         return endpoint;
@@ -76,11 +78,6 @@ public final class Rank {
         return endpoint.process();
     }
 
-    /** The rank's protection domain, for tests of the layers below (see {@link #endpoint()}). */
-    public ProtectionDomain pd() {
-        return endpoint.pd();
-    }
-
     /** First address of the communication segment. */
     public long segment() {
         return endpoint.segment();
@@ -91,17 +88,17 @@ public final class Rank {
         return endpoint.segmentLength();
     }
 
+    /**
+     * The rank's memory calls (mmap, madvise, loads and stores, content checks): how a workload
+     * reaches its process's memory without naming the node's kernel.
+     */
+    public ProcessMemory memory() {
+        return memory;
+    }
+
     /** The rank's C library memory calls with interception hooks (see {@link Endpoint#hooks}). */
     public AllocationHooks hooks() {
         return endpoint.hooks();
-    }
-
-    /**
-     * The region covering the whole segment, for policies that register it once; for tests of
-     * the layers below (see {@link #endpoint()}).
-     */
-    public MemoryRegion segmentRegion() {
-        return endpoint.segmentRegion();
     }
 
     /** Time this rank spent in its registration policy so far, picoseconds. */
@@ -112,11 +109,6 @@ public final class Rank {
     /** Ranks in the job this rank belongs to. */
     public int jobSize() {
         return endpoint.jobSize();
-    }
-
-    /** The queue pair connected to {@code peer}, for tests of the layers below (see {@link #endpoint()}). */
-    public QueuePair qp(int peer) {
-        return endpoint.qp(peer);
     }
 
     /** The registration policy. */
@@ -385,17 +377,17 @@ public final class Rank {
     }
 
     /** Waits for the next send-queue completion; the policy hears that its operation completed. */
-    public Completion awaitSend(ProcessContext ctx) {
+    public CompletionEntry awaitSend(ProcessContext ctx) {
         return reap(ctx, endpoint.sendCq(), endpoint.sends(), true, sent);
     }
 
     /** Waits for the next receive completion. */
-    public Completion awaitReceive(ProcessContext ctx) {
+    public CompletionEntry awaitReceive(ProcessContext ctx) {
         return reap(ctx, endpoint.recvCq(), endpoint.receives(), false, received);
     }
 
-    private Completion reap(ProcessContext ctx, CompletionQueue cq, OutstandingRequests outstanding, boolean sendQueue,
-                            Completion view) {
+    private CompletionEntry reap(ProcessContext ctx, CompletionQueue cq, OutstandingRequests outstanding,
+                                 boolean sendQueue, CompletionEntry view) {
         long waitFrom = ctx.now();
         if (observer != null) {
             observer.awaiting(this, waitFrom, sendQueue);

@@ -33,7 +33,7 @@ public interface RankObserver {
      * The wait that began at {@code startPs} reaped {@code c} at {@code endPs}; {@code c} is the
      * rank's view of its last completion, valid during the call.
      */
-    default void reaped(Rank rank, long startPs, long endPs, Completion c) {
+    default void reaped(Rank rank, long startPs, long endPs, CompletionEntry c) {
     }
 
     /** The rank computed from {@code startPs} to {@code endPs}. */

@@ -28,7 +28,7 @@ public final class RawConnection {
     private final Node node;
     private final ProtectionDomain pd;
     private final CompletionQueue cq;
-    private final Completion view = new Completion();
+    private final CompletionEntry view = new CompletionEntry();
     private MemoryRegion buffer;
     private QueuePair qp;
 
@@ -63,7 +63,7 @@ public final class RawConnection {
     }
 
     /** Waits for this end's next completion; the view is refilled by the next call. */
-    public Completion await(ProcessContext ctx) {
+    public CompletionEntry await(ProcessContext ctx) {
         WorkCompletion wc;
         while ((wc = cq.poll()) == null) {
             ctx.await(cq.notEmpty());

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.UserAllocator;
@@ -126,7 +127,7 @@ public final class AllocReuseWorkload extends AbstractWorkload {
     }
 
     private static UserAllocator allocator(Rank r, UserAllocator.Config config) {
-        return new UserAllocator(r.node().kernel(), r.process(), config, r.hooks());
+        return r.memory().allocator(config);
     }
 
     private static long malloc(ProcessContext ctx, Rank r, UserAllocator heap, long size) {
@@ -140,12 +141,12 @@ public final class AllocReuseWorkload extends AbstractWorkload {
 
     /** Writes this iteration's content, different from every other iteration's, so old frames differ. */
     private static long fill(Rank r, long va, long size, int iteration) {
-        Kernel k = r.node().kernel();
-        return k.writeTag(r.process(), va, size, TAG + iteration, 0);
+        ProcessMemory mem = r.memory();
+        return mem.writeTag(va, size, TAG + iteration, 0);
     }
 
     /** Whether the destination holds what the origin holds (both rank 0's and rank 1's view of them). */
     private static boolean sameBytes(Rank a, long aVa, Rank b, long bVa, long size) {
-        return a.node().kernel().sameBytes(a.process(), aVa, b.node().kernel(), b.process(), bVa, size);
+        return a.memory().sameBytes(aVa, b.memory(), bVa, size);
     }
 }

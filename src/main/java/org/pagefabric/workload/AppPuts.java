@@ -1,6 +1,6 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -45,13 +45,13 @@ final class AppPuts {
         long before = from.count(Metric.HANDSHAKES);
         long t0 = ctx.now();
         from.write(ctx, to, src, dst, length, nextWrId[from.id()]++);
-        Completion wc = from.awaitSend(ctx);
+        CompletionEntry wc = from.awaitSend(ctx);
         long latency = ctx.now() - t0;
         all.record(latency);
         (from.count(Metric.HANDSHAKES) > before ? handshake : oneSided).record(latency);
         checked++;
         ok &= wc.status() == Outcome.SUCCESS
-                && to.node().kernel().verifyTag(to.process(), to.segment() + dst, length, tag, src - areaStart);
+                && to.memory().verifyTag(to.segment() + dst, length, tag, src - areaStart);
     }
 
     /** Puts that needed a handshake. */

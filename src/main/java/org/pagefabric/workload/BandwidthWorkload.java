@@ -1,7 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.process.SimProcess;
@@ -42,7 +42,7 @@ public final class BandwidthWorkload extends AbstractWorkload {
                 w.src().write(ctx, w.dst(), 0, 0, w.size(), next++);
             }
             while (done < w.iterations()) {
-                Completion wc = w.src().awaitSend(ctx);
+                CompletionEntry wc = w.src().awaitSend(ctx);
                 failed.completed(wc.status());
                 latencies.record(ctx.now() - posted[(int) wc.wrId()]);
                 done++;

@@ -2,7 +2,7 @@ package org.pagefabric.workload;
 
 import java.util.Map;
 import java.util.function.Supplier;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.sim.process.ProcessContext;
@@ -46,12 +46,12 @@ public final class CheckedTransfers {
                              LatencyHistogram latencies) {
         long t0 = ctx.now();
         from.write(ctx, to, 0, 0, length, wrId);
-        Completion wc = from.awaitSend(ctx);
+        CompletionEntry wc = from.awaitSend(ctx);
         long took = ctx.now() - t0;
         latencies.record(took);
         timed(took, wc.status());
-        if (wc.status() == Outcome.SUCCESS && !from.node().kernel().sameBytes(from.process(), from.segment(),
-                to.node().kernel(), to.process(), to.segment(), length)) {
+        if (wc.status() == Outcome.SUCCESS && !from.memory().sameBytes(from.segment(), to.memory(),
+                to.segment(), length)) {
             corrupted();
         }
     }

@@ -1,7 +1,7 @@
 package org.pagefabric.workload;
 
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.os.Kernel;
 
 /**
  * Fills source buffers with known content and checks destinations against it byte for byte
@@ -15,13 +15,12 @@ public final class DataCheck {
 
     /** Writes a content tag stream over {@code [offset, offset + length)} of the rank's segment. */
     public static void fill(Rank r, long offset, long length, long tag) {
-        Kernel k = r.node().kernel();
-        k.writeTag(r.process(), r.segment() + offset, length, tag, 0);
+        ProcessMemory mem = r.memory();
+        mem.writeTag(r.segment() + offset, length, tag, 0);
     }
 
     /** Whether two ranges hold the same bytes. */
     public static boolean same(Rank a, long aOffset, Rank b, long bOffset, long length) {
-        return a.node().kernel().sameBytes(a.process(), a.segment() + aOffset, b.node().kernel(), b.process(),
-                b.segment() + bOffset, length);
+        return a.memory().sameBytes(a.segment() + aOffset, b.memory(), b.segment() + bOffset, length);
     }
 }

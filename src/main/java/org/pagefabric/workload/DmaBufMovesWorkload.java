@@ -4,9 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.os.AddressSpace;
-import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.PageOpResult;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.Time;
@@ -67,24 +66,23 @@ public final class DmaBufMovesWorkload extends AbstractWorkload {
         long every = params.longValue(MOVE_EVERY);
         Rank owner = job.rank(0);
         Rank peer = job.rank(1);
-        Kernel k = owner.node().kernel();
-        AddressSpace as = owner.process();
+        ProcessMemory mem = owner.memory();
         long buf = owner.segment();
         long[] counts = new long[3]; // moves, blocked, move ps
         CheckedTransfers transfers = new CheckedTransfers(size, iterations,
                 "after a move delivered wrong bytes (the NIC kept the buffer's old frames)");
         new SimProcess(job.simulator(), owner.node(), "rank0", ctx -> {
-            ctx.sleep(k.writeTag(as, buf, size, TAG, 0));
+            ctx.sleep(mem.writeTag(buf, size, TAG, 0));
             owner.write(ctx, peer, 0, 0, size, -1);
             owner.awaitSend(ctx);
             for (int i = 0; i < iterations; i++) {
                 if (every > 0 && i % every == 0) {
                     // the exporter's work, on its own engine: not the application's time
-                    PageOpResult move = k.moveDeviceBuffer(as, buf, size);
+                    PageOpResult move = mem.moveDeviceBuffer(buf, size);
                     counts[move.done() ? 0 : 1]++;
                     counts[2] += move.costPs();
                 }
-                ctx.sleep(k.writeTag(as, buf, size, TAG + 1 + i, 0));
+                ctx.sleep(mem.writeTag(buf, size, TAG + 1 + i, 0));
                 transfers.writeSegment(ctx, owner, peer, size, i, latencies);
             }
         }).start();

@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -68,7 +68,7 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
             throw new PolicyRefusal(owner.policy().name() + " registers no dma-bufs (it does not offer "
                     + Capability.DMA_BUF.phrase() + ")");
         }
-        DeviceMemory exporter = owner.node().kernel().deviceMemory();
+        DeviceMemory exporter = owner.memory().deviceMemory();
         DmaBuf buf = exporter.export(size);
         long[] counts = new long[3]; // moves, blocked, move ps
         CheckedTransfers transfers = new CheckedTransfers(size, iterations,
@@ -90,12 +90,12 @@ public final class DmaBufMrWorkload extends AbstractWorkload {
                 buf.writeTag(tag, 0);
                 long t0 = ctx.now();
                 owner.write(ctx, peer, mr, DEVICE_IOVA, null, 0, size, i);
-                Completion wc = owner.awaitSend(ctx);
+                CompletionEntry wc = owner.awaitSend(ctx);
                 long took = ctx.now() - t0;
                 latencies.record(took);
                 transfers.timed(took, wc.status());
                 if (wc.status() == Outcome.SUCCESS
-                        && !peer.node().kernel().verifyTag(peer.process(), peer.segment(), size, tag, 0)) {
+                        && !peer.memory().verifyTag(peer.segment(), size, tag, 0)) {
                     transfers.corrupted();
                 }
             }

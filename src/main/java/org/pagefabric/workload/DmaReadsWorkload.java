@@ -86,7 +86,7 @@ public final class DmaReadsWorkload extends AbstractWorkload {
         Rank rank = job.rank(0);
         Node node = rank.node();
         AddressSpace process = rank.process();
-        node.kernel().writeTag(process, rank.segment(), window, TAG, 0);
+        rank.memory().writeTag(rank.segment(), window, TAG, 0);
         Iommu iommu = rank.dmaIommu();
         if (iommu != null && iommu.bank(rank.pasid()) == null) {
             SharedVirtualAddressing.bind(iommu, rank.pasid(), process);

@@ -4,9 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
@@ -101,13 +102,13 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
                 }
                 long t0 = ctx.now();
                 src.write(ctx, dst, 0, 0, size, i);
-                Completion wc = src.awaitSend(ctx);
+                CompletionEntry wc = src.awaitSend(ctx);
                 long t1 = ctx.now();
                 // Without source faults the source holds the tag stream just written, which the
                 // destination is checked against run by run; a dropped source page reads as zeros, so then
                 // the two buffers are compared byte for byte.
                 boolean arrived = srcFraction == 0
-                        ? dst.node().kernel().verifyTag(dst.process(), dst.segment(), size, tag, 0)
+                        ? dst.memory().verifyTag(dst.segment(), size, tag, 0)
                         : DataCheck.same(src, 0, dst, 0, size);
                 ok[0] &= wc.status() == Outcome.SUCCESS && arrived;
                 if (timed) {
@@ -145,12 +146,12 @@ public final class FaultLatencyWorkload extends AbstractWorkload {
         if (fraction <= 0) {
             return;
         }
-        Kernel k = r.node().kernel();
+        ProcessMemory mem = r.memory();
         long end = r.segment() + size;
         for (long va = r.segment(); va < end; va += Kernel.PAGE_SIZE) {
             boolean drop = random.nextDouble() < fraction;
-            if (drop && !k.heldResident(r.process(), va)) {
-                k.madvise(r.process(), va, Kernel.PAGE_SIZE, Advice.DONTNEED);
+            if (drop && !mem.heldResident(va)) {
+                mem.madvise(va, Kernel.PAGE_SIZE, Advice.DONTNEED);
             }
         }
     }

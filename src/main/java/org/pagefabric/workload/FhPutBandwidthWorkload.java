@@ -1,7 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.reg.Capability;
 import org.pagefabric.sim.process.SimProcess;
@@ -60,7 +60,7 @@ public final class FhPutBandwidthWorkload extends AbstractWorkload {
                     next++;
                     continue;
                 }
-                Completion wc = w.source.awaitSend(ctx);
+                CompletionEntry wc = w.source.awaitSend(ctx);
                 int s = (int) (wc.wrId() % WINDOW);
                 if (wc.wrId() >= warm) {
                     latencies.record(ctx.now() - posted[s]);

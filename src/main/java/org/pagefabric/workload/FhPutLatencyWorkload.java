@@ -1,7 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
@@ -47,7 +47,7 @@ public final class FhPutLatencyWorkload extends AbstractWorkload {
                 }
                 long t0 = ctx.now();
                 w.source.write(ctx, w.target, from, to, w.size, i);
-                Completion wc = w.source.awaitSend(ctx);
+                CompletionEntry wc = w.source.awaitSend(ctx);
                 if (i >= warm) {
                     latencies.record(ctx.now() - t0);
                 }

@@ -4,12 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
-import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.FaultKind;
-import org.pagefabric.hw.os.ForkResult;
-import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.param.NicParameters;
 import org.pagefabric.hw.param.OsParameters;
 import org.pagefabric.reg.Capability;
@@ -100,30 +98,29 @@ public final class ForkReuseWorkload extends AbstractWorkload {
         int iterations = StandardParameters.iterations(params);
         Rank parent = job.rank(0);
         Rank peer = job.rank(1);
-        Kernel k = parent.node().kernel();
-        AddressSpace as = parent.process();
+        ProcessMemory mem = parent.memory();
         long buf = parent.segment();
         long[] counts = new long[2]; // child faults, fork ps
         CheckedTransfers transfers = new CheckedTransfers(size, iterations,
                 "after fork delivered wrong bytes (the registration kept pages the child owns)");
         new SimProcess(job.simulator(), parent.node(), "rank0", ctx -> {
-            ctx.sleep(k.writeTag(as, buf, size, TAG, 0));
+            ctx.sleep(mem.writeTag(buf, size, TAG, 0));
             parent.write(ctx, peer, 0, 0, size, -1);
             parent.awaitSend(ctx);
             for (int i = 0; i < iterations; i++) {
-                ForkResult fork = k.fork(as);
+                ProcessMemory.Forked fork = mem.fork();
                 ctx.sleep(fork.costPs());
                 counts[1] += fork.costPs();
-                AddressSpace child = fork.child();
-                ctx.sleep(k.writeTag(as, buf, size, TAG + 1 + i, 0));
+                ProcessMemory child = fork.child();
+                ctx.sleep(mem.writeTag(buf, size, TAG + 1 + i, 0));
                 // the child runs on another core: its work is not the parent's time
-                if (k.touch(child, buf, true).kind() == FaultKind.SEGV_MAPERR) {
+                if (child.touch(buf, true).kind() == FaultKind.SEGV_MAPERR) {
                     counts[0]++;
                 } else {
-                    k.writeTag(child, buf, size, CHILD_TAG + i, 0);
+                    child.writeTag(buf, size, CHILD_TAG + i, 0);
                 }
                 transfers.writeSegment(ctx, parent, peer, size, i, latencies);
-                k.exit(child);
+                child.exit();
             }
         }).start();
         return transfers.run(() -> {

@@ -3,11 +3,11 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.FaultKind;
 import org.pagefabric.hw.os.Kernel;
@@ -83,12 +83,11 @@ public final class GasReadWorkload extends AbstractWorkload {
         long handlerPs = job.cluster().profile().time(OsParameters.USERFAULTFD_FAULT_COPY);
         long localReadPs = job.cluster().profile().time(OsParameters.TOUCH_PRESENT);
         DataCheck.fill(home, 0, size, TAG);
-        Kernel k = reader.node().kernel();
-        AddressSpace as = reader.process();
+        ProcessMemory mem = reader.memory();
         long view = reader.segment();
         if (paged) {
             // every remote page starts invalid in the reader's page table
-            k.mprotect(as, view, size, Prot.NONE);
+            mem.mprotect(view, size, Prot.NONE);
         }
         long[] counts = new long[3];
         byte[] buffer = new byte[(int) Kernel.PAGE_SIZE];
@@ -102,17 +101,17 @@ public final class GasReadWorkload extends AbstractWorkload {
                     if (!paged) {
                         reader.read(ctx, home, off, size, WORD, wr++);
                         ok[0] &= done(reader.awaitSend(ctx))
-                                && k.verifyTag(as, view + size, WORD, TAG, off);
+                                && mem.verifyTag(view + size, WORD, TAG, off);
                         counts[1]++;
                     } else {
-                        Fault f = k.touch(as, view + off, false);
+                        Fault f = mem.touch(view + off, false);
                         if (f.kind() == FaultKind.SEGV_ACCERR) {
                             long page = off & ~(Kernel.PAGE_SIZE - 1);
                             ctx.sleep(handlerPs);
                             reader.read(ctx, home, page, size, Kernel.PAGE_SIZE, wr++);
                             ok[0] &= done(reader.awaitSend(ctx));
-                            map(k, as, view + size, view + page, buffer);
-                            f = k.touch(as, view + off, false);
+                            map(mem, view + size, view + page, buffer);
+                            f = mem.touch(view + off, false);
                             counts[1]++;
                             counts[2] += Kernel.PAGE_SIZE;
                         }
@@ -125,7 +124,7 @@ public final class GasReadWorkload extends AbstractWorkload {
             }
         }).start();
         long expected = (long) passes * (size / stride);
-        return Run.of(() -> ok[0] && counts[0] == expected && (!paged || k.verifyTag(as, view, size, TAG, 0)), () -> {
+        return Run.of(() -> ok[0] && counts[0] == expected && (!paged || mem.verifyTag(view, size, TAG, 0)), () -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("reads", counts[0]);
             m.put("remote_reads", counts[1]);
@@ -140,14 +139,14 @@ public final class GasReadWorkload extends AbstractWorkload {
      * handler's round trip ({@code os.userfaultfd.fault.copy}), so their kernel time is not
      * charged again.
      */
-    private static void map(Kernel k, AddressSpace as, long staging, long page, byte[] buffer) {
-        k.read(as, staging, buffer, 0, buffer.length);
-        k.mprotect(as, page, Kernel.PAGE_SIZE, Prot.READ_WRITE);
-        k.write(as, page, buffer, 0, buffer.length);
-        k.mprotect(as, page, Kernel.PAGE_SIZE, Prot.READ);
+    private static void map(ProcessMemory mem, long staging, long page, byte[] buffer) {
+        mem.read(staging, buffer, 0, buffer.length);
+        mem.mprotect(page, Kernel.PAGE_SIZE, Prot.READ_WRITE);
+        mem.write(page, buffer, 0, buffer.length);
+        mem.mprotect(page, Kernel.PAGE_SIZE, Prot.READ);
     }
 
-    private static boolean done(Completion wc) {
+    private static boolean done(CompletionEntry wc) {
         return wc.status() == Outcome.SUCCESS;
     }
 }

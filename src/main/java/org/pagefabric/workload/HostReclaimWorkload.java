@@ -66,7 +66,6 @@ public final class HostReclaimWorkload extends AbstractWorkload {
         }
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
-        Kernel kernel = dst.node().kernel();
         HostStage host = dst.node().hostStage();
         RandomStream targets = job.simulator().randomStream("workload.host-reclaim.targets");
         RandomStream victims = job.simulator().randomStream("workload.host-reclaim.victims");

@@ -4,9 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.RawConnection;
 import org.pagefabric.hw.node.Node;
-import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
@@ -136,10 +136,10 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
             RawConnection.connect(a.connection, b.connection, job.cluster());
             new SimProcess(job.simulator(), a.node, "bg0", ctx -> {
                 for (long n = 0; !stop[0]; n++) {
-                    ctx.sleep(a.giveBack() + (responder ? b.giveBack() : 0) + a.kernel.writeTag(a.process, a.buffer, size, TAG ^ n, 0));
+                    ctx.sleep(a.giveBack() + (responder ? b.giveBack() : 0) + a.memory.writeTag(a.buffer, size, TAG ^ n, 0));
                     a.connection.write(n, a.buffer, size, b.connection, b.buffer);
                     ok &= a.connection.await(ctx).ok()
-                            && a.kernel.sameBytes(a.process, a.buffer, b.kernel, b.process, b.buffer, size);
+                            && a.memory.sameBytes(a.buffer, b.memory, b.buffer, size);
                     ops++;
                     if (!warm.isDone()) {
                         warm.complete();
@@ -152,8 +152,7 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
     /** One node's background process and its ODP buffer. */
     private static final class Side {
         final Node node;
-        final Kernel kernel;
-        final AddressSpace process;
+        final ProcessMemory memory;
         final RawConnection connection;
         final OnDemandPaging paging;
         final long buffer;
@@ -161,22 +160,21 @@ public final class InteropLatencyWorkload extends AbstractWorkload {
 
         Side(RegistrationPolicy odp, Node node, long length, String label) {
             this.node = node;
-            this.kernel = node.kernel();
             this.length = length;
-            process = kernel.createProcess(0, false);
-            buffer = kernel.mmap(process, 0, length, Prot.READ_WRITE, MapFlags.POPULATE).address();
+            memory = ProcessMemory.start(node, 0, false);
+            buffer = memory.mmap(0, length, Prot.READ_WRITE, MapFlags.POPULATE).address();
             connection = new RawConnection(node, label, 1024);
             paging = odp.onDemandPaging(node);
             if (paging == null) {
                 throw new IllegalStateException("policy " + odp.name() + " offers no on-demand paging");
             }
-            connection.registerOnDemand(paging, process, buffer, length);
+            connection.registerOnDemand(paging, memory.space(), buffer, length);
         }
 
         /** madvise(DONTNEED) of the buffer: kernel time plus the driver's invalidation time. */
         long giveBack() {
             long before = paging.invalidationPs();
-            long k = kernel.madvise(process, buffer, length, Advice.DONTNEED);
+            long k = memory.madvise(buffer, length, Advice.DONTNEED);
             return k + paging.invalidationPs() - before;
         }
     }

@@ -3,9 +3,10 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Advice;
 import org.pagefabric.hw.os.Kernel;
@@ -97,11 +98,11 @@ public final class LammpsWorkload extends AbstractWorkload {
         for (int r = 0; r < p && p > 1; r++) {
             // Fresh receive buffers: mapped, never touched.
             Rank rank = job.rank(r);
-            Kernel k = rank.node().kernel();
+            ProcessMemory mem = rank.memory();
             long recv = rank.segment() + (long) Swaps.AREAS * 3 * swaps.area / 2;
             for (long va = recv; va < rank.segment() + (long) Swaps.AREAS * 3 * swaps.area; va += Kernel.PAGE_SIZE) {
-                if (!k.heldResident(rank.process(), va)) {
-                    k.madvise(rank.process(), va, Kernel.PAGE_SIZE, Advice.DONTNEED);
+                if (!mem.heldResident(va)) {
+                    mem.madvise(va, Kernel.PAGE_SIZE, Advice.DONTNEED);
                 }
             }
         }
@@ -193,10 +194,10 @@ public final class LammpsWorkload extends AbstractWorkload {
                 me.send(ctx, nb[d][side], from, len, wrId(step, phase, d, side));
             }
             for (int n = 0; n < 2; n++) {
-                Completion wc = me.awaitReceive(ctx);
+                CompletionEntry wc = me.awaitReceive(ctx);
                 int side = (int) (wc.wrId() & 1);
                 int from = nb[d][side].id();
-                ok &= wc.status() == Outcome.SUCCESS && me.node().kernel().verifyTag(me.process(),
+                ok &= wc.status() == Outcome.SUCCESS && me.memory().verifyTag(
                         me.segment() + swaps.recvOffset(phase, d, side), len, tag(step, phase, d, side, from), 0);
             }
             for (int n = 0; n < 2; n++) {

@@ -1,7 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.List;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.reg.Capability;
@@ -35,7 +35,7 @@ public final class LatencyWorkload extends AbstractWorkload {
             for (int i = 0; i < WARMUP + w.iterations(); i++) {
                 long t0 = ctx.now();
                 w.src().write(ctx, w.dst(), 0, 0, w.size(), i);
-                Completion wc = w.src().awaitSend(ctx);
+                CompletionEntry wc = w.src().awaitSend(ctx);
                 ok[0] &= wc.status() == Outcome.SUCCESS;
                 if (i >= WARMUP) {
                     latencies.record(ctx.now() - t0);

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -236,7 +236,7 @@ public final class MpiAppWorkload extends AbstractWorkload {
             }
         }
         for (int i = 0; i < recvs; i++) {
-            Completion wc = rank.awaitReceive(ctx);
+            CompletionEntry wc = rank.awaitReceive(ctx);
             MpiApp.Op op = receiveOf(s, (int) (wc.wrId() % ((long) p * p) / p));
             boolean intact = wc.status() == Outcome.SUCCESS && op != null && wc.bytes() == op.length()
                     && matches(job, rank, s, wc);
@@ -261,7 +261,7 @@ public final class MpiAppWorkload extends AbstractWorkload {
     }
 
     /** Whether some receive of the step from the completion's source holds exactly its origin's bytes. */
-    private static boolean matches(Job job, Rank rank, MpiApp.Step s, Completion wc) {
+    private static boolean matches(Job job, Rank rank, MpiApp.Step s, CompletionEntry wc) {
         int p = job.ranks().size();
         int peer = (int) (wc.wrId() % ((long) p * p) / p);
         long buffer = (rank.segmentLength()) / 2;

@@ -3,11 +3,11 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Fault;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.MapFlags;
@@ -78,13 +78,12 @@ public final class MultiJobWorkload extends AbstractWorkload {
             int id = r;
             DataCheck.fill(me, 0, half, TAG + r);
             new SimProcess(job.simulator(), me.node(), "job" + (r / 2) + "-rank" + (r % 2), ctx -> {
-                Kernel k = me.node().kernel();
-                AddressSpace as = me.process();
-                long area = privateArea == 0 ? 0 : k.mmap(as, 0, privateArea, Prot.READ_WRITE, MapFlags.NONE).address();
+                ProcessMemory mem = me.memory();
+                long area = privateArea == 0 ? 0 : mem.mmap(0, privateArea, Prot.READ_WRITE, MapFlags.NONE).address();
                 for (int it = 0; it < iterations && shared.ok; it++) {
                     for (long off = 0; off < privateArea + segment && shared.ok; off += Kernel.PAGE_SIZE) {
                         boolean mine = off < privateArea;
-                        Fault f = k.touch(as, mine ? area + off : me.segment() + off - privateArea, mine);
+                        Fault f = mem.touch(mine ? area + off : me.segment() + off - privateArea, mine);
                         if (!f.resolved()) {
                             shared.fail("rank " + id + " could not touch its working set: " + f.kind());
                         } else if (f.costPs() > 0) {
@@ -94,7 +93,7 @@ public final class MultiJobWorkload extends AbstractWorkload {
                     }
                     long t0 = ctx.now();
                     me.write(ctx, partner, 0, half, half, it);
-                    Completion wc = me.awaitSend(ctx);
+                    CompletionEntry wc = me.awaitSend(ctx);
                     latencies.record(ctx.now() - t0);
                     if (wc.status() != Outcome.SUCCESS) {
                         shared.fail("rank " + id + "'s put completed with " + wc.status());
@@ -138,7 +137,7 @@ public final class MultiJobWorkload extends AbstractWorkload {
                     fail("rank " + r + " did not finish");
                     return false;
                 }
-                if (!me.node().kernel().verifyTag(me.process(), me.segment() + half, half, TAG + (r ^ 1), 0)) {
+                if (!me.memory().verifyTag(me.segment() + half, half, TAG + (r ^ 1), 0)) {
                     fail("rank " + r + "'s receive half does not hold its partner's data");
                     return false;
                 }
@@ -158,7 +157,7 @@ public final class MultiJobWorkload extends AbstractWorkload {
             boolean traced = true;
             for (int n = 0; n < 2; n++) {
                 Rank r = job.rank(n);
-                majors += r.node().kernel().stats().majorFaults();
+                majors += r.memory().kernelStats().majorFaults();
                 FaultTrace t = r.faultTrace();
                 if (t == null) {
                     traced = false;

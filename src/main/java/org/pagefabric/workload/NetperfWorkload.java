@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.iommu.Iommu;
 import org.pagefabric.hw.os.AddressSpace;
@@ -74,8 +75,8 @@ public final class NetperfWorkload extends AbstractWorkload {
         Rank b = job.rank(1);
         HostStack sa = new HostStack(a.node(), costs);
         HostStack sb = new HostStack(b.node(), costs);
-        Kernel ka = a.node().kernel();
-        Kernel kb = b.node().kernel();
+        ProcessMemory ma = a.memory();
+        ProcessMemory mb = b.memory();
         AddressSpace ua = a.process();
         AddressSpace ub = b.process();
         long[] times = new long[2]; // first send, last delivery
@@ -87,14 +88,14 @@ public final class NetperfWorkload extends AbstractWorkload {
             new SimProcess(job.simulator(), a.node(), "netperf", ctx -> {
                 times[0] = ctx.now();
                 for (long i = 0; i < messages; i++) {
-                    ka.writeTag(ua, a.segment(), size, TAG, i * size);
+                    ma.writeTag(a.segment(), size, TAG, i * size);
                     s[0].send(ctx, ua, a.segment(), size);
                 }
             }).start();
             new SimProcess(job.simulator(), b.node(), "netserver", ctx -> {
                 while (delivered[0] < total) {
                     long n = s[1].recv(ctx, ub, b.segment(), Math.min(size, total - delivered[0]));
-                    ok[0] &= kb.verifyTag(ub, b.segment(), n, TAG, delivered[0]);
+                    ok[0] &= mb.verifyTag(b.segment(), n, TAG, delivered[0]);
                     delivered[0] += n;
                     times[1] = ctx.now();
                 }
@@ -108,7 +109,7 @@ public final class NetperfWorkload extends AbstractWorkload {
             new SimProcess(job.simulator(), a.node(), "netperf", ctx -> {
                 times[0] = ctx.now();
                 for (long i = 0; i < messages; i++) {
-                    ka.writeTag(ua, a.segment(), size, TAG, i * size);
+                    ma.writeTag(a.segment(), size, TAG, i * size);
                     s[0].send(ctx, ua, a.segment(), (int) size);
                 }
                 sa.awaitTransmitted(ctx);
@@ -121,7 +122,7 @@ public final class NetperfWorkload extends AbstractWorkload {
                 while ((n = s[1].recv(ctx, ub, b.segment(), size)) >= 0) {
                     long id = s[1].lastId();
                     ok[0] &= n == size && id > previous && id < messages
-                            && kb.verifyTag(ub, b.segment(), size, TAG, id * size);
+                            && mb.verifyTag(b.segment(), size, TAG, id * size);
                     previous = id;
                     delivered[0] += n;
                     delivered[1]++;

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
-import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.hw.os.KernelStats;
 import org.pagefabric.hw.os.MapFlags;
@@ -82,7 +82,7 @@ public final class OdpPressureWorkload extends AbstractWorkload {
         }
         Rank src = job.rank(0);
         Rank dst = job.rank(1);
-        Kernel kernel = dst.node().kernel();
+        ProcessMemory mem = dst.memory();
         OnDemandPaging paging = job.policy().onDemandPaging(dst.node());
         if (paging == null) {
             throw new IllegalStateException("policy " + job.policy().name() + " offers no on-demand paging");
@@ -92,12 +92,12 @@ public final class OdpPressureWorkload extends AbstractWorkload {
         Counter invalidations = counter(job, node + ".odp.invalidations");
         Counter invalidated = counter(job, node + ".odp.invalidated_pages");
         Counter young = counter(job, node + ".odp.young_reports");
-        KernelStats ks = kernel.stats();
+        KernelStats ks = mem.kernelStats();
         long[] base = new long[7];
         boolean[] ok = {true};
         boolean[] done = {false};
-        AddressSpace neighbour = kernel.createProcess(0, false);
-        long coldVa = kernel.mmap(neighbour, 0, cold, Prot.READ_WRITE, MapFlags.NONE).address();
+        ProcessMemory neighbour = ProcessMemory.start(dst.node(), 0, false);
+        long coldVa = neighbour.mmap(0, cold, Prot.READ_WRITE, MapFlags.NONE).address();
         byte[] word = new byte[8];
         new SimProcess(job.simulator(), src.node(), "rank0", ctx -> {
             RandomPagePuts pattern = new RandomPagePuts(src, dst, size, hot, TAG);
@@ -116,7 +116,7 @@ public final class OdpPressureWorkload extends AbstractWorkload {
             long page = 0;
             long pages = cold / Kernel.PAGE_SIZE;
             while (!done[0]) {
-                long cost = kernel.write(neighbour, coldVa + page * Kernel.PAGE_SIZE, word, 0, word.length);
+                long cost = neighbour.write(coldVa + page * Kernel.PAGE_SIZE, word, 0, word.length);
                 ctx.sleep(cost + gapPs);
                 page = page + 1 == pages ? 0 : page + 1;
             }
@@ -127,7 +127,7 @@ public final class OdpPressureWorkload extends AbstractWorkload {
                 while (!done[0]) {
                     ctx.sleep(migratePs);
                     long before = paging.invalidationPs();
-                    long cost = kernel.migrateRange(dst.process(), dst.segment(), hotPages).costPs();
+                    long cost = mem.migrateRange(dst.segment(), hotPages).costPs();
                     // the mapping change waits for the NIC's invalidations, as munmap does
                     ctx.sleep(cost + paging.invalidationPs() - before);
                 }

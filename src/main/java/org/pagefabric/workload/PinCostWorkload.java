@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pagefabric.comm.Job;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.AddressSpace;
 import org.pagefabric.hw.os.Kernel;
@@ -125,10 +126,10 @@ public final class PinCostWorkload extends AbstractWorkload {
      * the one the page table maps, and no pin may be left behind; {@code ok} records it.
      */
     private static long pinUnpin(ProcessContext ctx, Rank r, int n, long unpinBase, boolean[] ok) {
-        Kernel k = r.node().kernel();
+        ProcessMemory mem = r.memory();
         AddressSpace as = r.process();
         long t0 = ctx.now();
-        PinResult pin = k.getUserPages(as, r.segment(), n, true);
+        PinResult pin = mem.getUserPages(r.segment(), n, true);
         ctx.sleep(pin.costPs());
         if (!pin.complete()) {
             ok[0] = false;
@@ -138,7 +139,7 @@ public final class PinCostWorkload extends AbstractWorkload {
         for (int i = 0; i < n; i++) {
             long frame = pin.frames()[i];
             ok[0] &= frame == as.physicalAddress(r.segment() + (long) i * Kernel.PAGE_SIZE) >>> 12;
-            unpin += k.putPage(frame);
+            unpin += mem.putPage(frame);
         }
         ctx.sleep(unpin);
         return ctx.now() - t0;

@@ -2,7 +2,7 @@ package org.pagefabric.workload;
 
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -72,7 +72,7 @@ public final class PingPongWorkload extends AbstractWorkload {
         a.receive(ctx, b, half, size, i);
         a.send(ctx, b, 0, size, i);
         boolean ok = a.awaitSend(ctx).status() == Outcome.SUCCESS;
-        Completion back = a.awaitReceive(ctx);
+        CompletionEntry back = a.awaitReceive(ctx);
         return ok & (back.status() == Outcome.SUCCESS && back.bytes() == size);
     }
 
@@ -82,7 +82,7 @@ public final class PingPongWorkload extends AbstractWorkload {
      */
     static boolean echo(ProcessContext ctx, Rank b, Rank a, long half, long size, int i) {
         b.receive(ctx, a, half, size, i);
-        Completion got = b.awaitReceive(ctx);
+        CompletionEntry got = b.awaitReceive(ctx);
         boolean ok = got.status() == Outcome.SUCCESS && got.bytes() == size;
         b.send(ctx, a, half, size, i);
         return ok & b.awaitSend(ctx).status() == Outcome.SUCCESS;

@@ -3,7 +3,7 @@ package org.pagefabric.workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.DatagramQueue;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
@@ -97,7 +97,7 @@ public final class PktGenWorkload extends AbstractWorkload {
                 }
                 int slot = i % ring;
                 long va = src.segment() + (long) slot * BUFFER_BYTES;
-                src.node().kernel().writeTag(src.process(), va, payload, TAG_BASE + i, 0);
+                src.memory().writeTag(va, payload, TAG_BASE + i, 0);
                 postedAt[slot] = ctx.now();
                 tx.send(i, va, payload, txRing);
                 inFlight++;
@@ -110,11 +110,11 @@ public final class PktGenWorkload extends AbstractWorkload {
         // A daemon: a lost frame leaves it waiting, and the run unverified rather than deadlocked.
         new SimProcess(job.simulator(), dst.node(), "pktgen_rx", ctx -> {
             while (received[0] < packets) {
-                Completion wc = rx.await(ctx);
+                CompletionEntry wc = rx.await(ctx);
                 int slot = (int) wc.wrId();
                 int i = received[0]++;
                 long va = dst.segment() + (long) slot * BUFFER_BYTES;
-                dst.node().kernel().read(dst.process(), va, scratch, 0, payload);
+                dst.memory().read(va, scratch, 0, payload);
                 intact[0] &= wc.ok() && wc.bytes() == payload
                         && slot == i % ring && ContentTag.matches(TAG_BASE + i, 0, scratch, 0, payload);
                 latencies.record(ctx.now() - postedAt[i % ring]);

@@ -1,7 +1,8 @@
 package org.pagefabric.workload;
 
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.sim.RandomStream;
@@ -46,7 +47,7 @@ final class RandomPagePuts {
      * whether every one completed and left its bytes at the target.
      */
     boolean timed(ProcessContext ctx, int puts, RandomStream targets, LatencyHistogram latencies) {
-        Kernel kernel = dst.node().kernel();
+        ProcessMemory mem = dst.memory();
         long pages = (hot - size) / Kernel.PAGE_SIZE + 1;
         boolean ok = true;
         for (int i = 0; i < puts; i++) {
@@ -55,10 +56,10 @@ final class RandomPagePuts {
             DataCheck.fill(src, 0, size, t);
             long t0 = ctx.now();
             src.write(ctx, dst, 0, to, size, i);
-            Completion wc = src.awaitSend(ctx);
+            CompletionEntry wc = src.awaitSend(ctx);
             latencies.record(ctx.now() - t0);
             ok &= wc.status() == Outcome.SUCCESS
-                    && kernel.verifyTag(dst.process(), dst.segment() + to, size, t, 0);
+                    && mem.verifyTag(dst.segment() + to, size, t, 0);
         }
         return ok;
     }

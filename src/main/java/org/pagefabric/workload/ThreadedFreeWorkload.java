@@ -87,9 +87,8 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
         Rank initiator = job.rank(0);
         Rank peer = job.rank(1);
         // mmap threshold, trim, trim threshold, top pad: glibc's defaults
-        UserAllocator heap = new UserAllocator(initiator.node().kernel(), initiator.process(),
-                new UserAllocator.Config(128 * KIB, true, 128 * KIB, 128 * KIB, false, UserAllocator.Linkage.DYNAMIC),
-                initiator.hooks());
+        UserAllocator heap = initiator.memory().allocator(
+                new UserAllocator.Config(128 * KIB, true, 128 * KIB, 128 * KIB, false, UserAllocator.Linkage.DYNAMIC));
         Completion[] handed = new Completion[iterations];
         Completion[] written = new Completion[iterations];
         for (int i = 0; i < iterations; i++) {
@@ -104,7 +103,7 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
                     ctx.await(written[i - 1]);
                 }
                 long buf = malloc(ctx, heap, size);
-                ctx.sleep(initiator.node().kernel().writeTag(initiator.process(), buf, size, TAG + i, 0));
+                ctx.sleep(initiator.memory().writeTag(buf, size, TAG + i, 0));
                 handed[i].complete(buf);
                 if (appFrees && i > 0) {
                     // the last free waits for the last transfer, so every lost invalidation meets a reuse
@@ -128,8 +127,8 @@ public final class ThreadedFreeWorkload extends AbstractWorkload {
                 long took = ctx.now() - t0;
                 latencies.record(took);
                 transfers.timed(took, wc.status());
-                if (wc.status() == Outcome.SUCCESS && !initiator.node().kernel().sameBytes(initiator.process(),
-                        buf, peer.node().kernel(), peer.process(), peer.segment(), size)) {
+                if (wc.status() == Outcome.SUCCESS && !initiator.memory().sameBytes(buf, peer.memory(),
+                        peer.segment(), size)) {
                     transfers.corrupted();
                 }
                 if (!appFrees) {

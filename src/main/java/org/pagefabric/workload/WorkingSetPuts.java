@@ -1,7 +1,7 @@
 package org.pagefabric.workload;
 
 import java.util.Map;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -140,10 +140,10 @@ final class WorkingSetPuts {
     }
 
     /** Checks a reaped put from {@code from} to {@code to}: it succeeded and its bytes arrived. */
-    void check(Completion wc, long from, long to) {
+    void check(CompletionEntry wc, long from, long to) {
         checked++;
         ok &= wc.status() == Outcome.SUCCESS
-                && target.node().kernel().verifyTag(target.process(), target.segment() + to, size, TAG, from);
+                && target.memory().verifyTag(target.segment() + to, size, TAG, from);
     }
 
     /** Whether every put was checked and delivered its bytes. */

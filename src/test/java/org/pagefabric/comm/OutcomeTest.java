@@ -21,7 +21,7 @@ class OutcomeTest {
 
     @Test
     void theViewShowsTheEntryItWasLastFilledWith() {
-        Completion c = new Completion();
+        CompletionEntry c = new CompletionEntry();
         c.show(new WorkCompletion(7, Opcode.RDMA_WRITE, CompletionStatus.RETRY_EXCEEDED, 64, 3, 1_000, 0));
         assertEquals(7, c.wrId());
         assertEquals(Outcome.RETRY_EXCEEDED, c.status());

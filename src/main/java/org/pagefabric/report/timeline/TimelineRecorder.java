@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.function.Consumer;
 import org.agrona.collections.Long2LongHashMap;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.comm.RankObserver;
@@ -128,7 +128,7 @@ public final class TimelineRecorder implements Consumer<Job>, RankObserver {
     }
 
     @Override
-    public void reaped(Rank rank, long startPs, long endPs, Completion wc) {
+    public void reaped(Rank rank, long startPs, long endPs, CompletionEntry wc) {
         if (endPs > startPs) {
             events.add(TimelineKind.WAIT, Tracks.rank(rank.id()), startPs, endPs - startPs, wc.wrId());
         }

@@ -5,7 +5,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.pagefabric.active.Actions;
 import org.pagefabric.active.ActiveDomain;
-import org.pagefabric.hw.os.AddressSpace;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.hw.os.Kernel;
 
 /**
@@ -16,16 +16,14 @@ import org.pagefabric.hw.os.Kernel;
  * Runs on the real IOMMU path ({@code ActiveAccessPolicy}, {@code nic.iommu: true}).
  */
 public final class IncrementalCheckpoint {
-    private final Kernel kernel;
-    private final AddressSpace process;
+    private final ProcessMemory memory;
     private final TreeSet<Long> dirty = new TreeSet<>();
     private final Map<Long, byte[]> saved = new TreeMap<>();
     private long pagesCopied;
 
-    /** Tracks {@code pages} pages from {@code va} of the domain's process. */
-    public IncrementalCheckpoint(ActiveDomain domain, Kernel kernel, AddressSpace process, long va, int pages) {
-        this.kernel = kernel;
-        this.process = process;
+    /** Tracks {@code pages} pages from {@code va} of the domain's process, whose memory {@code memory} is. */
+    public IncrementalCheckpoint(ActiveDomain domain, ProcessMemory memory, long va, int pages) {
+        this.memory = memory;
         for (int p = 0; p < pages; p++) {
             domain.assocPage(va + p * Kernel.PAGE_SIZE, Actions.PUT_METADATA, rec -> {
                 dirty.add(rec.va & ~(Kernel.PAGE_SIZE - 1));
@@ -44,7 +42,7 @@ public final class IncrementalCheckpoint {
         int n = 0;
         for (long page : dirty) {
             byte[] copy = new byte[(int) Kernel.PAGE_SIZE];
-            kernel.read(process, page, copy, 0, (int) Kernel.PAGE_SIZE);
+            memory.read(page, copy, 0, (int) Kernel.PAGE_SIZE);
             saved.put(page, copy);
             n++;
         }

@@ -62,11 +62,10 @@ final class ActiveDhtScheme implements DhtScheme {
         ActiveAccess aa = dht.activeAccess();
         long table = tableCells(dht);
         for (int r = 0; r < n; r++) {
-            var node = dht.cluster().node(dht.nodeOf(r));
             Rank rank = dht.rankOn(dht.nodeOf(r));
             ActiveDomain d = rank.newActiveDomain(aa, true);
             long bytes = table * CELL_BYTES;
-            long base = node.kernel().mmap(rank.process(), 0, bytes, Prot.READ_WRITE, MapFlags.POPULATE).address();
+            long base = rank.memory().mmap(0, bytes, Prot.READ_WRITE, MapFlags.POPULATE).address();
             int owner = r;
             d.assocRange(base, bytes, Actions.PUT_DATA, rec -> handle(owner, rec));
             d.onDrained((dom, entries, cost) -> drained(owner, dom, entries, cost));

@@ -25,8 +25,8 @@ final class Buffers {
         this.rank = rank;
         this.app = app;
         this.sizes = sizes;
-        this.heap = new UserAllocator(rank.node().kernel(), rank.process(), new UserAllocator.Config(app.mmapThreshold(),
-                true, 128 * 1024, 128 * 1024, false, app.linkage()), rank.hooks());
+        this.heap = rank.memory().allocator(new UserAllocator.Config(app.mmapThreshold(), true, 128 * 1024,
+                128 * 1024, false, app.linkage()));
         int count;
         long[] drawn;
         if (app.reuseDistance() > 0) {

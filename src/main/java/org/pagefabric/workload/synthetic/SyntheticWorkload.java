@@ -4,9 +4,10 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
+import org.pagefabric.comm.ProcessMemory;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.Kernel;
 import org.pagefabric.reg.Capability;
@@ -119,8 +120,8 @@ public final class SyntheticWorkload extends AbstractWorkload {
         }
         for (int t = 0; t < n; t++) {
             Rank rank = job.rank(t);
-            Kernel k = rank.node().kernel();
-            k.writeTag(rank.process(), rank.segment() + n * zone, n * zone, SERVED + t, 0);
+            ProcessMemory mem = rank.memory();
+            mem.writeTag(rank.segment() + n * zone, n * zone, SERVED + t, 0);
             for (int s = 0; s < n; s++) {
                 inbox[t][s] = new Inbox(expected[t][s]);
             }
@@ -167,7 +168,7 @@ public final class SyntheticWorkload extends AbstractWorkload {
     private static void operate(ProcessContext ctx, Job job, Application app, Rank me, Buffers buffers,
                                 OperationDraw draw, Inbox[][] inbox, long zone, Tally tally,
                                 LatencyHistogram latencies) {
-        Kernel k = me.node().kernel();
+        ProcessMemory mem = me.memory();
         int n = app.ranks();
         buffers.allocateAll(ctx);
         long start = ctx.now();
@@ -185,26 +186,26 @@ public final class SyntheticWorkload extends AbstractWorkload {
             long content = CONTENT + ((long) me.id() << 40) + i;
             long t0;
             boolean intact;
-            Completion wc;
+            CompletionEntry wc;
             switch (draw.kind) {
                 case OperationDraw.PUT -> {
-                    ctx.sleep(k.writeTag(me.process(), va, length, content, 0));
+                    ctx.sleep(mem.writeTag(va, length, content, 0));
                     t0 = ctx.now();
                     me.write(ctx, peer, local, putZone(me, zone), length, i);
                     wc = me.awaitSend(ctx);
-                    intact = peer.node().kernel().verifyTag(peer.process(), peer.segment() + putZone(me, zone), length,
+                    intact = peer.memory().verifyTag(peer.segment() + putZone(me, zone), length,
                             content, 0);
                 }
                 case OperationDraw.GET -> {
                     // what the read must overwrite, so that a read into stale frames cannot pass
-                    ctx.sleep(k.writeTag(me.process(), va, length, POISON + content, 0));
+                    ctx.sleep(mem.writeTag(va, length, POISON + content, 0));
                     t0 = ctx.now();
                     me.read(ctx, peer, n * zone + me.id() * zone, local, length, i);
                     wc = me.awaitSend(ctx);
-                    intact = k.verifyTag(me.process(), va, length, SERVED + peer.id(), me.id() * zone);
+                    intact = mem.verifyTag(va, length, SERVED + peer.id(), me.id() * zone);
                 }
                 default -> {
-                    ctx.sleep(k.writeTag(me.process(), va, length, content, 0));
+                    ctx.sleep(mem.writeTag(va, length, content, 0));
                     inbox[peer.id()][me.id()].sending(content, length);
                     t0 = ctx.now();
                     me.send(ctx, peer, local, length, i);
@@ -238,16 +239,16 @@ public final class SyntheticWorkload extends AbstractWorkload {
                 posted[s]++;
             }
         }
-        Kernel k = me.node().kernel();
+        ProcessMemory mem = me.memory();
         for (int left = total(from); left > 0; left--) {
-            Completion wc = me.awaitReceive(ctx);
+            CompletionEntry wc = me.awaitReceive(ctx);
             int s = (int) (wc.wrId() / RECEIVE_SLOTS);
             int j = (int) (wc.wrId() % RECEIVE_SLOTS);
             int m = from[s].nextReceived();
             if (wc.status() != Outcome.SUCCESS) {
                 tally.failed.completed(wc.status());
             } else if (j != m % RECEIVE_SLOTS || wc.bytes() != from[s].length(m)
-                    || !k.verifyTag(me.process(), me.segment() + slot(n, zone, s, j), from[s].length(m), from[s].tag(m), 0)) {
+                    || !mem.verifyTag(me.segment() + slot(n, zone, s, j), from[s].length(m), from[s].tag(m), 0)) {
                 tally.corrupted++;
             }
             if (posted[s] < from[s].messages()) {

@@ -56,8 +56,9 @@ class IommuDmaPathTest {
         for (Rank r : job.ranks()) {
             assertNotNull(r.node().iommu());
             assertNotNull(r.node().nic().iommuPath());
-            assertTrue(r.segmentRegion().iommuTranslated());
-            assertEquals(0, r.segmentRegion().table().presentEntries(), "the NIC holds no entries of its own");
+            assertTrue(r.endpoint().segmentRegion().iommuTranslated());
+            assertEquals(0, r.endpoint().segmentRegion().table().presentEntries(),
+                    "the NIC holds no entries of its own");
         }
     }
 
@@ -121,7 +122,7 @@ class IommuDmaPathTest {
                 PolicyRegistry.standard().create("pin-all", ProfileRegistry.load("default")));
         Nic nic = job.rank(0).node().nic();
         assertNull(nic.iommuPath());
-        assertThrows(IllegalStateException.class, () -> nic.registerVirtual(job.rank(0).pd(), job.rank(0).segment(),
-                PAGE, AccessFlags.REMOTE_WRITE));
+        assertThrows(IllegalStateException.class, () -> nic.registerVirtual(job.rank(0).endpoint().pd(),
+                job.rank(0).segment(), PAGE, AccessFlags.REMOTE_WRITE));
     }
 }

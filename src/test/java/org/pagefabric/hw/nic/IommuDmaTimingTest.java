@@ -37,17 +37,19 @@ class IommuDmaTimingTest {
             job = new Job(sim, profile, 2, 2, Kernel.PAGE_SIZE, PolicyRegistry.standard().create("pin-all", profile), false);
             txMr = region(job.rank(0));
             rxMr = region(job.rank(1));
-            tx = job.rank(0).node().nic().createUdQp(job.rank(0).pd(), txCq, new CompletionQueue("u0", 1), PAYLOAD);
-            rx = job.rank(1).node().nic().createUdQp(job.rank(1).pd(), new CompletionQueue("u1", 1), rxCq, PAYLOAD);
+            tx = job.rank(0).node().nic().createUdQp(job.rank(0).endpoint().pd(), txCq,
+                    new CompletionQueue("u0", 1), PAYLOAD);
+            rx = job.rank(1).node().nic().createUdQp(job.rank(1).endpoint().pd(),
+                    new CompletionQueue("u1", 1), rxCq, PAYLOAD);
         }
 
         private static MemoryRegion region(Rank r) {
             Nic nic = r.node().nic();
             if (nic.iommuPath() == null) {
-                return r.segmentRegion();
+                return r.endpoint().segmentRegion();
             }
-            SharedVirtualAddressing.bind(r.node().iommu(), r.pd().id(), r.process());
-            return nic.registerVirtual(r.pd(), r.segment(), r.segmentLength(), AccessFlags.LOCAL_WRITE);
+            SharedVirtualAddressing.bind(r.node().iommu(), r.endpoint().pd().id(), r.process());
+            return nic.registerVirtual(r.endpoint().pd(), r.segment(), r.segmentLength(), AccessFlags.LOCAL_WRITE);
         }
 
         /** Sends one datagram now and returns when its receive completion landed, relative to the post. */

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -35,7 +35,7 @@ class RcIommuTimingTest {
                 src.node().kernel().writeTag(src.process(), src.segment(), PAGE, 0x7A60L + i, 0);
                 long start = job.simulator().now();
                 src.write(ctx, dst, 0, 0, PAGE, i);
-                Completion wc = src.awaitSend(ctx);
+                CompletionEntry wc = src.awaitSend(ctx);
                 assertEquals(Outcome.SUCCESS, wc.status());
                 out.add(job.simulator().now() - start);
             }

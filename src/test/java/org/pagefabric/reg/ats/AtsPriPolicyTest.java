@@ -167,7 +167,7 @@ class AtsPriPolicyTest {
             // No ATC entry yet: nothing to wait for beyond the messages.
             cost[0] = k.madvise(b.process(), b.segment() + DST + length, length, Advice.DONTNEED);
             put(ctx, job, 0, DST, length);
-            int pasid = b.pd().id();
+            int pasid = b.endpoint().pd().id();
             assertTrue(path(b).cachedFrame(pasid, b.segment() + DST) >= 0, "the put left its translation in the ATC");
             cost[1] = k.madvise(b.process(), b.segment() + DST, length, Advice.DONTNEED);
             for (long va = b.segment() + DST; va < b.segment() + DST + length; va += Kernel.PAGE_SIZE) {
@@ -196,7 +196,7 @@ class AtsPriPolicyTest {
         run(vm, (ctx, job) -> {
             Rank b = job.rank(1);
             HostStage host = b.node().hostStage();
-            int pasid = b.pd().id();
+            int pasid = b.endpoint().pd().id();
             long va = b.segment() + DST;
             fill(job.rank(0), 0, length, 8);
             put(ctx, job, 0, DST, length);

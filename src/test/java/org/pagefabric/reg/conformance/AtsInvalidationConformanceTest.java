@@ -44,7 +44,7 @@ class AtsInvalidationConformanceTest {
         Rank a = job.rank(0);
         Rank b = job.rank(1);
         IommuDmaPath path = b.node().nic().iommuPath();
-        int pasid = b.pd().id();
+        int pasid = b.endpoint().pd().id();
         Kernel k = b.node().kernel();
         SplittableRandom random = new SplittableRandom(seed);
         int[] completed = {0};

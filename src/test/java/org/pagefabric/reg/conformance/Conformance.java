@@ -1,7 +1,7 @@
 package org.pagefabric.reg.conformance;
 
 import java.util.List;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.config.Profile;
@@ -76,7 +76,7 @@ final class Conformance {
                 new SimProcess(sim, b.node(), "receive", ctx -> {
                     // The same id on both sides: Open-MX matches a send to a receive by it, as MX match bits.
                     b.receive(ctx, a, dst, LENGTH, 1);
-                    Completion wc = b.awaitReceive(ctx);
+                    CompletionEntry wc = b.awaitReceive(ctx);
                     ok[0] = wc.ok();
                     same[0] = same(a, src, b, dst);
                 }).start();

@@ -144,7 +144,7 @@ class DmaBufMrConformanceTest {
         DeviceMemory exporter = a.node().kernel().deviceMemory();
         DmaBuf buf = exporter.export(4 * Kernel.PAGE_SIZE);
         DmaBufAttachment deaf = buf.attach(att -> 0);
-        MemoryRegion mr = a.node().nic().registerPinned(a.pd(), IOVA, buf.size(), ACCESS, deaf.map(0, 4));
+        MemoryRegion mr = a.node().nic().registerPinned(a.endpoint().pd(), IOVA, buf.size(), ACCESS, deaf.map(0, 4));
         boolean[] delivered = new boolean[1];
         List<String> stale = new ArrayList<>();
         new SimProcess(sim, a.node(), "deaf", ctx -> {

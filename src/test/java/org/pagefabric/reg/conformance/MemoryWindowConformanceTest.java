@@ -61,7 +61,8 @@ class MemoryWindowConformanceTest {
             a.node().kernel().writeTag(a.process(), a.segment(), len, 999, 0);
             long localVa = a.segment();
             a.endpoint().trackSend(99, b.endpoint(), localVa, b.segment() + to, len);
-            a.qp(b.id()).postSend(WorkRequest.write(99, localVa, len, a.segmentRegion().lkey(), b.segment() + to, key));
+            a.endpoint().qp(b.id()).postSend(WorkRequest.write(99, localVa, len, a.endpoint().segmentRegion().lkey(),
+                    b.segment() + to, key));
             last[0] = a.awaitSend(ctx).status();
             digests[1] = b.node().kernel().digest(b.process(), b.segment(), AREA + 4 * Kernel.PAGE_SIZE);
         }).start();

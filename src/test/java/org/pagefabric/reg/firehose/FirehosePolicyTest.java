@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -60,7 +60,7 @@ class FirehosePolicyTest {
             for (int i = 0; i < targetPages.length; i++) {
                 long t0 = ctx.now();
                 bed.r(0).write(ctx, bed.r(1), 0, (long) targetPages[i] * PAGE, 8, i);
-                Completion wc = bed.r(0).awaitSend(ctx);
+                CompletionEntry wc = bed.r(0).awaitSend(ctx);
                 assertEquals(Outcome.SUCCESS, wc.status());
                 took[i] = ctx.now() - t0;
             }
@@ -165,10 +165,10 @@ class FirehosePolicyTest {
         BucketPins target = bed.policy().pins(bed.r(1).endpoint());
         BucketPins source = bed.policy().pins(bed.r(0).endpoint());
         long refused = bed.r(1).node().nic().refusedTotal() + bed.r(1).node().nic().unmappedPinnedAccesses();
-        Completion[] wc = new Completion[1];
+        CompletionEntry[] wc = new CompletionEntry[1];
         // Around the policy: the key is right, but bucket 5 was never pinned.
         new SimProcess(bed.sim(), bed.r(0).node(), "rogue", ctx -> {
-            bed.r(0).qp(1).postSend(WorkRequest.write(99, bed.r(0).segment(), 8, source.region().lkey(),
+            bed.r(0).endpoint().qp(1).postSend(WorkRequest.write(99, bed.r(0).segment(), 8, source.region().lkey(),
                     bed.r(1).segment() + 5L * PAGE, target.region().rkey()));
             wc[0] = bed.r(0).awaitSend(ctx);
         }).start();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Job;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
@@ -83,7 +83,7 @@ class FirehosePropertyTest {
                     }
                     if (s == WINDOW || i >= OPS) {
                         // Completions of different peers' queue pairs come in any order: the reaped one frees its slot.
-                        Completion wc = me.awaitSend(ctx);
+                        CompletionEntry wc = me.awaitSend(ctx);
                         s = (int) (wc.wrId() % WINDOW);
                         Op op = slot[s];
                         slot[s] = null;

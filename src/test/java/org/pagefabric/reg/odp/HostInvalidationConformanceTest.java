@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.nic.MemoryRegion;
@@ -69,7 +69,7 @@ class HostInvalidationConformanceTest {
                 long from = rnd.nextInt((int) (length - len));
                 long to = rnd.nextInt((int) (length - len));
                 a.write(ctx, b, from, to, len, i);
-                Completion wc = a.awaitSend(ctx);
+                CompletionEntry wc = a.awaitSend(ctx);
                 boolean same = digest(a, from, len) == digest(b, to, len);
                 if (wc.status() != Outcome.SUCCESS || !same) {
                     failures.add("write " + i + ": " + wc.status() + " same=" + same);
@@ -84,13 +84,13 @@ class HostInvalidationConformanceTest {
                 long gfn = b.process().physicalAddress(va) >>> 12;
                 if (rnd.nextBoolean(0.5)) {
                     b.node().kernel().migrate(b.process(), va);
-                    String stale = OdpBed.staleEntry(b.segmentRegion(), b.process(), b.segment(), length);
+                    String stale = OdpBed.staleEntry(b.endpoint().segmentRegion(), b.process(), b.segment(), length);
                     if (stale != null) {
                         failures.add("after the guest's migration at " + ctx.now() + " ps: " + stale);
                     }
-                } else if (mapped(b.segmentRegion(), va) && host.reclaim(gfn)) {
+                } else if (mapped(b.endpoint().segmentRegion(), va) && host.reclaim(gfn)) {
                     reclaims[0]++;
-                    if (mapped(b.segmentRegion(), va)) {
+                    if (mapped(b.endpoint().segmentRegion(), va)) {
                         failures.add("after the host's reclaim at " + ctx.now() + " ps the NIC still maps page 0x"
                                 + Long.toHexString(va) + " to guest frame " + gfn + ", whose old machine frame is gone");
                     }

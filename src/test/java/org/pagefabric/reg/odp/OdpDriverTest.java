@@ -65,8 +65,8 @@ class OdpDriverTest {
         for (int r = 0; r < 2; r++) {
             assertEquals(0, bed.rank(r).process().pinnedPages());
             assertEquals(0, bed.job.pinnedBytes());
-            assertNull(OdpBed.staleEntry(bed.rank(r).segmentRegion(), bed.rank(r).process(), bed.rank(r).segment(),
-                    16 * PAGE));
+            assertNull(OdpBed.staleEntry(bed.rank(r).endpoint().segmentRegion(), bed.rank(r).process(),
+                    bed.rank(r).segment(), 16 * PAGE));
             long phases = 0;
             for (OdpDriver.Phase p : OdpDriver.Phase.values()) {
                 assertTrue(bed.driver(r).phasePs(p) > 0, p + " takes time");
@@ -94,7 +94,8 @@ class OdpDriverTest {
         Rank a = bed.rank(0);
         Completion warm = new Completion();
         // map the source first, so only the responder faults
-        assertTrue(a.node().nic().advise(a.segmentRegion(), a.segment(), PAGE, AdviseMrFlags.PREFETCH_WRITE | AdviseMrFlags.FLUSH, warm));
+        assertTrue(a.node().nic().advise(a.endpoint().segmentRegion(), a.segment(), PAGE,
+                AdviseMrFlags.PREFETCH_WRITE | AdviseMrFlags.FLUSH, warm));
         bed.sim.run();
         assertTrue(warm.isDone());
         assertEquals(Outcome.RNR_RETRY_EXCEEDED, writeOnce(bed, 64)[0]);
@@ -137,8 +138,8 @@ class OdpDriverTest {
         assertEquals(List.of(Outcome.SUCCESS, Outcome.SUCCESS), done);
         assertEquals(2, target.node().nic().pageFaults(PageFaultKind.RESPONDER), "one fault per QP");
         assertEquals(2, bed.driver(1).resolvedFaults(), "each QP resumed by its own fault");
-        QueuePair q0 = target.qp(0);
-        QueuePair q2 = target.qp(2);
+        QueuePair q0 = target.endpoint().qp(0);
+        QueuePair q2 = target.endpoint().qp(2);
         assertTrue(q0.suspendedPs(PageFaultKind.RESPONDER) > 0 && q2.suspendedPs(PageFaultKind.RESPONDER) > 0);
         assertTrue(q0.suspendedPs(PageFaultKind.RESPONDER) != q2.suspendedPs(PageFaultKind.RESPONDER),
                 "the second waited for its own resolution although the first had mapped the page");
@@ -153,10 +154,10 @@ class OdpDriverTest {
         Rank b = bed.rank(1);
         CompletionQueue cqa = new CompletionQueue("a.udcq", 64);
         CompletionQueue cqb = new CompletionQueue("b.udcq", 64);
-        QueuePair ua = a.node().nic().createQp(a.pd(), QpType.UD, cqa, cqa);
-        QueuePair ub = b.node().nic().createQp(b.pd(), QpType.UD, cqb, cqb);
-        MemoryRegion src = a.segmentRegion();
-        MemoryRegion dst = b.segmentRegion();
+        QueuePair ua = a.node().nic().createQp(a.endpoint().pd(), QpType.UD, cqa, cqa);
+        QueuePair ub = b.node().nic().createQp(b.endpoint().pd(), QpType.UD, cqb, cqb);
+        MemoryRegion src = a.endpoint().segmentRegion();
+        MemoryRegion dst = b.endpoint().segmentRegion();
         fill(a, 0, 256, 5);
         List<WorkCompletion> received = new ArrayList<>();
         new SimProcess(bed.sim, a.node(), "ud", ctx -> {
@@ -202,7 +203,7 @@ class OdpDriverTest {
         assertTrue(bed.rank(0).node().nic().pageFaults(PageFaultKind.REQUESTER) >= 2, "and the QP faulted again");
         assertEquals(digest(a, 0, length), digest(b, 0, length), "the data came from the current frames");
         assertEquals(0, a.node().memory().strayWrites());
-        assertNull(OdpBed.staleEntry(a.segmentRegion(), a.process(), a.segment(), length));
+        assertNull(OdpBed.staleEntry(a.endpoint().segmentRegion(), a.process(), a.segment(), length));
     }
 
     @Test
@@ -211,7 +212,7 @@ class OdpDriverTest {
         assertEquals(Outcome.SUCCESS, writeOnce(bed, 2 * PAGE)[0]);
         assertEquals(digest(bed.rank(0), 0, 2 * PAGE), digest(bed.rank(1), 0, 2 * PAGE));
         for (int r = 0; r < 2; r++) {
-            MemoryRegion mr = bed.rank(r).segmentRegion();
+            MemoryRegion mr = bed.rank(r).endpoint().segmentRegion();
             assertTrue(mr.implicit());
             assertEquals(2, mr.table().presentEntries());
             assertTrue(mr.table().metadataBytes() <= 2 * 4096, "metadata " + mr.table().metadataBytes() + " B");
@@ -227,7 +228,7 @@ class OdpDriverTest {
         for (int r = 0; r < 2; r++) {
             assertEquals(0, bed.rank(r).node().nic().pageFaults(PageFaultKind.REQUESTER));
             assertEquals(0, bed.rank(r).node().nic().pageFaults(PageFaultKind.RESPONDER));
-            assertEquals(4, bed.rank(r).segmentRegion().table().presentEntries());
+            assertEquals(4, bed.rank(r).endpoint().segmentRegion().table().presentEntries());
         }
     }
 
@@ -236,11 +237,12 @@ class OdpDriverTest {
         OdpBed bed = new OdpBed(1, 2, 8 * PAGE, OdpPolicy.EXPLICIT, Map.of());
         Rank a = bed.rank(0);
         Completion done = new Completion();
-        assertTrue(a.node().nic().advise(a.segmentRegion(), a.segment(), 4 * PAGE, AdviseMrFlags.PREFETCH, done));
-        assertEquals(0, a.segmentRegion().table().presentEntries(), "nothing mapped at the call");
+        assertTrue(a.node().nic().advise(a.endpoint().segmentRegion(), a.segment(), 4 * PAGE, AdviseMrFlags.PREFETCH,
+                done));
+        assertEquals(0, a.endpoint().segmentRegion().table().presentEntries(), "nothing mapped at the call");
         bed.sim.run();
         assertTrue(done.isDone());
-        assertEquals(4, a.segmentRegion().table().presentEntries());
+        assertEquals(4, a.endpoint().segmentRegion().table().presentEntries());
     }
 
     @Test
@@ -265,7 +267,7 @@ class OdpDriverTest {
                     "memory.size", "32MiB", "os.swap.size", "32MiB"));
             assertEquals(Outcome.SUCCESS, writeOnce(bed, 2 * PAGE)[0]);
             Rank b = bed.rank(1);
-            MemoryRegion mr = b.segmentRegion();
+            MemoryRegion mr = b.endpoint().segmentRegion();
             long entry = mr.table().get(0);
             assertTrue((entry & org.pagefabric.hw.os.Pte.PRESENT) != 0);
             assertEquals(on, (entry & org.pagefabric.hw.os.Pte.ACCESSED) != 0, "access_bits " + on);

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.pagefabric.comm.Completion;
+import org.pagefabric.comm.CompletionEntry;
 import org.pagefabric.comm.Outcome;
 import org.pagefabric.comm.Rank;
 import org.pagefabric.hw.os.AddressSpace;
@@ -73,7 +73,7 @@ class OdpRacePropertyTest {
                 long from = rnd.nextInt((int) (length - len));
                 long to = rnd.nextInt((int) (length - len));
                 int kind = rnd.nextInt(3);
-                Completion wc;
+                CompletionEntry wc;
                 boolean same;
                 switch (kind) {
                     case 0 -> {
@@ -90,7 +90,7 @@ class OdpRacePropertyTest {
                         b.receive(ctx, a, to, len, i);
                         a.send(ctx, b, from, len, i);
                         wc = a.awaitSend(ctx);
-                        Completion rc = b.awaitReceive(ctx);
+                        CompletionEntry rc = b.awaitReceive(ctx);
                         same = rc.status() == Outcome.SUCCESS && digest(a, from, len) == digest(b, to, len);
                     }
                 }
@@ -159,7 +159,7 @@ class OdpRacePropertyTest {
 
     private static void check(OdpBed bed, List<String> failures, String when) {
         for (Rank r : bed.job.ranks()) {
-            String stale = OdpBed.staleEntry(r.segmentRegion(), r.process(), r.segment(), PAGES * PAGE);
+            String stale = OdpBed.staleEntry(r.endpoint().segmentRegion(), r.process(), r.segment(), PAGES * PAGE);
             if (stale != null) {
                 failures.add(when + ", rank " + r.id() + ": " + stale);
             }

@@ -38,8 +38,8 @@ class ActiveAppsOnIommuTest {
         Job job = new Job(sim, PROFILE, 2, PAGES * Kernel.PAGE_SIZE, policy);
         Rank target = job.rank(1);
         Rank source = job.rank(0);
-        IncrementalCheckpoint cp = new IncrementalCheckpoint(aa.domain(target.endpoint()), target.node().kernel(),
-                target.process(), target.segment(), PAGES);
+        IncrementalCheckpoint cp = new IncrementalCheckpoint(aa.domain(target.endpoint()), target.memory(),
+                target.segment(), PAGES);
         RandomStream rnd = new RandomStream(seed);
         TreeSet<Long>[] written = new TreeSet[2];
         int[] copied = new int[2];

@@ -3,19 +3,19 @@ package org.pagefabric.comm;
 import org.pagefabric.hw.nic.WorkCompletion;
 
 /**
- * The completion a {@link Rank} reaped last from one of its queues: which operation ended, how,
- * and how many bytes it moved. A rank keeps one for its send queue and one for its receive queue
- * and refills it at each await, so nothing is allocated per operation: read it before the rank
- * awaits the same queue again.
+ * The completion-queue entry a {@link Rank} reaped last from one of its queues, as the application
+ * reads it: which operation ended, how, and how many bytes it moved. A rank keeps one for its send
+ * queue and one for its receive queue and refills it at each await, so nothing is allocated per
+ * operation: read it before the rank awaits the same queue again.
  */
-public final class Completion {
+public final class CompletionEntry {
     private WorkCompletion wc;
 
-    Completion() {
+    CompletionEntry() {
     }
 
     /** Makes this view show {@code c}; returns it. */
-    Completion show(WorkCompletion c) {
+    CompletionEntry show(WorkCompletion c) {
         this.wc = c;
         return this;
     }
