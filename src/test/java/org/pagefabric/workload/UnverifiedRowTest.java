@@ -12,19 +12,19 @@ import org.pagefabric.config.Profile;
 import org.pagefabric.config.ProfileRegistry;
 
 /**
- * A row whose transfers failed the end-to-end check carries no performance figure: pin-all
- * registers only its segment, so alloc-reuse's malloc'd buffers have no key and every transfer
- * fails at once, which would otherwise read as a 0.25 us latency.
+ * A row whose transfers failed the end-to-end check carries no performance figure: a cache
+ * without a monitor keeps alloc-reuse's freed buffer registered, so the reallocated one's bytes
+ * go to the old frames, which would otherwise read as a latency like any other.
  */
 class UnverifiedRowTest {
     private static Map<String, Object> allocReuse(String policy) {
         return PointRun.run(ProfileRegistry.load("default"), policy, WorkloadRegistry.standard().byName("alloc-reuse"),
-                4096, 3, 1);
+                1 << 20, 3, 1);
     }
 
     @Test
     void aRowThatFailedVerificationHasBlankFiguresAndSaysWhy() {
-        Map<String, Object> row = allocReuse("pin-all");
+        Map<String, Object> row = allocReuse("cache-nomonitor");
         assertEquals(false, row.get("verified"));
         for (String figure : new String[] {"latency_us", "latency_p50_us", "latency_min_us", "latency_max_us",
                 "bandwidth_MBps", "pinned_MiB", "setup_us", "registration_cpu_us", "simulated_us", "nic_energy_J",
@@ -32,11 +32,10 @@ class UnverifiedRowTest {
             assertTrue(row.containsKey(figure), figure + " stays a column");
             assertNull(row.get(figure), figure + " of a row that did not verify: " + row.get(figure));
         }
-        assertEquals(0L, row.get("corrupted"), "what the check counted stays");
+        assertTrue((Long) row.get("corrupted") > 0, "what the check counted stays: " + row);
         assertInstanceOf(Long.class, row.get("events"), "and so do the other counts of what happened");
         String reason = (String) row.get(PointRun.REASON);
-        assertTrue(reason.startsWith("3 of 3 transfers completed with LOCAL_PROTECTION_ERROR"), reason);
-        assertTrue(reason.contains("not in memory the policy registered"), reason);
+        assertTrue(reason.contains("delivered wrong bytes"), reason);
     }
 
     @Test
