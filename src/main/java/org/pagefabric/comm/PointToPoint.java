@@ -393,11 +393,20 @@ public final class PointToPoint {
      * already there is taken at once.
      */
     public Request irecv(ProcessContext ctx, int to, int source, int tag, int comm, long va, long length) {
+        return irecv(ctx, to, source, tag, comm, va, length, 0);
+    }
+
+    /**
+     * {@link #irecv(ProcessContext, int, int, int, int, long, long)} with the caller's value kept
+     * with the request before it can complete (a message already there completes it at once).
+     */
+    public Request irecv(ProcessContext ctx, int to, int source, int tag, int comm, long va, long length, long userData) {
         Side s = sides[to];
         if (length == 0) {
             va = s.rank.segment();
         }
         Request r = new Request(Request.RECEIVE, to, source, tag, comm, va, length, 0);
+        r.userData = userData;
         Packet p = s.matching.post(r, source, tag, comm);
         if (p != null) {
             take(ctx, s, r, p);

@@ -70,6 +70,11 @@ public final class TraceReplay implements Workload.Run {
     private final Long2ObjectHashMap<LongArrayQueue> inFlight = new Long2ObjectHashMap<>();
     /** The content digest of each send's buffer when it was posted, by record. */
     private final long[] sentDigest;
+    /**
+     * The content digest of each receive's buffer when its message was delivered, by record: what
+     * arrived, before a collective's next step reuses the scratch bytes it came into.
+     */
+    private final long[] receivedDigest;
     /** Per rank, its requests by the id the trace gives them. */
     private final Long2ObjectHashMap<PointToPoint.Request>[] named;
     /**
@@ -115,6 +120,7 @@ public final class TraceReplay implements Workload.Run {
         wake = new Completion[ranks];
         postedAt = new long[records.size()];
         sentDigest = new long[records.size()];
+        receivedDigest = new long[records.size()];
         named = new Long2ObjectHashMap[ranks];
         unnamedSends = new ArrayDeque[ranks];
         unnamedReceives = new ArrayDeque[ranks];
@@ -123,7 +129,7 @@ public final class TraceReplay implements Workload.Run {
         // a policy with a messaging stack of its own matches by match bits and carries every byte
         boolean ownStack = PolicyRegistry.standard().descriptor(job.policy().name()).capabilities()
                 .contains(Capability.OWN_MESSAGING);
-        p2p = trace.mpi() ? new PointToPoint(job, eagerLimit, poolOffset(trace.header()), null, ownStack)
+        p2p = trace.mpi() ? new PointToPoint(job, eagerLimit, poolOffset(trace.header()), this::completed, ownStack)
                 : null;
         for (int r = 0; r < ranks; r++) {
             Rank rank = job.rank(r);
@@ -319,7 +325,7 @@ public final class TraceReplay implements Workload.Run {
             case RECV -> {
                 long local = rec.len() > 0 ? translate(rec, r, rec.addr(), rec.len()) : 0;
                 posted(ctx, k);
-                name(r, rec, p2p.irecv(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local, rec.len()), k);
+                name(r, rec, p2p.irecv(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local, rec.len(), k), k);
             }
             case WAIT -> {
                 long req = rec.mpi() == null ? MpiFields.NO_REQUEST : rec.mpi().request();
@@ -461,6 +467,13 @@ public final class TraceReplay implements Workload.Run {
         return ((long) from << 32) | to;
     }
 
+    /** The messaging layer completed {@code q}: a receive's bytes are taken in as they arrived. */
+    private void completed(PointToPoint.Request q) {
+        if (q.kind() == PointToPoint.Request.RECEIVE && q.status() == Outcome.SUCCESS && q.received() > 0) {
+            receivedDigest[(int) q.userData()] = digest(job.rank(q.rank()), q.va(), q.received());
+        }
+    }
+
     /**
      * Keeps a request by the id its record gives it, for the wait that names it; one without an
      * id (a blocking call's, a collective's step) is reaped by the rank's next wait on its queue
@@ -522,7 +535,7 @@ public final class TraceReplay implements Workload.Run {
                     return;
                 }
                 int from = (int) q.matchedSend().userData();
-                if (q.received() > 0 && digest(rank, q.va(), q.received()) != sentDigest[from]) {
+                if (q.received() > 0 && receivedDigest[k] != sentDigest[from]) {
                     corrupted++;
                 }
             }
