@@ -456,6 +456,14 @@ public final class PointToPoint {
         }
     }
 
+    /**
+     * A core of rank {@code rank} copies {@code n} bytes from {@code from} to {@code to} in its
+     * memory, as the library does; returns the time it took.
+     */
+    public long copy(int rank, long from, long to, long n) {
+        return copy(sides[rank], from, to, n);
+    }
+
     /** Messages sent eagerly so far. */
     public long eagerMessages() {
         return eagerMessages;

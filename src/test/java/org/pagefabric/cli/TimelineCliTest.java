@@ -84,6 +84,6 @@ class TimelineCliTest {
         assertTrue(r.err().contains("Missing required parameter: 'COMMAND'"), r.err());
         CliTest.Result dirOut = CliTest.run("record", "--out", dir.toString(), "--", "mpirun", "-n", "2", "./app");
         assertEquals(2, dirOut.code());
-        assertTrue(dirOut.err().contains("--out: " + dir + " is a directory"), dirOut.err());
+        assertTrue(dirOut.err().contains("--out " + dir + " is a directory"), dirOut.err());
     }
 }

@@ -87,6 +87,15 @@ public final class TraceReplay implements Workload.Run {
     private final ArrayDeque<PointToPoint.Request>[] stepSends;
     private final ArrayDeque<PointToPoint.Request>[] stepReceives;
     private long truncated;
+    /** Per rank, the send of an MPI_Sendrecv_replace just posted, for the receive that follows it. */
+    private final PointToPoint.Request[] replacing;
+    /** Per receive record, the user's buffer a Sendrecv_replace's receive is copied to, or 0. */
+    private final long[] replaceInto;
+    /** Per such receive record, the send its Sendrecv_replace reads the user's buffer for. */
+    private final PointToPoint.Request[] replaceSend;
+    /** Per rank, a mapping of its own for Sendrecv_replace's receives, and its length. */
+    private final long[] scratchAt;
+    private final long[] scratchLength;
     private long waitPs;
     private long lastRankDone;
     private final Completion[] wake;
@@ -120,6 +129,11 @@ public final class TraceReplay implements Workload.Run {
         wake = new Completion[ranks];
         postedAt = new long[records.size()];
         sentDigest = new long[records.size()];
+        replaceInto = new long[records.size()];
+        replaceSend = new PointToPoint.Request[records.size()];
+        replacing = new PointToPoint.Request[ranks];
+        scratchAt = new long[ranks];
+        scratchLength = new long[ranks];
         receivedDigest = new long[records.size()];
         named = new Long2ObjectHashMap[ranks];
         unnamedSends = new ArrayDeque[ranks];
@@ -309,13 +323,20 @@ public final class TraceReplay implements Workload.Run {
                 long local = 0;
                 if (rec.len() > 0) {
                     local = translate(rec, r, rec.addr(), rec.len());
-                    fill(rank, local, rec.len(), tag(r, rec));
+                    // a collective's scratch bytes in the segment may be receiving another step's
+                    // message (a zero-length collective's tokens share one byte): sent as they are
+                    if (!(envelopeComm(rec) < 0 && inSegment(rank, local, rec.len()))) {
+                        fill(rank, local, rec.len(), tag(r, rec));
+                    }
                     sentDigest[k] = kernel(rank).digest(rank.process(), local, rec.len());
                 }
                 posted(ctx, k);
                 PointToPoint.Request q = p2p.isend(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local,
                         rec.len());
                 name(r, rec, q, k);
+                if ("MPI_Sendrecv_replace".equals(rec.call())) {
+                    replacing[r] = q;
+                }
                 if (blocking(rec)) {
                     // MPI_Send returns once its buffer may be reused: a rendezvous only once the
                     // data left it, so the program may free the buffer right after
@@ -324,6 +345,15 @@ public final class TraceReplay implements Workload.Run {
             }
             case RECV -> {
                 long local = rec.len() > 0 ? translate(rec, r, rec.addr(), rec.len()) : 0;
+                PointToPoint.Request sending = replacing[r];
+                replacing[r] = null;
+                if (sending != null && !sending.done() && overlaps(sending, local, rec.len())) {
+                    // MPI_Sendrecv_replace receives into a buffer of the library's own while its
+                    // send still reads the user's, and copies it over once both are done
+                    replaceInto[k] = local;
+                    replaceSend[k] = sending;
+                    local = scratch(ctx, rank, rec.len());
+                }
                 posted(ctx, k);
                 name(r, rec, p2p.irecv(ctx, r, rec.peer(), envelopeTag(rec), envelopeComm(rec), local, rec.len(), k), k);
             }
@@ -494,6 +524,30 @@ public final class TraceReplay implements Workload.Run {
         return step ? (sendQueue ? stepSends[r] : stepReceives[r]) : (sendQueue ? unnamedSends[r] : unnamedReceives[r]);
     }
 
+    private static boolean overlaps(PointToPoint.Request q, long va, long len) {
+        return va < q.va() + q.length() && q.va() < va + len;
+    }
+
+    private boolean inSegment(Rank rank, long va, long len) {
+        return va >= rank.segment() && va + len <= rank.segment() + rank.segmentLength();
+    }
+
+    /** A mapping of the rank's own of at least {@code len} bytes, as the library allocates one. */
+    private long scratch(ProcessContext ctx, Rank rank, long len) {
+        int r = rank.id();
+        if (scratchLength[r] < len) {
+            if (scratchLength[r] > 0) {
+                ctx.sleep(kernel(rank).munmap(rank.process(), scratchAt[r], scratchLength[r]));
+            }
+            long bytes = pageUp(len);
+            MapResult m = kernel(rank).mmap(rank.process(), 0, bytes, Prot.READ_WRITE, MapFlags.NONE);
+            ctx.sleep(m.costPs());
+            scratchAt[r] = m.address();
+            scratchLength[r] = bytes;
+        }
+        return scratchAt[r];
+    }
+
     /** Whether a send is a blocking call of its own (not a step of a collective or a Sendrecv). */
     private static boolean blocking(TraceRecord rec) {
         if (rec.mpi() == null || rec.mpi().hasRequest() || rec.call() == null) {
@@ -533,6 +587,10 @@ public final class TraceReplay implements Workload.Run {
                 if (q.truncatedFrom() >= 0) {
                     truncated++;
                     return;
+                }
+                if (replaceInto[k] != 0 && q.received() > 0) {
+                    p2p.await(ctx, replaceSend[k]);
+                    ctx.sleep(p2p.copy(done.rank(), q.va(), replaceInto[k], q.received()));
                 }
                 int from = (int) q.matchedSend().userData();
                 if (q.received() > 0 && receivedDigest[k] != sentDigest[from]) {
