@@ -84,7 +84,6 @@ public final class PointToPoint {
         private final int comm;
         private final long va;
         private final long length;
-        private final long remoteVa;
         private final org.pagefabric.sim.process.Completion signal = new org.pagefabric.sim.process.Completion();
         private boolean done;
         private Outcome status = Outcome.SUCCESS;
@@ -96,7 +95,7 @@ public final class PointToPoint {
         private long userData;
         private long writeTo;
 
-        private Request(int kind, int rank, int peer, int tag, int comm, long va, long length, long remoteVa) {
+        private Request(int kind, int rank, int peer, int tag, int comm, long va, long length) {
             this.kind = kind;
             this.rank = rank;
             this.peer = peer;
@@ -104,7 +103,6 @@ public final class PointToPoint {
             this.comm = comm;
             this.va = va;
             this.length = length;
-            this.remoteVa = remoteVa;
         }
 
         /** {@link #SEND}, {@link #RECEIVE}, {@link #WRITE} or {@link #READ}. */
@@ -359,7 +357,7 @@ public final class PointToPoint {
             // no byte moves: a message of no elements names any buffer (NULL, often), the segment here
             va = s.rank.segment();
         }
-        Request q = new Request(Request.SEND, from, dest, tag, comm, va, length, 0);
+        Request q = new Request(Request.SEND, from, dest, tag, comm, va, length);
         if (keyed) {
             Packet p = new Packet(KEYED, from, tag, comm, length, q, null);
             p.bits = ++s.nextBits[dest];
@@ -405,7 +403,7 @@ public final class PointToPoint {
         if (length == 0) {
             va = s.rank.segment();
         }
-        Request r = new Request(Request.RECEIVE, to, source, tag, comm, va, length, 0);
+        Request r = new Request(Request.RECEIVE, to, source, tag, comm, va, length);
         r.userData = userData;
         Packet p = s.matching.post(r, source, tag, comm);
         if (p != null) {
@@ -436,7 +434,7 @@ public final class PointToPoint {
 
     private Request oneSided(ProcessContext ctx, int kind, int from, int peer, long va, long remoteVa, long length) {
         Side s = sides[from];
-        Request q = new Request(kind, from, peer, 0, 0, va, length, remoteVa);
+        Request q = new Request(kind, from, peer, 0, 0, va, length);
         long wr = s.nextWr++;
         s.onSendQueue.put(wr, q);
         Rank me = s.rank;
